@@ -1,0 +1,64 @@
+// buildApp(deps): every route group composed on the shared plugins. Tests import this; the server and the
+// single executable serve it.
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import { loadConfig, type Config } from "./config.ts";
+import type { Deps } from "./deps.ts";
+import { openStore } from "./store/db.ts";
+import { createJobQueue } from "./jobs/runner.ts";
+import { errorsPlugin } from "./http/plugins/errors.ts";
+import { paramsPlugin } from "./http/plugins/params.ts";
+import { cachePlugin } from "./http/plugins/cache.ts";
+import { oauthRoutes } from "./http/oauth/routes.ts";
+import { appsRoutes } from "./http/api/v1/apps.ts";
+import { accountsRoutes } from "./http/api/v1/accounts.ts";
+import { instanceV1Routes } from "./http/api/v1/instance.ts";
+import { instanceV2Routes } from "./http/api/v2/instance.ts";
+import { wellKnownRoutes } from "./http/wellknown/routes.ts";
+
+export function createDeps(config: Config = loadConfig()): Deps {
+  const store = openStore(config.dataDir);
+  const jobs = createJobQueue(store, config);
+  return { config, store, jobs };
+}
+
+export function buildApp(deps: Deps) {
+  return new Elysia({ name: "warren" })
+    .use(errorsPlugin)
+    .use(paramsPlugin)
+    .use(cachePlugin)
+    .use(
+      openapi({
+        path: "/openapi",
+        specPath: "/openapi/json",
+        documentation: {
+          info: {
+            title: "Warren API",
+            version: "0.1.0",
+            description: "Mastodon-compatible REST API of a Warren server.",
+          },
+          components: {
+            securitySchemes: { bearer: { type: "oauth2", flows: oauthFlows(deps.config.url) } },
+          },
+        },
+      }),
+    )
+    .use(oauthRoutes(deps))
+    .use(appsRoutes(deps))
+    .use(accountsRoutes(deps))
+    .use(instanceV1Routes(deps))
+    .use(instanceV2Routes(deps))
+    .use(wellKnownRoutes(deps));
+}
+
+function oauthFlows(base: string) {
+  return {
+    authorizationCode: {
+      authorizationUrl: `${base}/oauth/authorize`,
+      tokenUrl: `${base}/oauth/token`,
+      scopes: { read: "read", write: "write", follow: "follow", push: "push", profile: "profile" },
+    },
+  };
+}
+
+export type App = ReturnType<typeof buildApp>;

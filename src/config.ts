@@ -1,0 +1,109 @@
+// Environment → typed configuration. Every variable is optional: `npm start` on a fresh checkout serves a
+// working instance. An invalid value stops start-up with one line naming the variable (ConfigError).
+import { resolve } from "node:path";
+
+export type RegistrationMode = "open" | "approval" | "closed";
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  /** Public base URL without trailing slash, e.g. https://social.example */
+  url: string;
+  /** Host part of `url` (with port when not default), used for acct and WebFinger. */
+  domain: string;
+  registrations: RegistrationMode;
+  passwordGrant: boolean;
+  requireEmailConfirmation: boolean;
+  /** Worker threads for the job queue; 0 runs jobs on the main thread. */
+  jobWorkers: number;
+  smtp: SmtpConfig | null;
+  instanceTitle: string;
+  contactEmail: string;
+  allowPrivateAddresses: boolean;
+}
+
+export interface SmtpConfig {
+  url?: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  from: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (["true", "1", "yes", "on"].includes(raw.toLowerCase())) return true;
+  if (["false", "0", "no", "off"].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function baseUrl(env: Env, port: number): URL {
+  const raw = env.WARREN_URL || `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`WARREN_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (!["http:", "https:"].includes(url.protocol) || url.pathname !== "/" || url.search || url.hash) {
+    throw new ConfigError(`WARREN_URL must be an http(s) origin without path, got "${raw}"`);
+  }
+  return url;
+}
+
+function smtp(env: Env): SmtpConfig | null {
+  const from = env.WARREN_SMTP_FROM || "warren@localhost";
+  if (env.WARREN_SMTP_URL) return { url: env.WARREN_SMTP_URL, from };
+  if (!env.WARREN_SMTP_HOST) return null;
+  return {
+    host: env.WARREN_SMTP_HOST,
+    port: integer(env, "WARREN_SMTP_PORT", 587, 1, 65535),
+    user: env.WARREN_SMTP_USER,
+    password: env.WARREN_SMTP_PASSWORD,
+    from,
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, "WARREN_PORT", 3000, 0, 65535);
+  const url = baseUrl(env, port);
+  return {
+    port,
+    dataDir: resolve(env.WARREN_DATA_DIR || "./data"),
+    url: url.origin,
+    domain: url.host,
+    registrations: choice(env, "WARREN_REGISTRATIONS", ["open", "approval", "closed"] as const, "approval"),
+    passwordGrant: flag(env, "WARREN_PASSWORD_GRANT", true),
+    requireEmailConfirmation: flag(env, "WARREN_REQUIRE_EMAIL_CONFIRMATION", false),
+    jobWorkers: integer(env, "WARREN_JOB_WORKERS", 2, 0, 64),
+    smtp: smtp(env),
+    instanceTitle: env.WARREN_TITLE || "Warren",
+    contactEmail: env.WARREN_CONTACT_EMAIL || "",
+    allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
+  };
+}

@@ -1,0 +1,44 @@
+// Who is calling: the access token, its application and (for user tokens) the account and user.
+import { Forbidden, Unprocessable } from "../../lib/errors.ts";
+import { sha256 } from "../../lib/secrets.ts";
+import type { Store } from "../../store/db.ts";
+import { getAccount, getUser } from "../../store/accounts.ts";
+import { findToken, getApp } from "../../store/oauth.ts";
+import type { AccountRecord, AppRecord, TokenRecord, UserRecord } from "../../store/records.ts";
+
+export interface Viewer {
+  token: TokenRecord;
+  app: AppRecord;
+  /** null for app tokens (client_credentials) */
+  account: AccountRecord | null;
+  user: UserRecord | null;
+  scopes: readonly string[];
+}
+
+export interface UserViewer extends Viewer {
+  account: AccountRecord;
+  user: UserRecord;
+}
+
+/** The viewer behind a bearer token, or null when the token is unknown or revoked. */
+export function viewerFromToken(store: Store, rawToken: string): Viewer | null {
+  const token = findToken(store, sha256(rawToken));
+  if (!token || token.revokedAt) return null;
+  const app = getApp(store, token.appId);
+  if (!app) return null;
+  if (!token.accountId) return { token, app, account: null, user: null, scopes: token.scopes };
+  const account = getAccount(store, token.accountId);
+  const user = getUser(store, token.accountId);
+  if (!account || !user) return null;
+  return { token, app, account, user, scopes: token.scopes };
+}
+
+/** Mastodon's `require_user!`: a signed-in, confirmed, approved, enabled user (API.md §1.1). */
+export function requireUser(viewer: Viewer): UserViewer {
+  const { user, account } = viewer;
+  if (!user || !account) throw new Unprocessable("This method requires an authenticated user");
+  if (!user.confirmedAt) throw new Forbidden("Your login is missing a confirmed e-mail address");
+  if (!user.approved) throw new Forbidden("Your login is currently pending approval");
+  if (user.disabled || account.suspended) throw new Forbidden("Your login is currently disabled");
+  return viewer as UserViewer;
+}

@@ -1,0 +1,57 @@
+// Token → viewer, and the per-route scope check, as Elysia macros:
+//   { auth: ["read:accounts"] }      user token required (401 bad token, 403 scope, 422 app token)
+//   { appAuth: ["read"] }            any valid token (app or user)
+//   { maybeAuth: ["read:statuses"] } public route: no token is fine, a token present must be valid and scoped
+// Routes name the most specific scopes they accept; broader granted scopes imply them (domain/scopes.ts).
+import { Elysia } from "elysia";
+import { Forbidden, Unauthorized } from "../../lib/errors.ts";
+import { grants } from "../../domain/scopes.ts";
+import { requireUser, viewerFromToken, type UserViewer, type Viewer } from "../../domain/auth/viewer.ts";
+import type { Deps } from "../../deps.ts";
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? match[1]! : null;
+  }
+  const url = request.url;
+  const q = url.indexOf("?");
+  if (q < 0) return null;
+  const params = new URLSearchParams(url.slice(q + 1));
+  return params.get("access_token") ?? params.get("bearer_token");
+}
+
+function authenticate(deps: Deps, request: Request, scopes: readonly string[]): Viewer {
+  const raw = bearerToken(request);
+  const viewer = raw ? viewerFromToken(deps.store, raw) : null;
+  if (!viewer) throw new Unauthorized();
+  if (!grants(viewer.scopes, scopes)) throw new Forbidden("This action is outside the authorized scopes");
+  return viewer;
+}
+
+export const authPlugin = (deps: Deps) =>
+  new Elysia({ name: "warren-auth", seed: deps.store.dir }).macro({
+    /** A user token with one of these scopes. */
+    auth: (scopes: readonly string[]) => ({
+      detail: { security: [{ bearer: [...scopes] }] },
+      resolve({ request }): { viewer: UserViewer } {
+        return { viewer: requireUser(authenticate(deps, request, scopes)) };
+      },
+    }),
+    /** Any valid token (app or user) with one of these scopes. */
+    appAuth: (scopes: readonly string[]) => ({
+      detail: { security: [{ bearer: [...scopes] }] },
+      resolve({ request }): { viewer: Viewer } {
+        return { viewer: authenticate(deps, request, scopes) };
+      },
+    }),
+    /** No token needed; a token that is present must be valid and carry one of these scopes. */
+    maybeAuth: (scopes: readonly string[]) => ({
+      detail: { security: [{}, { bearer: [...scopes] }] },
+      resolve({ request }): { viewer: Viewer | null } {
+        if (!bearerToken(request) && !request.headers.has("authorization")) return { viewer: null };
+        return { viewer: authenticate(deps, request, scopes) };
+      },
+    }),
+  });

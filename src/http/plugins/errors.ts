@@ -1,0 +1,60 @@
+// The one error handler: domain ApiErrors, schema validation and parse failures become Mastodon error
+// bodies with Mastodon's status codes; anything unexpected is a logged 500 that leaks nothing.
+import { Elysia } from "elysia";
+import { ApiError } from "../../lib/errors.ts";
+import { log } from "../../lib/log.ts";
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", vary: "Authorization" },
+  });
+}
+
+interface SchemaIssue {
+  path?: string;
+  message?: string;
+  type?: number;
+  value?: unknown;
+}
+
+function fieldOf(issue: SchemaIssue): string {
+  return (issue.path ?? "").replace(/^\//, "").replace(/\/(\d+)(?=\/|$)/g, "[$1]").replace(/\//g, ".") || "params";
+}
+
+/** Missing required parameters are 400 (Rails' ParameterMissing); wrong values are 422. */
+function validationResponse(error: any): Response {
+  if (error.type === "response") {
+    log.error("response did not match its schema", { errors: error.all?.slice?.(0, 3) });
+    return json(500, { error: "Internal server error" });
+  }
+  const issues: SchemaIssue[] = error.all ?? [];
+  const missing = issues.find((i) => i.value === undefined);
+  if (missing) return json(400, { error: `param is missing or the value is empty: ${fieldOf(missing)}` });
+  const first = issues[0];
+  const field = first ? fieldOf(first) : "params";
+  const reason = first?.message && !/union/i.test(first.message) ? first.message.replace(/^Expected/, "expected") : "is invalid";
+  return json(422, { error: `Validation failed: ${field} ${reason}` });
+}
+
+export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, ({ code, error }) => {
+  if (error instanceof ApiError) return json(error.status, error.body());
+  switch (code) {
+    case "VALIDATION":
+      return validationResponse(error);
+    case "NOT_FOUND":
+      return json(404, { error: "Not Found" });
+    case "PARSE":
+      return json(400, { error: "Error occurred while parsing request parameters" });
+    case "INVALID_COOKIE_SIGNATURE":
+      return json(400, { error: "Invalid cookie" });
+    default: {
+      const status = (error as any)?.status ?? (error as any)?.code;
+      if (typeof status === "number" && status >= 400 && status < 500) {
+        return json(status, { error: String((error as any).message ?? "Bad request") });
+      }
+      log.error("unhandled error", { message: String((error as any)?.message), stack: (error as any)?.stack });
+      return json(500, { error: "Internal server error" });
+    }
+  }
+});

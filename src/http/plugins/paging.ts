@@ -1,0 +1,56 @@
+// Mastodon list paging: `limit` (default per endpoint, honoured up to twice the default, clamped above,
+// negatives made positive, garbage → 0 rows) and the cursor parameters, plus the `Link` header.
+import { normaliseId, publicId } from "../../lib/ids.ts";
+import type { PageQuery } from "../../store/paging.ts";
+
+export interface PagingParams {
+  limit?: string;
+  max_id?: string;
+  since_id?: string;
+  min_id?: string;
+}
+
+export function parseLimit(raw: string | undefined, defaultLimit: number, max = defaultLimit * 2): number {
+  if (raw === undefined) return defaultLimit;
+  const n = Math.abs(parseInt(raw, 10));
+  return Number.isFinite(n) ? Math.min(n, max) : 0;
+}
+
+export function pageQuery(query: PagingParams, defaultLimit: number, max?: number): PageQuery {
+  return {
+    limit: parseLimit(query.limit, defaultLimit, max),
+    maxId: query.max_id ? normaliseId(query.max_id) : null,
+    sinceId: query.since_id ? normaliseId(query.since_id) : null,
+    minId: query.min_id ? normaliseId(query.min_id) : null,
+  };
+}
+
+export interface LinkOptions {
+  /** The public base URL and the request, whose other parameters the links repeat. */
+  baseUrl: string;
+  request: Request;
+  /** Cursor ids of the first (newest) and last (oldest) row of the page; absent for an empty page. */
+  first?: string;
+  last?: string;
+  /** Emit `next` (timelines and notifications always do on a non-empty page; other lists when full). */
+  next: boolean;
+  prevParam?: "min_id" | "since_id";
+}
+
+const CURSORS = new Set(["max_id", "since_id", "min_id"]);
+
+function pageUrl(baseUrl: string, request: Request, cursor: [string, string]): string {
+  const url = new URL(request.url);
+  const params = new URLSearchParams();
+  for (const [key, value] of url.searchParams) if (!CURSORS.has(key) && key !== "access_token") params.append(key, value);
+  params.set(cursor[0], cursor[1]);
+  return `${baseUrl}${url.pathname}?${params.toString()}`;
+}
+
+export function linkHeader(options: LinkOptions): string | null {
+  if (!options.first || !options.last) return null;
+  const links: string[] = [];
+  if (options.next) links.push(`<${pageUrl(options.baseUrl, options.request, ["max_id", publicId(options.last)])}>; rel="next"`);
+  links.push(`<${pageUrl(options.baseUrl, options.request, [options.prevParam ?? "min_id", publicId(options.first)])}>; rel="prev"`);
+  return links.join(", ");
+}

@@ -1,0 +1,48 @@
+// Snowflake-style ids: (unix_ms << 16) | 16 low bits, rendered as fixed-width decimal strings so that string
+// order is time order. The low bits are a 12-bit per-thread sequence and a 4-bit thread tag, so the main
+// thread and the job workers never mint the same id in the same millisecond.
+import { threadId } from "node:worker_threads";
+
+export const ID_WIDTH = 18;
+const MAX_ID = "9".repeat(ID_WIDTH);
+const THREAD_TAG = BigInt(threadId % 16);
+
+let lastMs = 0;
+let sequence = 0;
+
+export function newId(now: number = Date.now()): string {
+  let ms = Math.max(now, lastMs);
+  if (ms === lastMs) {
+    sequence = (sequence + 1) & 0xfff;
+    if (sequence === 0) ms = lastMs + 1; // 4096 ids in one ms: borrow the next millisecond
+  } else {
+    sequence = 0;
+  }
+  lastMs = ms;
+  const value = (BigInt(ms) << 16n) | (BigInt(sequence) << 4n) | THREAD_TAG;
+  return value.toString().padStart(ID_WIDTH, "0");
+}
+
+/** The smallest id of a given millisecond: lets a time be used as a cursor. */
+export function idAtTime(ms: number): string {
+  return (BigInt(ms) << 16n).toString().padStart(ID_WIDTH, "0");
+}
+
+export function timeOfId(id: string): number {
+  return Number(BigInt(id) >> 16n);
+}
+
+/** Normalises a client-supplied id or cursor to the stored form, or null when it is not an id at all. */
+export function normaliseId(raw: unknown): string | null {
+  if (typeof raw !== "string" && typeof raw !== "number") return null;
+  const text = String(raw).trim();
+  if (!/^\d{1,30}$/.test(text)) return null;
+  const digits = text.replace(/^0+(?=\d)/, "");
+  if (digits.length > ID_WIDTH) return MAX_ID;
+  return digits.padStart(ID_WIDTH, "0");
+}
+
+/** Ids are shown to clients without the padding, as Mastodon's integers would be. */
+export function publicId(id: string): string {
+  return id.replace(/^0+(?=\d)/, "");
+}

@@ -1,0 +1,34 @@
+// Starts the HTTP server and the job runner on one data directory; stops both gracefully.
+import type { Config } from "./config.ts";
+import { buildApp, createDeps } from "./app.ts";
+import { log } from "./lib/log.ts";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const deps = createDeps(config);
+  const app = buildApp(deps);
+  await app.modules;
+  app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0" });
+  const port = app.server!.port!;
+  deps.jobs.start();
+  log.info("warren listening", { port, url: config.url, data: config.dataDir });
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    stop() {
+      stopping ??= (async () => {
+        await app.stop();
+        await deps.jobs.stop();
+        await deps.store.flushed();
+        await deps.store.close();
+      })();
+      return stopping;
+    },
+  };
+}

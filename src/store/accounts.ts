@@ -1,0 +1,67 @@
+// Accounts (local and remote) and the local users behind them.
+import type { Store } from "./db.ts";
+import type { AccountRecord, UserRecord } from "./records.ts";
+
+export function getAccount(store: Store, id: string): AccountRecord | undefined {
+  return store.db.accounts.get(id);
+}
+
+/** Accounts in the order of `ids`, skipping unknown ones. */
+export function getAccounts(store: Store, ids: readonly string[]): AccountRecord[] {
+  const found = store.db.accounts.getMany(ids as string[]) as (AccountRecord | undefined)[];
+  return found.filter((a): a is AccountRecord => a !== undefined);
+}
+
+export function findAccountByAcct(store: Store, username: string, domain: string | null): AccountRecord | undefined {
+  const id: string | undefined = store.db.accountsByAcct.get([username.toLowerCase(), domain?.toLowerCase() ?? ""]);
+  return id ? getAccount(store, id) : undefined;
+}
+
+export function findAccountByUri(store: Store, uri: string): AccountRecord | undefined {
+  const id: string | undefined = store.db.accountsByUri.get(uri);
+  return id ? getAccount(store, id) : undefined;
+}
+
+export function getUser(store: Store, accountId: string): UserRecord | undefined {
+  return store.db.users.get(accountId);
+}
+
+export function findUserByEmail(store: Store, email: string): UserRecord | undefined {
+  const id: string | undefined = store.db.usersByEmail.get(email.toLowerCase());
+  return id ? getUser(store, id) : undefined;
+}
+
+export function usernameTaken(store: Store, username: string, domain: string | null = null): boolean {
+  return store.db.accountsByAcct.get([username.toLowerCase(), domain?.toLowerCase() ?? ""]) !== undefined;
+}
+
+/** Inside a write: a new account with its indexes (and its user for local accounts). */
+export function insertAccount(store: Store, account: AccountRecord, user?: UserRecord): void {
+  store.db.accounts.put(account.id, account);
+  store.db.accountsByAcct.put([account.username.toLowerCase(), account.domain?.toLowerCase() ?? ""], account.id);
+  store.db.accountsByUri.put(account.uri, account.id);
+  if (user) putUser(store, user);
+}
+
+/** Inside a write: replaces the account record (username and domain never change). */
+export function putAccount(store: Store, account: AccountRecord): void {
+  store.db.accounts.put(account.id, account);
+}
+
+/** Inside a write: replaces the user record, keeping the e-mail index right. */
+export function putUser(store: Store, user: UserRecord, previousEmail?: string): void {
+  if (previousEmail && previousEmail.toLowerCase() !== user.email.toLowerCase()) {
+    store.db.usersByEmail.remove(previousEmail.toLowerCase());
+  }
+  store.db.users.put(user.accountId, user);
+  store.db.usersByEmail.put(user.email.toLowerCase(), user.accountId);
+}
+
+/** Local users, oldest first (instance statistics, admin listings). */
+export function* localUsers(store: Store): Iterable<UserRecord> {
+  for (const { value } of store.db.users.getRange({})) yield value as UserRecord;
+}
+
+export function countLocalUsers(store: Store): number {
+  return store.db.users.getCount();
+}

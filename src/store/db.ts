@@ -1,0 +1,53 @@
+// The one LMDB environment. Only src/store/ imports lmdb: everything else sees typed functions.
+import { open, type Database, type RootDatabase } from "lmdb";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { KEYSPACES, type KeyspaceName } from "./keys.ts";
+import { runMigrations } from "./migrations.ts";
+
+export type Keyspaces = { [K in KeyspaceName]: Database<any, any> };
+
+export interface Store {
+  readonly dir: string;
+  readonly db: Keyspaces;
+  /**
+   * Runs `fn` inside one write transaction and resolves once it is committed to disk. `fn` must be
+   * synchronous; reads inside it see its own writes. Nothing is acknowledged before this resolves.
+   */
+  write<T>(fn: () => T): Promise<T>;
+  /** Waits for pending writes (used at shutdown). */
+  flushed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Runs pending migrations (the server does; worker threads open an already-migrated store). */
+  migrate?: boolean;
+}
+
+export function openStore(dir: string, options: OpenOptions = { migrate: true }): Store {
+  mkdirSync(dir, { recursive: true });
+  const root: RootDatabase = open({
+    path: join(dir, "warren.lmdb"),
+    maxDbs: 64,
+    // Keep the memory map generous: LMDB grows the file lazily.
+    mapSize: 2 ** 36,
+    compression: false,
+  });
+  const db = {} as Keyspaces;
+  for (const [name, dbName] of Object.entries(KEYSPACES) as [KeyspaceName, string][]) {
+    db[name] = root.openDB({ name: dbName, encoding: "msgpack", keyEncoding: "ordered-binary" });
+  }
+  const store: Store = {
+    dir,
+    db,
+    write: (fn) => root.transaction(fn) as Promise<any>,
+    flushed: () => root.flushed as Promise<void>,
+    close: () => root.close(),
+  };
+  if (options.migrate !== false) runMigrations(store);
+  return store;
+}
+
+/** Upper bound for a key prefix in range scans: sorts after every key that starts with `prefix`. */
+export const END = "\uffff";

@@ -1,0 +1,34 @@
+// Schema version and ordered migrations, run synchronously at start-up before the server listens.
+import type { Store } from "./db.ts";
+
+interface Migration {
+  version: number;
+  describe: string;
+  run(store: Store): void;
+}
+
+// Append only: a migration, once released, never changes. Each runs inside the write transaction that
+// also records its version, so a crash leaves either the old or the new schema.
+const MIGRATIONS: Migration[] = [
+  { version: 1, describe: "initial keyspaces", run: () => {} },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function runMigrations(store: Store): void {
+  const current: number = store.db.meta.get("schema_version") ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`data was written by a newer Warren (schema ${current} > ${SCHEMA_VERSION})`);
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    store.db.meta.transactionSync(() => {
+      migration.run(store);
+      store.db.meta.put("schema_version", migration.version);
+    });
+  }
+}
+
+export function schemaVersion(store: Store): number {
+  return store.db.meta.get("schema_version") ?? 0;
+}

@@ -1,0 +1,53 @@
+// OAuth applications, access tokens and authorization codes. Secrets are only ever stored hashed.
+import type { Store } from "./db.ts";
+import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "./records.ts";
+
+export function getApp(store: Store, id: string): AppRecord | undefined {
+  return store.db.apps.get(id);
+}
+
+export function findAppByClientId(store: Store, clientId: string): AppRecord | undefined {
+  const id: string | undefined = store.db.appsByClientId.get(clientId);
+  return id ? getApp(store, id) : undefined;
+}
+
+/** Inside a write. */
+export function insertApp(store: Store, app: AppRecord): void {
+  store.db.apps.put(app.id, app);
+  store.db.appsByClientId.put(app.clientId, app.id);
+}
+
+export function findToken(store: Store, hash: string): TokenRecord | undefined {
+  return store.db.tokens.get(hash);
+}
+
+/** Inside a write. */
+export function insertToken(store: Store, token: TokenRecord): void {
+  store.db.tokens.put(token.hash, token);
+  store.db.tokensByOwner.put([token.accountId ?? token.appId, token.hash], true);
+}
+
+/** Inside a write: marks a token revoked (kept for audit; lookups treat it as invalid). */
+export function revokeToken(store: Store, token: TokenRecord, at: number): void {
+  store.db.tokens.put(token.hash, { ...token, revokedAt: at });
+  store.db.tokensByOwner.remove([token.accountId ?? token.appId, token.hash]);
+}
+
+/** Live tokens of an account (or of an app, for app tokens). */
+export function tokensOf(store: Store, ownerId: string): TokenRecord[] {
+  const out: TokenRecord[] = [];
+  for (const { key } of store.db.tokensByOwner.getRange({ start: [ownerId], end: [ownerId, "\uffff"] })) {
+    const token = findToken(store, (key as string[])[1]!);
+    if (token && !token.revokedAt) out.push(token);
+  }
+  return out;
+}
+
+export function findAuthorizationCode(store: Store, hash: string): AuthorizationCodeRecord | undefined {
+  return store.db.authCodes.get(hash);
+}
+
+/** Inside a write. */
+export function putAuthorizationCode(store: Store, code: AuthorizationCodeRecord): void {
+  store.db.authCodes.put(code.hash, code);
+}

@@ -1,0 +1,50 @@
+// Mastodon cursor paging as one range scan over keys shaped [...prefix, id].
+import type { Database } from "lmdb";
+import { END } from "./db.ts";
+
+export interface PageQuery {
+  limit: number;
+  /** strictly older than */
+  maxId?: string | null;
+  /** strictly newer than; returns the newest page above it */
+  sinceId?: string | null;
+  /** strictly newer than; returns the page immediately above it (forward paging) */
+  minId?: string | null;
+}
+
+export interface Row<V> {
+  key: any[];
+  value: V;
+}
+
+/** Rows newest first. `accept` filters rows out without counting them against the limit. */
+export function scanPage<V>(
+  keyspace: Database<any, any>,
+  prefix: unknown[],
+  query: PageQuery,
+  accept: (row: Row<V>) => boolean = () => true,
+): Row<V>[] {
+  const rows: Row<V>[] = [];
+  if (query.limit <= 0) return rows;
+  const idAt = prefix.length;
+  const upper = query.maxId ? [...prefix, query.maxId] : [...prefix, END];
+  if (query.minId) {
+    const lower = query.sinceId && query.sinceId > query.minId ? query.sinceId : query.minId;
+    for (const row of keyspace.getRange({ start: [...prefix, lower], end: upper }) as Iterable<Row<V>>) {
+      if (row.key[idAt] === lower) continue;
+      if (!accept(row)) continue;
+      rows.push(row);
+      if (rows.length >= query.limit) break;
+    }
+    return rows.reverse();
+  }
+  const lowerBound = query.sinceId ? [...prefix, query.sinceId] : [...prefix];
+  for (const row of keyspace.getRange({ start: upper, end: lowerBound, reverse: true }) as Iterable<Row<V>>) {
+    if (query.maxId && row.key[idAt] === query.maxId) continue;
+    if (query.sinceId && row.key[idAt] <= query.sinceId) break;
+    if (!accept(row)) continue;
+    rows.push(row);
+    if (rows.length >= query.limit) break;
+  }
+  return rows;
+}

@@ -1,0 +1,12 @@
+// Instance-wide settings changed at run time (CLI, admin). They win over the environment's defaults.
+import type { Store } from "./db.ts";
+
+export type SettingName = "registrations";
+
+export function getSetting<T>(store: Store, name: SettingName): T | undefined {
+  return store.db.meta.get(`setting:${name}`);
+}
+
+export function putSetting(store: Store, name: SettingName, value: unknown): Promise<boolean> {
+  return store.db.meta.put(`setting:${name}`, value);
+}
