@@ -1,5 +1,27 @@
-// tootctl-like operator commands. Each prints what it did and returns an exit code.
-export async function runCli(command: string, _args: string[]): Promise<number> {
-  process.stderr.write(`unknown command: ${command}\nusage: warren serve | accounts … | settings …\n`);
-  return 64;
+// tootctl-like operator commands, dispatched by their first word. Each module prints what it did and
+// returns an exit code (0 ok, 1 failed, 64 usage).
+import { runAccountsCommand } from "./accounts.ts";
+import { runSettingsCommand } from "./settings.ts";
+
+export const USAGE = `usage:
+  warren serve
+  warren accounts create USERNAME --email=EMAIL [--confirmed] [--role=Owner|Admin|Moderator] [--approve]
+  warren accounts modify USERNAME [--role=ROLE] [--approve] [--disable] [--enable] [--reset-password]
+  warren settings registrations open|approved|close
+`;
+
+export async function runCli(command: string, args: string[]): Promise<number> {
+  switch (command) {
+    case "accounts":
+      return runAccountsCommand(args);
+    case "settings":
+      return runSettingsCommand(args);
+    case "help":
+    case "--help":
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(`unknown command: ${command}\n${USAGE}`);
+      return 64;
+  }
 }

@@ -7,6 +7,7 @@ export function getSetting<T>(store: Store, name: SettingName): T | undefined {
   return store.db.meta.get(`setting:${name}`);
 }
 
-export function putSetting(store: Store, name: SettingName, value: unknown): Promise<boolean> {
-  return store.db.meta.put(`setting:${name}`, value);
+/** Inside a write. */
+export function putSetting(store: Store, name: SettingName, value: unknown): void {
+  store.db.meta.put(`setting:${name}`, value);
 }

@@ -1,0 +1,60 @@
+// Every number the instance reports and enforces. The instance endpoints read from here and so do the
+// validators, so what is reported is what is enforced.
+
+export const STATUS_LIMITS = {
+  maxCharacters: 500,
+  maxMediaAttachments: 4,
+  charactersReservedPerUrl: 23,
+} as const;
+
+export const MEDIA_LIMITS = {
+  // The mission spec's media description limit (API.md §10 gives 1 500 for 4.5).
+  descriptionLimit: 1500,
+  imageSizeLimit: 16 * 1024 * 1024,
+  imageMatrixLimit: 7680 * 4320,
+  videoSizeLimit: 99 * 1024 * 1024,
+  videoMatrixLimit: 3840 * 2160,
+  videoFrameRateLimit: 120,
+  supportedMimeTypes: [
+    "image/jpeg", "image/png", "image/gif", "image/heic", "image/heif", "image/webp", "image/avif",
+    "video/webm", "video/mp4", "video/quicktime", "video/ogg",
+    "audio/wave", "audio/wav", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/ogg", "audio/vorbis",
+    "audio/mpeg", "audio/mp3", "audio/webm", "audio/flac", "audio/aac", "audio/m4a", "audio/x-m4a", "audio/mp4",
+    "audio/3gpp", "video/x-ms-asf",
+  ],
+} as const;
+
+export const ACCOUNT_LIMITS = {
+  maxUsernameLength: 30,
+  maxDisplayNameLength: 30,
+  maxNoteLength: 500,
+  maxAvatarDescriptionLength: 150,
+  maxHeaderDescriptionLength: 150,
+  maxFeaturedTags: 10,
+  maxPinnedStatuses: 5,
+  maxProfileFields: 4,
+  profileFieldNameLimit: 255,
+  profileFieldValueLimit: 255,
+  minPasswordLength: 8,
+  maxPasswordLength: 72,
+  maxEmailLength: 320,
+} as const;
+
+export const POLL_LIMITS = {
+  maxOptions: 4,
+  maxCharactersPerOption: 50,
+  minExpiration: 300,
+  maxExpiration: 2_629_746,
+} as const;
+
+export const APP_LIMITS = {
+  maxNameLength: 60,
+  maxRedirectUrisLength: 2000,
+  maxWebsiteLength: 2000,
+} as const;
+
+/** Mastodon API version this server implements (`api_versions.mastodon`). */
+export const MASTODON_API_VERSION = 10;
+/** Version string reported to clients, in Mastodon's form so that feature detection works. */
+export const REPORTED_VERSION = "4.6.0 (compatible; Warren 0.1.0)";
+export const SOFTWARE_VERSION = "0.1.0";
