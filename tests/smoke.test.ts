@@ -16,6 +16,6 @@ test("unknown routes answer a Mastodon-style 404", async () => {
 test("the OpenAPI document is served", async () => {
   const res = await t.request("/openapi/json");
   expect(res.status).toBe(200);
-  const doc = await res.json();
+  const doc = (await res.json()) as { info: { title: string } };
   expect(doc.info.title).toBe("Warren API");
 });

@@ -8,8 +8,12 @@ export function getAccount(store: Store, id: string): AccountRecord | undefined 
 
 /** Accounts in the order of `ids`, skipping unknown ones. */
 export function getAccounts(store: Store, ids: readonly string[]): AccountRecord[] {
-  const found = store.db.accounts.getMany(ids as string[]) as (AccountRecord | undefined)[];
-  return found.filter((a): a is AccountRecord => a !== undefined);
+  const out: AccountRecord[] = [];
+  for (const id of ids) {
+    const account: AccountRecord | undefined = store.db.accounts.get(id);
+    if (account) out.push(account);
+  }
+  return out;
 }
 
 export function findAccountByAcct(store: Store, username: string, domain: string | null): AccountRecord | undefined {

@@ -42,7 +42,9 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     dir,
     db,
     write: (fn) => root.transaction(fn) as Promise<any>,
-    flushed: () => root.flushed as Promise<void>,
+    flushed: async () => {
+      await root.flushed;
+    },
     close: () => root.close(),
   };
   if (options.migrate !== false) runMigrations(store);

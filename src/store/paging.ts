@@ -1,5 +1,5 @@
 // Mastodon cursor paging as one range scan over keys shaped [...prefix, id].
-import type { Database } from "lmdb";
+import type { Database, Key } from "lmdb";
 import { END } from "./db.ts";
 
 export interface PageQuery {
@@ -20,14 +20,14 @@ export interface Row<V> {
 /** Rows newest first. `accept` filters rows out without counting them against the limit. */
 export function scanPage<V>(
   keyspace: Database<any, any>,
-  prefix: unknown[],
+  prefix: Key[],
   query: PageQuery,
   accept: (row: Row<V>) => boolean = () => true,
 ): Row<V>[] {
   const rows: Row<V>[] = [];
   if (query.limit <= 0) return rows;
   const idAt = prefix.length;
-  const upper = query.maxId ? [...prefix, query.maxId] : [...prefix, END];
+  const upper: Key[] = query.maxId ? [...prefix, query.maxId] : [...prefix, END];
   if (query.minId) {
     const lower = query.sinceId && query.sinceId > query.minId ? query.sinceId : query.minId;
     for (const row of keyspace.getRange({ start: [...prefix, lower], end: upper }) as Iterable<Row<V>>) {
@@ -38,7 +38,7 @@ export function scanPage<V>(
     }
     return rows.reverse();
   }
-  const lowerBound = query.sinceId ? [...prefix, query.sinceId] : [...prefix];
+  const lowerBound: Key[] = query.sinceId ? [...prefix, query.sinceId] : [...prefix];
   for (const row of keyspace.getRange({ start: upper, end: lowerBound, reverse: true }) as Iterable<Row<V>>) {
     if (query.maxId && row.key[idAt] === query.maxId) continue;
     if (query.sinceId && row.key[idAt] <= query.sinceId) break;

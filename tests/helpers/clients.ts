@@ -19,7 +19,7 @@ export async function createClientApp(t: TestApp, scopes = ALL, redirectUris = O
     json: { client_name: "test client", redirect_uris: redirectUris, scopes, website: "https://client.example" },
   });
   if (res.status !== 200) throw new Error(`app registration failed: ${res.status} ${await res.text()}`);
-  return res.json();
+  return (await res.json()) as ClientApp;
 }
 
 export async function createUser(

@@ -121,13 +121,10 @@ async function parseBody(request: Request, contentType: string): Promise<Bag> {
     return nestEntries(new URLSearchParams(await request.text()));
   }
   if (type === "multipart/form-data") {
-    let form: FormData;
-    try {
-      form = await request.formData();
-    } catch {
+    const form = await request.formData().catch(() => {
       throw new BadRequest("Error occurred while parsing request parameters");
-    }
-    return nestEntries(form as unknown as Iterable<[string, string | File]>);
+    });
+    return nestEntries(form.entries() as unknown as Iterable<[string, string | File]>);
   }
   return {};
 }
