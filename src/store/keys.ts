@@ -31,6 +31,58 @@ export const KEYSPACES = {
   jobsClaimed: "jobs_claimed",
   /** jobId → DeadJob: gave up after the attempt limit */
   jobsDead: "jobs_dead",
+
+  // Statuses (src/store/statuses.ts). A status id is also its time.
+  /** statusId → StatusRecord (reblogs are statuses with reblogOfId) */
+  statuses: "statuses",
+  /** [accountId, statusId] → null: an account's statuses and reblogs, newest last */
+  statusesByAccount: "statuses_by_account",
+  /** [parentId, statusId] → accountId: direct replies of a status */
+  statusReplies: "status_replies",
+  /** [originalId, reblogId] → accountId: who reblogged (reblogged_by pages by reblog id) */
+  reblogsByStatus: "reblogs_by_status",
+  /** [accountId, originalId] → reblogId: has this account reblogged it */
+  reblogOf: "reblog_of",
+  /** [accountId, favouriteId] → statusId: an account's favourites (GET /api/v1/favourites) */
+  favourites: "favourites",
+  /** [statusId, favouriteId] → accountId: favourited_by */
+  favouritesByStatus: "favourites_by_status",
+  /** [accountId, statusId] → favouriteId: has this account favourited it */
+  favouriteOf: "favourite_of",
+  /** [accountId, bookmarkId] → statusId */
+  bookmarks: "bookmarks",
+  /** [accountId, statusId] → bookmarkId */
+  bookmarkOf: "bookmark_of",
+  /** [accountId, pinId] → statusId */
+  pins: "pins",
+  /** [accountId, statusId] → pinId */
+  pinOf: "pin_of",
+  /** [accountId, idempotencyKey] → { statusId, at } */
+  idempotency: "idempotency",
+  /** statusId → PreviewCardRecord */
+  cards: "cards",
+
+  // Relationships (src/store/relationships.ts). Row ids are snowflakes: list paging uses them as cursors.
+  /** [followerId, targetId] → FollowRecord */
+  follows: "follows",
+  /** [targetId, followId] → followerId */
+  followersIndex: "followers_index",
+  /** [followerId, followId] → targetId */
+  followingIndex: "following_index",
+  /** [requesterId, targetId] → FollowRecord (a pending request) */
+  followRequests: "follow_requests",
+  /** [targetId, requestId] → requesterId */
+  followRequestsIndex: "follow_requests_index",
+  /** [blockerId, targetId] → BlockRecord */
+  blocks: "blocks",
+  /** [blockerId, blockId] → targetId */
+  blocksIndex: "blocks_index",
+  /** [muterId, targetId] → MuteRecord */
+  mutes: "mutes",
+  /** [muterId, muteId] → targetId */
+  mutesIndex: "mutes_index",
+  /** [accountId, targetId] → string: private note on another account */
+  accountNotes: "account_notes",
 } as const;
 
 export type KeyspaceName = keyof typeof KEYSPACES;

@@ -107,3 +107,73 @@ export interface AuthorizationCodeRecord {
   expiresAt: number;
   usedAt: number | null;
 }
+
+export type Visibility = "public" | "unlisted" | "private" | "direct";
+
+export interface StatusRecord {
+  v: 1;
+  id: string;
+  accountId: string;
+  uri: string;
+  url: string | null;
+  local: boolean;
+  /** plain source text as typed (local statuses) */
+  text: string;
+  /** rendered HTML */
+  content: string;
+  spoilerText: string;
+  sensitive: boolean;
+  visibility: Visibility;
+  language: string | null;
+  inReplyToId: string | null;
+  inReplyToAccountId: string | null;
+  /** set on a reblog (a wrapper status with empty content) */
+  reblogOfId: string | null;
+  /** OAuth app that posted it (null for remote statuses) */
+  applicationId: string | null;
+  /** mentioned account ids */
+  mentionIds: string[];
+  /** lower-case hashtag names */
+  tags: string[];
+  mediaIds: string[];
+  repliesCount: number;
+  reblogsCount: number;
+  favouritesCount: number;
+  createdAt: number;
+  editedAt: number | null;
+  /** set when deleted: from then on it is gone from every read path; the rest of removal is a job */
+  deletedAt: number | null;
+}
+
+export interface FollowRecord {
+  v: 1;
+  /** snowflake; cursor for followers/following (and follow_requests for requests) */
+  id: string;
+  accountId: string;
+  targetId: string;
+  reblogs: boolean;
+  notify: boolean;
+  languages: string[] | null;
+  createdAt: number;
+  /** ActivityPub id of the Follow activity (remote follows) */
+  uri: string | null;
+}
+
+export interface BlockRecord {
+  v: 1;
+  id: string;
+  accountId: string;
+  targetId: string;
+  createdAt: number;
+}
+
+export interface MuteRecord {
+  v: 1;
+  id: string;
+  accountId: string;
+  targetId: string;
+  notifications: boolean;
+  /** null = forever */
+  expiresAt: number | null;
+  createdAt: number;
+}
