@@ -2,16 +2,18 @@
 // notifications, streaming, ActivityPub) asks these functions; nothing else decides visibility.
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { blockedEitherWay, isFollowing } from "../../store/relationships.ts";
+import { isBlocking, isFollowing } from "../../store/relationships.ts";
 
 /**
  * May `viewerId` (null = anonymous) see `status`? Private: author, followers and mentioned accounts.
- * Direct: author and mentioned accounts. Deleted statuses and statuses across a block are invisible.
+ * Direct: author and mentioned accounts. Deleted statuses are invisible, and so is everything of an author
+ * who blocks the viewer. (A viewer who blocks the author may still open a status by its id, as on Mastodon;
+ * lists and timelines leave such statuses out.)
  */
 export function canSeeStatus(store: Store, viewerId: string | null, status: StatusRecord): boolean {
   if (status.deletedAt) return false;
   if (viewerId === status.accountId) return true;
-  if (viewerId && blockedEitherWay(store, viewerId, status.accountId)) return false;
+  if (viewerId && isBlocking(store, status.accountId, viewerId)) return false;
   switch (status.visibility) {
     case "public":
     case "unlisted":
