@@ -83,6 +83,14 @@ export const KEYSPACES = {
   mutesIndex: "mutes_index",
   /** [accountId, targetId] → string: private note on another account */
   accountNotes: "account_notes",
+
+  // Notifications (src/store/notifications.ts)
+  /** [recipientId, notificationId] → NotificationRecord */
+  notifications: "notifications",
+  /** [statusId, notificationId] → recipientId: removed with the status */
+  notificationsByStatus: "notifications_by_status",
+  /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up */
+  notificationsByPair: "notifications_by_pair",
 } as const;
 
 export type KeyspaceName = keyof typeof KEYSPACES;

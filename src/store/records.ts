@@ -177,3 +177,19 @@ export interface MuteRecord {
   expiresAt: number | null;
   createdAt: number;
 }
+
+export type NotificationType =
+  | "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update"
+  | "admin.sign_up" | "admin.report";
+
+export interface NotificationRecord {
+  v: 1;
+  id: string;
+  type: NotificationType;
+  /** who receives it */
+  recipientId: string;
+  /** who caused it */
+  fromAccountId: string;
+  statusId: string | null;
+  createdAt: number;
+}

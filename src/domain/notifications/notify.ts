@@ -1,0 +1,29 @@
+// Creating notifications, with the rules that keep them from crossing blocks and mutes. Called inside the
+// store write of the action that causes them (follow authorised, mention, favourite, reblog…).
+import { newId } from "../../lib/ids.ts";
+import type { Store } from "../../store/db.ts";
+import type { NotificationType } from "../../store/records.ts";
+import { blockedEitherWay, getMute } from "../../store/relationships.ts";
+import { hasNotification, insertNotification } from "../../store/notifications.ts";
+
+export interface NotifyInput {
+  type: NotificationType;
+  recipientId: string;
+  fromAccountId: string;
+  statusId?: string | null;
+}
+
+/** Inside a write: records the notification unless it would notify oneself, cross a block, come from an
+ * account muted with notifications, or duplicate an existing one. Returns the id, or null when skipped. */
+export function notify(store: Store, input: NotifyInput, now = Date.now()): string | null {
+  const { type, recipientId, fromAccountId } = input;
+  const statusId = input.statusId ?? null;
+  if (recipientId === fromAccountId) return null;
+  if (blockedEitherWay(store, recipientId, fromAccountId)) return null;
+  const mute = getMute(store, recipientId, fromAccountId, now);
+  if (mute?.notifications) return null;
+  if (hasNotification(store, recipientId, fromAccountId, type, statusId)) return null;
+  const id = newId(now);
+  insertNotification(store, { v: 1, id, type, recipientId, fromAccountId, statusId, createdAt: now });
+  return id;
+}

@@ -1,0 +1,49 @@
+// Notification records and their indexes.
+import type { Store } from "./db.ts";
+import type { NotificationRecord } from "./records.ts";
+
+/** Inside a write. */
+export function insertNotification(store: Store, n: NotificationRecord): void {
+  store.db.notifications.put([n.recipientId, n.id], n);
+  if (n.statusId) store.db.notificationsByStatus.put([n.statusId, n.id], n.recipientId);
+  store.db.notificationsByPair.put([n.recipientId, n.fromAccountId, n.id], null);
+}
+
+export function getNotification(store: Store, recipientId: string, id: string): NotificationRecord | undefined {
+  return store.db.notifications.get([recipientId, id]);
+}
+
+/** Inside a write. */
+export function removeNotification(store: Store, n: NotificationRecord): void {
+  store.db.notifications.remove([n.recipientId, n.id]);
+  if (n.statusId) store.db.notificationsByStatus.remove([n.statusId, n.id]);
+  store.db.notificationsByPair.remove([n.recipientId, n.fromAccountId, n.id]);
+}
+
+/** Notifications that point at a status (removed when the status is deleted). */
+export function notificationsOfStatus(store: Store, statusId: string): NotificationRecord[] {
+  const out: NotificationRecord[] = [];
+  for (const { key, value } of store.db.notificationsByStatus.getRange({ start: [statusId], end: [statusId, "\uffff"] })) {
+    const n = getNotification(store, value as string, (key as string[])[1]!);
+    if (n) out.push(n);
+  }
+  return out;
+}
+
+/** Notifications `recipientId` received from `fromAccountId` (removed by block clean-up). */
+export function notificationsBetween(store: Store, recipientId: string, fromAccountId: string): NotificationRecord[] {
+  const out: NotificationRecord[] = [];
+  for (const { key } of store.db.notificationsByPair.getRange({ start: [recipientId, fromAccountId], end: [recipientId, fromAccountId, "\uffff"] })) {
+    const n = getNotification(store, recipientId, (key as string[])[2]!);
+    if (n) out.push(n);
+  }
+  return out;
+}
+
+/** Would this notification duplicate an existing one (same type, sender and status)? */
+export function hasNotification(store: Store, recipientId: string, fromAccountId: string, type: string, statusId: string | null): boolean {
+  for (const n of notificationsBetween(store, recipientId, fromAccountId)) {
+    if (n.type === type && n.statusId === statusId) return true;
+  }
+  return false;
+}
