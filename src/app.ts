@@ -12,6 +12,8 @@ import { cachePlugin } from "./http/plugins/cache.ts";
 import { oauthRoutes } from "./http/oauth/routes.ts";
 import { appsRoutes } from "./http/api/v1/apps.ts";
 import { accountsRoutes } from "./http/api/v1/accounts.ts";
+import { relationshipRoutes } from "./http/api/v1/relationships.ts";
+import { statusesRoutes } from "./http/api/v1/statuses.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
@@ -31,6 +33,8 @@ export function buildApp(deps: Deps) {
       openapi({
         path: "/openapi",
         specPath: "/openapi/json",
+        // Paths with a dot (/.well-known/…) are real routes here, not static files.
+        exclude: { staticFile: false },
         documentation: {
           info: {
             title: "Warren API",
@@ -46,6 +50,8 @@ export function buildApp(deps: Deps) {
     .use(oauthRoutes(deps))
     .use(appsRoutes(deps))
     .use(accountsRoutes(deps))
+    .use(relationshipRoutes(deps))
+    .use(statusesRoutes(deps))
     .use(instanceV1Routes(deps))
     .use(instanceV2Routes(deps))
     .use(wellKnownRoutes(deps));

@@ -16,6 +16,8 @@ export interface Config {
   requireEmailConfirmation: boolean;
   /** Worker threads for the job queue; 0 runs jobs on the main thread. */
   jobWorkers: number;
+  /** Extra job handler modules (absolute paths) from WARREN_JOB_HANDLERS_EXTRA; see docs/jobs.md. */
+  jobHandlerModules: string[];
   smtp: SmtpConfig | null;
   instanceTitle: string;
   contactEmail: string;
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordGrant: flag(env, "WARREN_PASSWORD_GRANT", true),
     requireEmailConfirmation: flag(env, "WARREN_REQUIRE_EMAIL_CONFIRMATION", false),
     jobWorkers: integer(env, "WARREN_JOB_WORKERS", 2, 0, 64),
+    jobHandlerModules: (env.WARREN_JOB_HANDLERS_EXTRA || "").split(",").filter((p) => p.trim()).map((p) => resolve(p.trim())),
     smtp: smtp(env),
     instanceTitle: env.WARREN_TITLE || "Warren",
     contactEmail: env.WARREN_CONTACT_EMAIL || "",

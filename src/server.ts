@@ -15,7 +15,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await app.modules;
   app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0" });
   const port = app.server!.port!;
-  deps.jobs.start();
+  await deps.jobs.start();
   log.info("warren listening", { port, url: config.url, data: config.dataDir });
   let stopping: Promise<void> | null = null;
   return {

@@ -1,5 +1,126 @@
-// `warren accounts create|modify …` (owned by the accounts work; see docs/cli.md)
-export async function runAccountsCommand(_args: string[]): Promise<number> {
-  process.stderr.write("accounts: not implemented yet\n");
-  return 1;
+// `warren accounts create|modify …`, with tootctl's words and output (see docs/cli.md). Accounts the CLI
+// creates are approved at once; they are confirmed only with --confirmed. Exit codes: 0 ok, 1 failed, 64 usage.
+import { loadConfig } from "../config.ts";
+import type { Deps } from "../deps.ts";
+import { openStore } from "../store/db.ts";
+import { createJobQueue } from "../jobs/runner.ts";
+import { ApiError } from "../lib/errors.ts";
+import { generatePassword } from "../domain/auth/password.ts";
+import { createLocalAccount } from "../domain/accounts/create.ts";
+import { changeUser, findLocalUser, type UserChanges } from "../domain/accounts/manage.ts";
+import { parseRoleName, ROLE_NAMES } from "../domain/accounts/roles.ts";
+import type { RoleName } from "../store/records.ts";
+
+const USAGE = `usage:
+  warren accounts create USERNAME --email=EMAIL [--confirmed] [--role=${ROLE_NAMES.join("|")}] [--approve]
+  warren accounts modify USERNAME [--role=ROLE] [--approve] [--confirm] [--email=EMAIL] [--disable | --enable] [--reset-password]
+`;
+
+class UsageError extends Error {}
+class Failure extends Error {}
+
+interface Parsed {
+  positional: string[];
+  values: Record<string, string>;
+  flags: Set<string>;
+}
+
+/** `--name=value`, `--name value` (for options that take a value) and `--flag`, as Thor reads them. */
+function parseArgs(args: readonly string[], valueOptions: readonly string[], flagOptions: readonly string[]): Parsed {
+  const parsed: Parsed = { positional: [], values: {}, flags: new Set() };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith("--")) {
+      parsed.positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (valueOptions.includes(name)) {
+      const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
+      if (value === undefined || value === "") throw new UsageError(`option --${name} needs a value`);
+      parsed.values[name] = value;
+    } else if (flagOptions.includes(name) && eq < 0) {
+      parsed.flags.add(name);
+    } else {
+      throw new UsageError(`unknown option: ${arg}`);
+    }
+  }
+  return parsed;
+}
+
+function username(parsed: Parsed): string {
+  if (parsed.positional.length !== 1) throw new UsageError("expected exactly one USERNAME");
+  return parsed.positional[0]!;
+}
+
+function role(parsed: Parsed): RoleName | undefined {
+  const raw = parsed.values.role;
+  if (raw === undefined) return undefined;
+  const name = parseRoleName(raw);
+  if (!name) throw new Failure(`Cannot find user role with that name (use one of ${ROLE_NAMES.join(", ")})`);
+  return name;
+}
+
+async function create(deps: Deps, args: string[]): Promise<void> {
+  const parsed = parseArgs(args, ["email", "role"], ["confirmed", "approve"]);
+  const name = username(parsed);
+  const email = parsed.values.email;
+  if (!email) throw new UsageError("accounts create needs --email=EMAIL");
+  const password = generatePassword();
+  await createLocalAccount(deps, {
+    username: name,
+    email,
+    password,
+    role: role(parsed),
+    // Operators vouch for the accounts they create; --approve is accepted for tootctl compatibility.
+    approved: true,
+    confirmed: parsed.flags.has("confirmed"),
+    allowReserved: true,
+  });
+  process.stdout.write(`OK\nNew password: ${password}\n`);
+}
+
+async function modify(deps: Deps, args: string[]): Promise<void> {
+  const parsed = parseArgs(args, ["email", "role"], ["approve", "confirm", "disable", "enable", "reset-password"]);
+  const name = username(parsed);
+  if (parsed.flags.has("disable") && parsed.flags.has("enable")) throw new UsageError("--disable and --enable exclude each other");
+  const changes: UserChanges = { role: role(parsed), email: parsed.values.email };
+  if (parsed.flags.has("approve")) changes.approve = true;
+  if (parsed.flags.has("confirm")) changes.confirm = true;
+  if (parsed.flags.has("disable")) changes.disabled = true;
+  if (parsed.flags.has("enable")) changes.disabled = false;
+  const password = parsed.flags.has("reset-password") ? generatePassword() : undefined;
+  if (password) changes.password = password;
+  const { account } = findLocalUser(deps, name);
+  await changeUser(deps, account.id, changes);
+  process.stdout.write(password ? `OK\nNew password: ${password}\n` : "OK\n");
+}
+
+export async function runAccountsCommand(args: string[]): Promise<number> {
+  const [subcommand, ...rest] = args;
+  const run = subcommand === "create" ? create : subcommand === "modify" ? modify : null;
+  if (!run) {
+    process.stderr.write(subcommand ? `unknown accounts command: ${subcommand}\n${USAGE}` : USAGE);
+    return 64;
+  }
+  const config = loadConfig();
+  const store = openStore(config.dataDir);
+  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
+  try {
+    await run(deps, rest);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${USAGE}`);
+      return 64;
+    }
+    if (error instanceof ApiError || error instanceof Failure) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
 }

@@ -47,6 +47,13 @@ export const POLL_LIMITS = {
   maxExpiration: 2_629_746,
 } as const;
 
+export const RELATIONSHIP_LIMITS = {
+  /** private note on another account (Mastodon's AccountNote::COMMENT_SIZE_LIMIT) */
+  maxNoteLength: 2000,
+  /** longest mute `duration` accepted, in seconds (about 100 years) */
+  maxMuteDurationSeconds: 3_155_760_000,
+} as const;
+
 export const APP_LIMITS = {
   maxNameLength: 60,
   maxRedirectUrisLength: 2000,

@@ -1,8 +1,9 @@
 // The durable job queue: jobs are LMDB records written in the same transaction as the change that needs
-// them, so a change and its follow-up work commit together. See runner.ts for how they are run.
+// them, so a change and its follow-up work commit together. See runner.ts for how they are run and
+// docs/jobs.md for the guarantees.
 import { newId } from "../lib/ids.ts";
 import type { Store } from "../store/db.ts";
-import { putJob, type JobRecord } from "../store/jobs.ts";
+import { putJob, type JobCounts, type JobRecord } from "../store/jobs.ts";
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
@@ -11,21 +12,35 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
-export interface JobQueue {
+/** What a handler raises with `ctx.emit`: any structured-clonable (in practice JSON) object. */
+export type JobEvent = Record<string, unknown>;
+export type JobEventListener = (event: JobEvent) => void;
+
+/** The part of the queue that handlers and domain code need: adding jobs inside a write. */
+export interface JobEnqueuer {
   /** Must be called inside `store.write(...)`: the job commits with the surrounding change. */
   enqueue(type: string, payload: unknown, options?: EnqueueOptions): string;
-  /** Starts claiming and running due jobs. */
-  start(): void;
+}
+
+export interface JobQueue extends JobEnqueuer {
+  /** Releases jobs claimed by dead processes, then claims and runs due jobs. Rejects if handlers fail to load. */
+  start(): Promise<void>;
   /** Stops claiming new jobs (running ones finish); tests use it to hold clean-up back. */
   pause(): void;
   resume(): void;
-  /** Runs until no job is due or running (tests). */
+  /** Resolves when no job is due or running (delayed jobs not yet due are ignored); while paused or
+   * stopped, only waits for the jobs already running. */
   drain(): Promise<void>;
-  /** Graceful shutdown: finishes or releases claimed jobs. */
+  /** Graceful shutdown: stops claiming, waits for running jobs up to a grace period, releases the rest
+   * back to the queue and terminates the workers. */
   stop(): Promise<void>;
+  /** Listens to events raised by handlers, inline or in a worker thread. Returns the unsubscribe function. */
+  onEvent(listener: JobEventListener): () => void;
+  /** Numbers of waiting (including delayed), running and dead jobs. */
+  stats(): JobCounts;
 }
 
-/** The store half of enqueue, shared by the queue and by worker threads. */
+/** The store half of enqueue, shared by the queue and by worker threads. Inside a write. */
 export function enqueueJob(store: Store, type: string, payload: unknown, options: EnqueueOptions = {}): string {
   const now = Date.now();
   const job: JobRecord = {

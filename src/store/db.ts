@@ -12,7 +12,8 @@ export interface Store {
   readonly db: Keyspaces;
   /**
    * Runs `fn` inside one write transaction and resolves once it is committed to disk. `fn` must be
-   * synchronous; reads inside it see its own writes. Nothing is acknowledged before this resolves.
+   * synchronous; reads inside it see its own writes. If it throws, none of its writes happen and the
+   * promise rejects with the error. Nothing is acknowledged before this resolves.
    */
   write<T>(fn: () => T): Promise<T>;
   /** Waits for pending writes (used at shutdown). */
@@ -41,7 +42,9 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
   const store: Store = {
     dir,
     db,
-    write: (fn) => root.transaction(fn) as Promise<any>,
+    // The child transaction is what makes a throw inside `fn` roll back every write `fn` made: lmdb-js
+    // commits a plain batched transaction's writes even when its callback throws.
+    write: (fn) => root.transaction(() => root.childTransaction(fn)) as Promise<any>,
     flushed: async () => {
       await root.flushed;
     },

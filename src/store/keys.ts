@@ -53,6 +53,8 @@ export const KEYSPACES = {
   bookmarks: "bookmarks",
   /** [accountId, statusId] → bookmarkId */
   bookmarkOf: "bookmark_of",
+  /** [statusId, bookmarkId] → accountId: lets status removal find its bookmarks */
+  bookmarksByStatus: "bookmarks_by_status",
   /** [accountId, pinId] → statusId */
   pins: "pins",
   /** [accountId, statusId] → pinId */

@@ -51,3 +51,27 @@ export function findAuthorizationCode(store: Store, hash: string): Authorization
 export function putAuthorizationCode(store: Store, code: AuthorizationCodeRecord): void {
   store.db.authCodes.put(code.hash, code);
 }
+
+/** Inside a write: forgets codes past their expiry (kept until then so that a replay can be detected). */
+export function removeExpiredAuthorizationCodes(store: Store, now: number): void {
+  const expired: string[] = [];
+  for (const { key, value } of store.db.authCodes.getRange({})) {
+    if ((value as AuthorizationCodeRecord).expiresAt <= now) expired.push(key as string);
+  }
+  for (const key of expired) store.db.authCodes.remove(key);
+}
+
+/** A random per-instance secret (CSRF and session signing), created on first use. */
+export function getInstanceSecret(store: Store, purpose: string): string | undefined {
+  return store.db.meta.get(`secret:${purpose}`);
+}
+
+/** Inside a write. */
+export function putInstanceSecret(store: Store, purpose: string, secret: string): void {
+  store.db.meta.put(`secret:${purpose}`, secret);
+}
+
+/** The instance's Web Push (VAPID) public key once push is set up; apps report it as `vapid_key`. */
+export function vapidPublicKey(store: Store): string | undefined {
+  return store.db.meta.get("vapid_public_key");
+}

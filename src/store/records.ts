@@ -49,6 +49,9 @@ export interface AccountRecord {
   suspended: boolean;
   silenced: boolean;
   memorial: boolean;
+  /** Local accounts: UserRecord.role mirrored here so profiles show their role badge without a user read
+   * (domain/accounts keeps both in step). Absent means "User". */
+  role?: RoleName;
 }
 
 export interface UserRecord {
@@ -106,6 +109,8 @@ export interface AuthorizationCodeRecord {
   codeChallenge: string | null;
   expiresAt: number;
   usedAt: number | null;
+  /** hash of the token the code was exchanged for: revoked if the code is presented again */
+  tokenHash?: string | null;
 }
 
 export type Visibility = "public" | "unlisted" | "private" | "direct";

@@ -1,7 +1,8 @@
 // The social graph: follows, follow requests, blocks, mutes, notes. Reads here are the guards every
 // interaction checks synchronously; writes keep each record and its paging index in step.
-import type { Store } from "./db.ts";
-import type { BlockRecord, FollowRecord, MuteRecord } from "./records.ts";
+import { END, type Store } from "./db.ts";
+import { putAccount } from "./accounts.ts";
+import type { AccountRecord, BlockRecord, FollowRecord, MuteRecord } from "./records.ts";
 
 export function getFollow(store: Store, followerId: string, targetId: string): FollowRecord | undefined {
   return store.db.follows.get([followerId, targetId]);
@@ -41,4 +42,135 @@ export function isMuting(store: Store, muterId: string, targetId: string, now = 
 
 export function getAccountNote(store: Store, accountId: string, targetId: string): string {
   return store.db.accountNotes.get([accountId, targetId]) ?? "";
+}
+
+/** Pending follow requests to `targetId` (CredentialAccount.source.follow_requests_count). */
+export function countFollowRequests(store: Store, targetId: string, cap = Infinity): number {
+  let n = 0;
+  for (const _ of store.db.followRequestsIndex.getKeys({ start: [targetId], end: [targetId, END] })) {
+    if (++n >= cap) break;
+  }
+  return n;
+}
+
+/** Ids of the accounts following `targetId` (home-timeline fan-out, delivery). */
+export function* followerIdsOf(store: Store, targetId: string): Iterable<string> {
+  for (const { value } of store.db.followersIndex.getRange({ start: [targetId], end: [targetId, END] })) yield value as string;
+}
+
+/** Every record that decides how `viewerId` relates to `targetId` (the Relationship entity). */
+export interface RelationshipFacts {
+  viewerId: string;
+  targetId: string;
+  following: FollowRecord | undefined;
+  followedBy: boolean;
+  requested: FollowRecord | undefined;
+  requestedBy: boolean;
+  blocking: boolean;
+  blockedBy: boolean;
+  mute: MuteRecord | undefined;
+  note: string;
+}
+
+export function relationshipFacts(store: Store, viewerId: string, targetId: string, now = Date.now()): RelationshipFacts {
+  return {
+    viewerId,
+    targetId,
+    following: getFollow(store, viewerId, targetId),
+    followedBy: isFollowing(store, targetId, viewerId),
+    requested: getFollowRequest(store, viewerId, targetId),
+    requestedBy: store.db.followRequests.doesExist([targetId, viewerId]),
+    blocking: isBlocking(store, viewerId, targetId),
+    blockedBy: isBlocking(store, targetId, viewerId),
+    mute: getMute(store, viewerId, targetId, now),
+    note: getAccountNote(store, viewerId, targetId),
+  };
+}
+
+// ---- Writes: each must run inside `store.write(...)`. ----
+
+/** followersCount / followingCount are stored, not counted: every follow insert and removal adjusts them. */
+function adjustFollowCounts(store: Store, followerId: string, targetId: string, delta: 1 | -1): void {
+  const follower: AccountRecord | undefined = store.db.accounts.get(followerId);
+  if (follower) putAccount(store, { ...follower, followingCount: Math.max(0, follower.followingCount + delta) });
+  const target: AccountRecord | undefined = store.db.accounts.get(targetId);
+  if (target) putAccount(store, { ...target, followersCount: Math.max(0, target.followersCount + delta) });
+}
+
+/** A new follow (or replaces the options of an existing one without touching the counters). */
+export function putFollow(store: Store, follow: FollowRecord): void {
+  const existing = getFollow(store, follow.accountId, follow.targetId);
+  if (existing && existing.id !== follow.id) {
+    store.db.followersIndex.remove([existing.targetId, existing.id]);
+    store.db.followingIndex.remove([existing.accountId, existing.id]);
+  }
+  store.db.follows.put([follow.accountId, follow.targetId], follow);
+  store.db.followersIndex.put([follow.targetId, follow.id], follow.accountId);
+  store.db.followingIndex.put([follow.accountId, follow.id], follow.targetId);
+  if (!existing) adjustFollowCounts(store, follow.accountId, follow.targetId, 1);
+}
+
+/** Removes the follow, if any; returns what was removed. */
+export function removeFollow(store: Store, followerId: string, targetId: string): FollowRecord | undefined {
+  const follow = getFollow(store, followerId, targetId);
+  if (!follow) return undefined;
+  store.db.follows.remove([followerId, targetId]);
+  store.db.followersIndex.remove([targetId, follow.id]);
+  store.db.followingIndex.remove([followerId, follow.id]);
+  adjustFollowCounts(store, followerId, targetId, -1);
+  return follow;
+}
+
+/** A new pending request, or new options for an existing one (same id). */
+export function putFollowRequest(store: Store, request: FollowRecord): void {
+  const existing = getFollowRequest(store, request.accountId, request.targetId);
+  if (existing && existing.id !== request.id) store.db.followRequestsIndex.remove([existing.targetId, existing.id]);
+  store.db.followRequests.put([request.accountId, request.targetId], request);
+  store.db.followRequestsIndex.put([request.targetId, request.id], request.accountId);
+}
+
+export function removeFollowRequest(store: Store, requesterId: string, targetId: string): FollowRecord | undefined {
+  const request = getFollowRequest(store, requesterId, targetId);
+  if (!request) return undefined;
+  store.db.followRequests.remove([requesterId, targetId]);
+  store.db.followRequestsIndex.remove([targetId, request.id]);
+  return request;
+}
+
+export function insertBlock(store: Store, block: BlockRecord): void {
+  const existing = getBlock(store, block.accountId, block.targetId);
+  if (existing) store.db.blocksIndex.remove([existing.accountId, existing.id]);
+  store.db.blocks.put([block.accountId, block.targetId], block);
+  store.db.blocksIndex.put([block.accountId, block.id], block.targetId);
+}
+
+export function removeBlock(store: Store, blockerId: string, targetId: string): BlockRecord | undefined {
+  const block = getBlock(store, blockerId, targetId);
+  if (!block) return undefined;
+  store.db.blocks.remove([blockerId, targetId]);
+  store.db.blocksIndex.remove([blockerId, block.id]);
+  return block;
+}
+
+/** Creates or replaces a mute (an expired one is replaced like any other). */
+export function putMute(store: Store, mute: MuteRecord): void {
+  const existing: MuteRecord | undefined = store.db.mutes.get([mute.accountId, mute.targetId]);
+  if (existing && existing.id !== mute.id) store.db.mutesIndex.remove([existing.accountId, existing.id]);
+  store.db.mutes.put([mute.accountId, mute.targetId], mute);
+  store.db.mutesIndex.put([mute.accountId, mute.id], mute.targetId);
+}
+
+/** Removes the mute, expired or not. */
+export function removeMute(store: Store, muterId: string, targetId: string): MuteRecord | undefined {
+  const mute: MuteRecord | undefined = store.db.mutes.get([muterId, targetId]);
+  if (!mute) return undefined;
+  store.db.mutes.remove([muterId, targetId]);
+  store.db.mutesIndex.remove([muterId, mute.id]);
+  return mute;
+}
+
+/** An empty comment removes the note. */
+export function putAccountNote(store: Store, accountId: string, targetId: string, comment: string): void {
+  if (comment === "") store.db.accountNotes.remove([accountId, targetId]);
+  else store.db.accountNotes.put([accountId, targetId], comment);
 }

@@ -1,19 +1,23 @@
-// Creating local accounts: used by API registration and by the operator CLI.
+// Creating local accounts: used by API registration and by the operator CLI. Preparing (validation,
+// password hashing, key generation) is async and happens before the write; inserting happens inside the
+// caller's one write transaction, so a registration can issue its token in that same transaction.
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import type { Deps } from "../../deps.ts";
+import type { Store } from "../../store/db.ts";
 import { newId } from "../../lib/ids.ts";
-import { Unprocessable, type ErrorDetails } from "../../lib/errors.ts";
 import { findUserByEmail, insertAccount, usernameTaken } from "../../store/accounts.ts";
 import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { hashPassword } from "../auth/password.ts";
+import { Problems, tooLong } from "./validation.ts";
 
 const generateRsa = promisify(generateKeyPair);
 
 export const USERNAME_PATTERN = /^[a-z0-9_]+$/i;
 const RESERVED_USERNAMES = new Set(["admin", "support", "help", "root", "webmaster", "administrator", "mod", "moderator", "instance", "actor", "inbox"]);
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const TAKEN = "has already been taken";
 
 export interface NewLocalAccount {
   username: string;
@@ -29,27 +33,38 @@ export interface NewLocalAccount {
   allowReserved?: boolean;
 }
 
+export interface PreparedAccount {
+  account: AccountRecord;
+  user: UserRecord;
+}
+
+/** Devise strips and lower-cases e-mail addresses before validating them. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Adds the username, e-mail and password problems of a new account to `problems`. */
+export function checkNewAccount(deps: Deps, input: NewLocalAccount, problems: Problems): void {
+  const { username, password } = input;
+  const email = normaliseEmail(input.email ?? "");
+  if (!username) problems.add("username", "ERR_BLANK", "can't be blank");
+  else if (!USERNAME_PATTERN.test(username)) problems.add("username", "ERR_INVALID", "must contain only letters, numbers and underscores");
+  else if (username.length > ACCOUNT_LIMITS.maxUsernameLength) problems.add("username", "ERR_TOO_LONG", tooLong(ACCOUNT_LIMITS.maxUsernameLength));
+  else if (!input.allowReserved && RESERVED_USERNAMES.has(username.toLowerCase())) problems.add("username", "ERR_RESERVED", "is reserved");
+  else if (usernameTaken(deps.store, username)) problems.add("username", "ERR_TAKEN", TAKEN);
+  if (!email) problems.add("email", "ERR_BLANK", "can't be blank");
+  else if (email.length > ACCOUNT_LIMITS.maxEmailLength || !EMAIL_PATTERN.test(email)) problems.add("email", "ERR_INVALID", "is invalid");
+  else if (findUserByEmail(deps.store, email)) problems.add("email", "ERR_TAKEN", TAKEN);
+  if (!password) problems.add("password", "ERR_BLANK", "can't be blank");
+  else if (password.length < ACCOUNT_LIMITS.minPasswordLength) problems.add("password", "ERR_TOO_SHORT", `is too short (minimum is ${ACCOUNT_LIMITS.minPasswordLength} characters)`);
+  else if (password.length > ACCOUNT_LIMITS.maxPasswordLength) problems.add("password", "ERR_TOO_LONG", tooLong(ACCOUNT_LIMITS.maxPasswordLength));
+}
+
 /** Validation in Mastodon's `details` shape (API.md §3.6); throws Unprocessable listing every problem. */
 export function validateNewAccount(deps: Deps, input: NewLocalAccount): void {
-  const details: ErrorDetails = {};
-  const add = (field: string, error: string, description: string) => (details[field] ??= []).push({ error, description });
-  const { username, email, password } = input;
-  if (!username) add("username", "ERR_BLANK", "can't be blank");
-  else if (!USERNAME_PATTERN.test(username)) add("username", "ERR_INVALID", "must contain only letters, numbers and underscores");
-  else if (username.length > ACCOUNT_LIMITS.maxUsernameLength) add("username", "ERR_TOO_LONG", `is too long (maximum is ${ACCOUNT_LIMITS.maxUsernameLength} characters)`);
-  else if (!input.allowReserved && RESERVED_USERNAMES.has(username.toLowerCase())) add("username", "ERR_RESERVED", "is reserved");
-  else if (usernameTaken(deps.store, username)) add("username", "ERR_TAKEN", "is already taken");
-  if (!email) add("email", "ERR_BLANK", "can't be blank");
-  else if (email.length > ACCOUNT_LIMITS.maxEmailLength || !EMAIL_PATTERN.test(email)) add("email", "ERR_INVALID", "is invalid");
-  else if (findUserByEmail(deps.store, email)) add("email", "ERR_TAKEN", "is already taken");
-  if (!password) add("password", "ERR_BLANK", "can't be blank");
-  else if (password.length < ACCOUNT_LIMITS.minPasswordLength) add("password", "ERR_TOO_SHORT", `is too short (minimum is ${ACCOUNT_LIMITS.minPasswordLength} characters)`);
-  else if (password.length > ACCOUNT_LIMITS.maxPasswordLength) add("password", "ERR_TOO_LONG", `is too long (maximum is ${ACCOUNT_LIMITS.maxPasswordLength} characters)`);
-  const fields = Object.keys(details);
-  if (fields.length) {
-    const summary = fields.map((f) => `${f[0]!.toUpperCase()}${f.slice(1)} ${details[f]![0]!.description}`).join(", ");
-    throw new Unprocessable(`Validation failed: ${summary}`, details);
-  }
+  const problems = new Problems();
+  checkNewAccount(deps, input, problems);
+  problems.throwIfAny();
 }
 
 export function localAccountUrls(base: string, username: string) {
@@ -65,9 +80,8 @@ export function localAccountUrls(base: string, username: string) {
   };
 }
 
-/** Validates, then writes the account and its user in one durable transaction. */
-export async function createLocalAccount(deps: Deps, input: NewLocalAccount): Promise<{ account: AccountRecord; user: UserRecord }> {
-  validateNewAccount(deps, input);
+/** Builds the records of a new account (hash and key pair included) without writing anything. */
+export async function prepareLocalAccount(deps: Deps, input: NewLocalAccount): Promise<PreparedAccount> {
   const [passwordHash, keys] = await Promise.all([
     hashPassword(input.password),
     generateRsa("rsa", {
@@ -78,6 +92,7 @@ export async function createLocalAccount(deps: Deps, input: NewLocalAccount): Pr
   ]);
   const now = Date.now();
   const id = newId(now);
+  const role = input.role ?? "User";
   const account: AccountRecord = {
     v: 1,
     id,
@@ -108,13 +123,14 @@ export async function createLocalAccount(deps: Deps, input: NewLocalAccount): Pr
     suspended: false,
     silenced: false,
     memorial: false,
+    role,
   };
   const user: UserRecord = {
     v: 1,
     accountId: id,
-    email: input.email,
+    email: normaliseEmail(input.email),
     passwordHash,
-    role: input.role ?? "User",
+    role,
     approved: input.approved,
     confirmedAt: input.confirmed ? now : null,
     disabled: false,
@@ -126,14 +142,25 @@ export async function createLocalAccount(deps: Deps, input: NewLocalAccount): Pr
     sensitive: false,
     language: null,
   };
-  await deps.store.write(() => {
-    // Checked again inside the transaction: two concurrent sign-ups for one name cannot both win.
-    if (usernameTaken(deps.store, input.username) || findUserByEmail(deps.store, input.email)) {
-      throw new Unprocessable("Validation failed: Username or e-mail is already taken", {
-        username: [{ error: "ERR_TAKEN", description: "is already taken" }],
-      });
-    }
-    insertAccount(deps.store, account, user);
-  });
   return { account, user };
+}
+
+/**
+ * Inside a write: inserts a prepared account. Uniqueness is checked again here, in the transaction, so two
+ * concurrent sign-ups for one name or address cannot both win.
+ */
+export function insertLocalAccount(store: Store, prepared: PreparedAccount): void {
+  const problems = new Problems();
+  if (usernameTaken(store, prepared.account.username)) problems.add("username", "ERR_TAKEN", TAKEN);
+  if (findUserByEmail(store, prepared.user.email)) problems.add("email", "ERR_TAKEN", TAKEN);
+  problems.throwIfAny();
+  insertAccount(store, prepared.account, prepared.user);
+}
+
+/** Validates, then writes the account and its user in one durable transaction. */
+export async function createLocalAccount(deps: Deps, input: NewLocalAccount): Promise<PreparedAccount> {
+  validateNewAccount(deps, input);
+  const prepared = await prepareLocalAccount(deps, input);
+  await deps.store.write(() => insertLocalAccount(deps.store, prepared));
+  return prepared;
 }

@@ -2,7 +2,8 @@
 // notifications, streaming, ActivityPub) asks these functions; nothing else decides visibility.
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { isBlocking, isFollowing } from "../../store/relationships.ts";
+import { isBlocking, isFollowing, isMuting } from "../../store/relationships.ts";
+import { getStatus } from "../../store/statuses.ts";
 
 /**
  * May `viewerId` (null = anonymous) see `status`? Private: author, followers and mentioned accounts.
@@ -12,6 +13,11 @@ import { isBlocking, isFollowing } from "../../store/relationships.ts";
  */
 export function canSeeStatus(store: Store, viewerId: string | null, status: StatusRecord): boolean {
   if (status.deletedAt) return false;
+  // A reblog is visible only while the status it wraps is.
+  if (status.reblogOfId) {
+    const original = getStatus(store, status.reblogOfId);
+    if (!original || original.reblogOfId || !canSeeStatus(store, viewerId, original)) return false;
+  }
   if (viewerId === status.accountId) return true;
   if (viewerId && isBlocking(store, status.accountId, viewerId)) return false;
   switch (status.visibility) {
@@ -23,4 +29,19 @@ export function canSeeStatus(store: Store, viewerId: string | null, status: Stat
     case "direct":
       return viewerId !== null && status.mentionIds.includes(viewerId);
   }
+}
+
+/**
+ * Lists, threads and timelines also leave out what the viewer chose not to see: statuses (and reblogs of
+ * statuses) by accounts the viewer blocks or mutes. A status opened by id is not subject to this.
+ */
+export function hiddenByViewer(store: Store, viewerId: string | null, status: StatusRecord): boolean {
+  if (!viewerId) return false;
+  const hides = (authorId: string) => authorId !== viewerId && (isBlocking(store, viewerId, authorId) || isMuting(store, viewerId, authorId));
+  if (hides(status.accountId)) return true;
+  if (status.reblogOfId) {
+    const original = getStatus(store, status.reblogOfId);
+    if (original && hides(original.accountId)) return true;
+  }
+  return false;
 }

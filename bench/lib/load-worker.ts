@@ -1,0 +1,42 @@
+// One load-generator thread: `connections` keep-alive HTTP/1.1 connections, each sending its next request as
+// soon as the previous response has been read, for `durationMs`. Latency is send → last response byte.
+import type { LoadJob, LoadResult } from "./load.ts";
+import { Connection, encodeRequest } from "./http1.ts";
+
+declare const self: Worker;
+
+self.onmessage = async (event: MessageEvent<LoadJob>) => {
+  const job = event.data;
+  const url = new URL(job.url);
+  const fixed = job.body?.includes("{{n}}") ? null : encodeRequest(url, job.method, job.headers, job.body);
+  let n = 0;
+  const request = () => fixed ?? encodeRequest(url, job.method, job.headers, job.body!.replaceAll("{{n}}", `${job.thread}-${n++}`));
+
+  const latencies: number[] = [];
+  const unexpected: Record<string, number> = {};
+  let errors = 0;
+  const started = performance.now();
+  const end = started + job.durationMs;
+
+  async function loop() {
+    const connection = new Connection(url.hostname, Number(url.port));
+    while (performance.now() < end) {
+      try {
+        if (!connection.isOpen) await connection.open();
+        const sentAt = performance.now();
+        const status = await new Promise<number>((resolve, reject) => connection.send(request(), { onResponse: resolve, onError: reject }));
+        latencies.push(performance.now() - sentAt);
+        if (status !== job.expectStatus) unexpected[status] = (unexpected[status] ?? 0) + 1;
+      } catch {
+        errors++;
+        connection.close();
+        await Bun.sleep(10);
+      }
+    }
+    connection.close();
+  }
+
+  await Promise.all(Array.from({ length: job.connections }, loop));
+  const result: LoadResult = { latencies: Float64Array.from(latencies), seconds: (performance.now() - started) / 1000, errors, unexpected };
+  postMessage(result);
+};

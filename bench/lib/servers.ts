@@ -1,0 +1,89 @@
+// The two servers a scenario compares: Warren (`bun src/main.ts serve` on a fresh data directory) and the
+// bare handler (bare-server.ts). Both are child processes, so neither shares a thread with the load generator.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { captureOutput, freePort, run, stop, waitForHttp } from "./process.ts";
+
+const root = join(import.meta.dir, "../..");
+const bun = process.execPath;
+
+export interface ChildServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface Warren extends ChildServer {
+  /** Runs `warren <args>` (the CLI) against the same data directory. */
+  cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
+}
+
+function spawnServer(cmd: string[], env: Record<string, string | undefined>) {
+  const proc = Bun.spawn(cmd, { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  return { proc: proc as Subprocess<"ignore", "pipe", "pipe">, output: captureOutput(proc) };
+}
+
+export async function startWarren(extraEnv: Record<string, string> = {}): Promise<Warren> {
+  const dir = mkdtempSync(join(tmpdir(), "warren-bench-"));
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    WARREN_DATA_DIR: dir,
+    WARREN_PORT: String(port),
+    WARREN_HOST: "127.0.0.1",
+    WARREN_URL: url,
+    WARREN_LOG: "off",
+    ...extraEnv,
+  };
+  const { proc, output } = spawnServer([bun, "src/main.ts", "serve"], env);
+  try {
+    await waitForHttp(`${url}/api/v2/instance`, proc, output);
+  } catch (error) {
+    await stop(proc);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url,
+    cli: (...args) => run([bun, "src/main.ts", ...args], { cwd: root, env }),
+    async stop() {
+      await stop(proc);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Sample {
+  status: number;
+  contentType: string;
+  body: Uint8Array;
+}
+
+export async function startBare(sample: Sample): Promise<ChildServer> {
+  const dir = mkdtempSync(join(tmpdir(), "warren-bench-bare-"));
+  const bodyFile = join(dir, "body");
+  writeFileSync(bodyFile, sample.body);
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { proc, output } = spawnServer([bun, join(import.meta.dir, "bare-server.ts")], {
+    ...process.env,
+    BARE_PORT: String(port),
+    BARE_BODY_FILE: bodyFile,
+    BARE_STATUS: String(sample.status),
+    BARE_CONTENT_TYPE: sample.contentType,
+  });
+  await waitForHttp(url, proc, output, null).catch(async (error) => {
+    await stop(proc);
+    throw error;
+  });
+  return {
+    url,
+    async stop() {
+      await stop(proc);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

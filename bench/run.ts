@@ -1,0 +1,97 @@
+// `npm run bench`: each scenario against Warren and against a bare Bun.serve handler returning the same bytes,
+// in the same run, on loopback. Prints requests/s, p50/p99 latency and Warren's throughput ratio to the bare
+// handler; keeps the numbers in .bench/<timestamp>.json. See docs/benchmarks.md.
+//
+//   bun bench/run.ts [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=N] [--only=name,...]
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { BenchClient } from "./lib/client.ts";
+import { generateLoad, type LoadOptions, type RequestSpec } from "./lib/load.ts";
+import { problems, table, type Row } from "./lib/report.ts";
+import type { Measurement } from "./lib/stats.ts";
+import { startBare, startWarren, type ChildServer, type Sample } from "./lib/servers.ts";
+import { SCENARIOS } from "./scenarios/index.ts";
+import type { Scenario } from "./scenarios/types.ts";
+
+function option(name: string, fallback: string): string {
+  const prefix = `--${name}=`;
+  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
+}
+
+const durationMs = Number(option("duration", "5")) * 1000;
+const warmupMs = Number(option("warmup", "1")) * 1000;
+// Warren and the bare handler are measured alternately, `rounds` times each; the best round of each counts,
+// which keeps a burst of unrelated load on the machine from deciding the ratio.
+const rounds = Math.max(1, Number(option("rounds", "2")));
+const connections = Number(option("connections", "50"));
+// The servers need the other cores: by default the generator takes half of them.
+const threads = Number(option("threads", String(Math.max(1, Math.floor(availableParallelism() / 2)))));
+const only = option("only", "").split(",").filter(Boolean);
+
+async function sample(url: string, spec: RequestSpec): Promise<Sample> {
+  const res = await fetch(url + spec.path, { method: spec.method, headers: spec.headers, body: spec.body?.replaceAll("{{n}}", "sample") });
+  const body = await res.bytes();
+  if (res.status !== (spec.expectStatus ?? 200)) {
+    throw new Error(`${spec.method} ${spec.path} answered ${res.status}: ${new TextDecoder().decode(body)}`);
+  }
+  return { status: res.status, contentType: res.headers.get("content-type") ?? "application/octet-stream", body };
+}
+
+async function measure(server: ChildServer, spec: RequestSpec): Promise<Measurement> {
+  const options: LoadOptions = { connections, threads, durationMs };
+  if (warmupMs > 0) await generateLoad(server.url, spec, { ...options, durationMs: warmupMs });
+  return generateLoad(server.url, spec, options);
+}
+
+const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+
+async function runScenario(scenario: Scenario): Promise<Row> {
+  const warren = await startWarren();
+  let bare: ChildServer | null = null;
+  try {
+    const spec = await scenario.prepare(new BenchClient(warren));
+    bare = await startBare(await sample(warren.url, spec));
+    console.log(`${scenario.name}: ${rounds} round(s) of warren, then the bare handler…`);
+    const warrenRuns: Measurement[] = [];
+    const bareRuns: Measurement[] = [];
+    for (let round = 0; round < rounds; round++) {
+      warrenRuns.push(await measure(warren, spec));
+      bareRuns.push(await measure(bare, spec));
+    }
+    const warrenResult = best(warrenRuns);
+    const bareResult = best(bareRuns);
+    return {
+      scenario: scenario.name,
+      description: scenario.description,
+      warren: warrenResult,
+      bare: bareResult,
+      ratio: warrenResult.rps / bareResult.rps,
+    };
+  } finally {
+    await bare?.stop();
+    await warren.stop();
+  }
+}
+
+const scenarios = only.length ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+if (scenarios.length === 0) {
+  console.error(`no scenario named ${only.join(", ")}; known: ${SCENARIOS.map((s) => s.name).join(", ")}`);
+  process.exit(64);
+}
+
+const rows: Row[] = [];
+for (const scenario of scenarios) rows.push(await runScenario(scenario));
+
+const when = new Date().toISOString();
+console.log(`\nWarren benchmark ${when}: ${connections} connections, ${threads} generator thread(s), ` +
+  `best of ${rounds} runs of ${durationMs / 1000}s after ${warmupMs / 1000}s warm-up each, ${availableParallelism()} CPUs, Bun ${Bun.version}\n`);
+console.log(table(rows));
+const issues = problems(rows);
+if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
+
+const outDir = join(import.meta.dir, "../.bench");
+mkdirSync(outDir, { recursive: true });
+const settings = { connections, threads, durationMs, warmupMs, rounds, cpus: availableParallelism(), bun: Bun.version };
+writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
+if (issues.length) process.exitCode = 1;

@@ -1,0 +1,5 @@
+// Every scenario `npm run bench` runs, in order. Add one file per scenario and list it here.
+import type { Scenario } from "./types.ts";
+import { verifyCredentials } from "./verify-credentials.ts";
+
+export const SCENARIOS: Scenario[] = [verifyCredentials];

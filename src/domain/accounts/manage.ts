@@ -1,0 +1,61 @@
+// Operator changes to local users (CLI today, admin API later): role, approval, confirmation, e-mail,
+// disabling and password resets. Each call is one transaction; the account's role badge is kept in step.
+import type { Deps } from "../../deps.ts";
+import { NotFound } from "../../lib/errors.ts";
+import { findAccountByAcct, findUserByEmail, getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
+import { revokeToken, tokensOf } from "../../store/oauth.ts";
+import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
+import { hashPassword } from "../auth/password.ts";
+import { normaliseEmail } from "./create.ts";
+import { Problems } from "./validation.ts";
+
+export interface UserChanges {
+  role?: RoleName;
+  approve?: boolean;
+  confirm?: boolean;
+  /** true disables sign-in (every token answers 403), false enables it again */
+  disabled?: boolean;
+  email?: string;
+  /** A new password; every existing token of the user is revoked with it. */
+  password?: string;
+}
+
+/** The local account and user named `username`, or NotFound. */
+export function findLocalUser(deps: Deps, username: string): { account: AccountRecord; user: UserRecord } {
+  const account = findAccountByAcct(deps.store, username, null);
+  const user = account ? getUser(deps.store, account.id) : undefined;
+  if (!account || !user) throw new NotFound("No user with such username");
+  return { account, user };
+}
+
+export async function changeUser(deps: Deps, accountId: string, changes: UserChanges): Promise<{ account: AccountRecord; user: UserRecord }> {
+  const email = changes.email === undefined ? undefined : normaliseEmail(changes.email);
+  if (email !== undefined) {
+    const problems = new Problems();
+    const owner = findUserByEmail(deps.store, email);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.add("email", "ERR_INVALID", "is invalid");
+    else if (owner && owner.accountId !== accountId) problems.add("email", "ERR_TAKEN", "has already been taken");
+    problems.throwIfAny();
+  }
+  const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
+  return deps.store.write(() => {
+    const account = getAccount(deps.store, accountId);
+    const user = getUser(deps.store, accountId);
+    if (!account || !user) throw new NotFound("No user with such username");
+    const nextUser: UserRecord = { ...user };
+    const nextAccount: AccountRecord = { ...account };
+    if (changes.role) nextUser.role = nextAccount.role = changes.role;
+    if (changes.approve) nextUser.approved = true;
+    if (changes.confirm && nextUser.confirmedAt === null) nextUser.confirmedAt = Date.now();
+    if (changes.disabled !== undefined) nextUser.disabled = changes.disabled;
+    if (email !== undefined) nextUser.email = email;
+    if (passwordHash !== undefined) {
+      nextUser.passwordHash = passwordHash;
+      const now = Date.now();
+      for (const token of tokensOf(deps.store, accountId)) revokeToken(deps.store, token, now);
+    }
+    putUser(deps.store, nextUser, user.email);
+    if (nextAccount.role !== account.role) putAccount(deps.store, nextAccount);
+    return { account: nextAccount, user: nextUser };
+  });
+}

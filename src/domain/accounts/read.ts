@@ -1,0 +1,56 @@
+// Reading accounts as the public sees them: local accounts whose user is not yet approved or has not
+// confirmed their e-mail address do not exist for anyone else (404, API.md §3.4).
+import type { Deps } from "../../deps.ts";
+import { normaliseId } from "../../lib/ids.ts";
+import { NotFound, Unprocessable } from "../../lib/errors.ts";
+import type { Store } from "../../store/db.ts";
+import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
+import type { AccountRecord } from "../../store/records.ts";
+
+/** GET /api/v1/accounts?id[]= takes at most this many ids. */
+export const MAX_ACCOUNT_IDS = 40;
+
+/** Remote accounts are always visible; local ones once approved and confirmed. */
+export function accountVisible(store: Store, account: AccountRecord): boolean {
+  if (account.domain !== null) return true;
+  const user = getUser(store, account.id);
+  return !!user && user.approved && user.confirmedAt !== null;
+}
+
+/** The account behind a client-supplied id; malformed, unknown and hidden ids are all 404. */
+export function findVisibleAccount(deps: Deps, rawId: string): AccountRecord {
+  const id = normaliseId(rawId);
+  const account = id ? getAccount(deps.store, id) : undefined;
+  if (!account || !accountVisible(deps.store, account)) throw new NotFound();
+  return account;
+}
+
+/** Several accounts in the order asked for, duplicates once, unknown or hidden ones left out. */
+export function findVisibleAccounts(deps: Deps, rawIds: readonly string[]): AccountRecord[] {
+  const ids = [...new Set(rawIds.map((raw) => normaliseId(raw) ?? raw))];
+  if (ids.length > MAX_ACCOUNT_IDS) throw new Unprocessable(`Validation failed: too many ids requested (maximum is ${MAX_ACCOUNT_IDS})`);
+  const out: AccountRecord[] = [];
+  for (const id of ids) {
+    if (!/^\d+$/.test(id)) continue;
+    const account = getAccount(deps.store, id);
+    if (account && accountVisible(deps.store, account)) out.push(account);
+  }
+  return out;
+}
+
+/** Splits `user`, `@user`, `user@domain` or `acct:user@domain`; the instance's own domain means local. */
+export function parseAcct(deps: Deps, acct: string): { username: string; domain: string | null } | null {
+  const text = acct.trim().replace(/^acct:/i, "").replace(/^@/, "");
+  const [username, domain, ...rest] = text.split("@");
+  if (!username || rest.length > 0 || domain === "") return null;
+  const local = domain === undefined || domain.toLowerCase() === deps.config.domain.toLowerCase();
+  return { username, domain: local ? null : domain.toLowerCase() };
+}
+
+/** An already-known account by its acct; never resolves remote accounts (that is search's job). */
+export function lookupAccount(deps: Deps, acct: string): AccountRecord {
+  const parsed = parseAcct(deps, acct);
+  const account = parsed ? findAccountByAcct(deps.store, parsed.username, parsed.domain) : undefined;
+  if (!account || !accountVisible(deps.store, account)) throw new NotFound();
+  return account;
+}

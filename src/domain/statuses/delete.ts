@@ -1,0 +1,42 @@
+// DELETE /api/v1/statuses/:id and unreblog. The request makes the status vanish at once (deletedAt set, out
+// of its account's list, pin and "has reblogged" rows gone, counters that the response shows corrected);
+// the rest of the removal is the idempotent `status.removed` job (remove.ts).
+import type { Deps } from "../../deps.ts";
+import type { Store } from "../../store/db.ts";
+import { getAccount, putAccount } from "../../store/accounts.ts";
+import type { StatusRecord } from "../../store/records.ts";
+import { adjustStatusCounter, forgetReblog, getStatus, putStatus, removeFromAccount } from "../../store/statuses.ts";
+import { removePin } from "../../store/statuses-interactions.ts";
+import type { UserViewer } from "../auth/viewer.ts";
+import { assertCanDelete } from "../policy/interaction.ts";
+import { visibleStatus } from "./read.ts";
+
+export const STATUS_REMOVED = "status.removed";
+
+/** Inside a write: the part of a deletion every read path relies on. */
+export function discardStatus(store: Store, status: StatusRecord, now: number): void {
+  putStatus(store, { ...status, deletedAt: now });
+  if (removeFromAccount(store, status) && status.visibility !== "direct") {
+    const account = getAccount(store, status.accountId);
+    if (account) putAccount(store, { ...account, statusesCount: Math.max(0, account.statusesCount - 1) });
+  }
+  removePin(store, status.accountId, status.id);
+  if (status.reblogOfId) {
+    forgetReblog(store, status);
+    adjustStatusCounter(store, status.reblogOfId, "reblogsCount", -1);
+  }
+}
+
+/** Deletes the viewer's status; returns it as it was, for the response (with its source text). */
+export async function deleteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+  const { store } = deps;
+  const target = visibleStatus(store, viewer.account.id, rawId);
+  assertCanDelete(store, viewer.account.id, target);
+  await store.write(() => {
+    const fresh = getStatus(store, target.id);
+    if (!fresh || fresh.deletedAt) return;
+    discardStatus(store, fresh, Date.now());
+    deps.jobs.enqueue(STATUS_REMOVED, { statusId: fresh.id });
+  });
+  return target;
+}

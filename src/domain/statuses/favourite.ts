@@ -1,0 +1,69 @@
+// Favourite (idempotent) and unfavourite. Unfavouriting is asynchronous (spec rule 2): the request only
+// stops the account counting as having favourited the status, so every read shows `favourited: false` at
+// once; the `favourite.removed` job then removes the list rows, lowers the counter and withdraws the
+// notification. A favourite made again before the job runs is a new favourite with its own id, which the
+// job leaves alone.
+import type { Deps } from "../../deps.ts";
+import { newId } from "../../lib/ids.ts";
+import type { Store } from "../../store/db.ts";
+import type { StatusRecord } from "../../store/records.ts";
+import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
+import {
+  favouriteIdOf,
+  forgetFavourite,
+  insertFavourite,
+  removeFavouriteRows,
+  type JoinRow,
+} from "../../store/statuses-interactions.ts";
+import type { UserViewer } from "../auth/viewer.ts";
+import { notify } from "../notifications/notify.ts";
+import { assertCanFavourite } from "../policy/interaction.ts";
+import { interactionTarget } from "./reblog.ts";
+import { removeInteractionNotification } from "./remove.ts";
+
+export const FAVOURITE_REMOVED = "favourite.removed";
+
+export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+  const { store } = deps;
+  const me = viewer.account.id;
+  const status = interactionTarget(deps, me, rawId);
+  assertCanFavourite(store, me, status);
+  if (favouriteIdOf(store, me, status.id)) return status;
+  return store.write(() => {
+    if (!favouriteIdOf(store, me, status.id)) {
+      const now = Date.now();
+      insertFavourite(store, { id: newId(now), accountId: me, statusId: status.id });
+      adjustStatusCounter(store, status.id, "favouritesCount", 1);
+      notify(store, { type: "favourite", recipientId: status.accountId, fromAccountId: me, statusId: status.id }, now);
+    }
+    return getStatus(store, status.id)!;
+  });
+}
+
+/** Returns the status as the client should now see it: not favourited, counter already lowered. */
+export async function unfavouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+  const { store } = deps;
+  const me = viewer.account.id;
+  const status = interactionTarget(deps, me, rawId);
+  const removed = await store.write(() => {
+    const id = favouriteIdOf(store, me, status.id);
+    if (!id) return false;
+    const row: JoinRow = { id, accountId: me, statusId: status.id };
+    forgetFavourite(store, row);
+    deps.jobs.enqueue(FAVOURITE_REMOVED, row);
+    return true;
+  });
+  const current = getStatus(store, status.id) ?? status;
+  return removed ? { ...current, favouritesCount: Math.max(0, current.favouritesCount - 1) } : current;
+}
+
+/** The job: idempotent, since the counter moves only when the list rows are actually removed. */
+export async function completeFavouriteRemoval(store: Store, row: JoinRow): Promise<void> {
+  await store.write(() => {
+    forgetFavourite(store, row);
+    if (!removeFavouriteRows(store, row)) return;
+    adjustStatusCounter(store, row.statusId, "favouritesCount", -1);
+    const status = getStatus(store, row.statusId);
+    if (status && !favouriteIdOf(store, row.accountId, row.statusId)) removeInteractionNotification(store, "favourite", row.accountId, status);
+  });
+}

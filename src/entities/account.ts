@@ -1,0 +1,247 @@
+// Account, CredentialAccount and Role entities (API.md §4.1): the only place account records become JSON.
+// Every key Mastodon 4.6 sends is here (reference/mastodon-4.6-keys.json); `suspended`, `limited` and
+// `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` not yet.
+import { t, type Static } from "elysia";
+import type { Config } from "../config.ts";
+import { publicId } from "../lib/ids.ts";
+import { linkifyText } from "../lib/html.ts";
+import { roleOf, type Role } from "../domain/accounts/roles.ts";
+import type { AccountRecord, ProfileField, UserRecord } from "../store/records.ts";
+import { Nullable } from "../http/schemas.ts";
+
+const FieldSchema = t.Object({
+  name: t.String(),
+  value: t.String({ description: "HTML (plain text in `source.fields`)" }),
+  verified_at: Nullable(t.String({ description: "ISO 8601 datetime of the rel=me verification" })),
+});
+
+const EmojiSchema = t.Object({
+  shortcode: t.String(),
+  url: t.String(),
+  static_url: t.String(),
+  visible_in_picker: t.Boolean(),
+  category: t.Optional(Nullable(t.String())),
+});
+
+const BadgeSchema = t.Object({ id: t.String(), name: t.String(), color: t.String() }, { description: "Highlighted role" });
+
+const FeatureApprovalSchema = t.Object({
+  automatic: t.Array(t.String()),
+  manual: t.Array(t.String()),
+  current_user: t.Union([t.Literal("automatic"), t.Literal("manual"), t.Literal("missing"), t.Literal("unknown"), t.Literal("denied")], {
+    description: "Whether the viewer may feature this account in a collection",
+  }),
+});
+
+const accountProperties = {
+  id: t.String(),
+  username: t.String(),
+  acct: t.String({ description: "username for local accounts, username@domain for remote ones" }),
+  display_name: t.String(),
+  locked: t.Boolean(),
+  bot: t.Boolean(),
+  discoverable: Nullable(t.Boolean()),
+  indexable: t.Boolean(),
+  group: t.Boolean(),
+  created_at: t.String({ description: "Midnight UTC of the creation day" }),
+  note: t.String({ description: "HTML bio" }),
+  url: t.String(),
+  uri: t.String(),
+  avatar: t.String(),
+  avatar_static: t.String(),
+  avatar_description: t.String(),
+  header: t.String(),
+  header_static: t.String(),
+  header_description: t.String(),
+  followers_count: t.Integer(),
+  following_count: t.Integer(),
+  statuses_count: t.Integer(),
+  last_status_at: Nullable(t.String({ description: "YYYY-MM-DD" })),
+  hide_collections: Nullable(t.Boolean()),
+  show_media: t.Boolean(),
+  show_media_replies: t.Boolean(),
+  show_featured: t.Boolean(),
+  noindex: t.Optional(t.Boolean({ description: "Local accounts only" })),
+  emojis: t.Array(EmojiSchema),
+  fields: t.Array(FieldSchema),
+  roles: t.Optional(t.Array(BadgeSchema, { description: "Local accounts only" })),
+  feature_approval: FeatureApprovalSchema,
+  suspended: t.Optional(t.Literal(true)),
+  limited: t.Optional(t.Literal(true)),
+  memorial: t.Optional(t.Literal(true)),
+};
+
+export const AccountSchema = t.Object(accountProperties, { description: "Mastodon Account" });
+export type Account = Static<typeof AccountSchema>;
+
+export const RoleSchema = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    permissions: t.String({ description: "Permission bitmask as a decimal string" }),
+    color: t.String(),
+    highlighted: t.Boolean(),
+    collection_limit: t.Integer(),
+  },
+  { description: "Mastodon Role" },
+);
+export type RoleEntity = Static<typeof RoleSchema>;
+
+const SourceSchema = t.Object({
+  privacy: t.String(),
+  sensitive: t.Boolean(),
+  language: Nullable(t.String()),
+  note: t.String({ description: "Plain-text bio" }),
+  fields: t.Array(FieldSchema),
+  follow_requests_count: t.Integer(),
+  hide_collections: Nullable(t.Boolean()),
+  discoverable: Nullable(t.Boolean()),
+  indexable: t.Boolean(),
+  attribution_domains: t.Array(t.String()),
+  quote_policy: t.String(),
+});
+
+export const CredentialAccountSchema = t.Object(
+  { ...accountProperties, source: SourceSchema, role: RoleSchema },
+  { description: "Mastodon CredentialAccount: the signed-in user's own account" },
+);
+export type CredentialAccount = Static<typeof CredentialAccountSchema>;
+
+function absolute(config: Config, url: string | null, fallback: string): string {
+  if (!url) return `${config.url}${fallback}`;
+  return url.startsWith("/") ? `${config.url}${url}` : url;
+}
+
+function midnight(ms: number): string {
+  const d = new Date(ms);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())).toISOString();
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+export function acctOf(account: AccountRecord): string {
+  return account.domain ? `${account.username}@${account.domain}` : account.username;
+}
+
+/** Local values are plain text and rendered here; remote ones arrive as sanitised HTML. */
+function presentField(account: AccountRecord, field: ProfileField) {
+  return {
+    name: field.name,
+    value: account.domain ? field.value : linkifyText(field.value, { relMe: true }),
+    verified_at: isoOrNull(field.verifiedAt),
+  };
+}
+
+/** Mastodon's Account#feature_policy_for_account, for accounts with no federated policy stored yet. */
+function featureApproval(account: AccountRecord, viewerAccountId: string | null) {
+  const local = account.domain === null;
+  const shareable = local && account.discoverable;
+  let current: "automatic" | "missing" | "denied";
+  if (!viewerAccountId || (local && !account.discoverable)) current = "denied";
+  else if (local || viewerAccountId === account.id) current = "automatic";
+  else current = "missing";
+  return { automatic: shareable ? ["public"] : [], manual: [], current_user: current };
+}
+
+export const DEFAULT_AVATAR_PATH = "/avatars/original/missing.png";
+export const DEFAULT_HEADER_PATH = "/headers/original/missing.png";
+
+/**
+ * The Account entity. `viewerAccountId` (the signed-in viewer's account, if any) only affects
+ * `feature_approval.current_user`. Suspended accounts are blanked as Mastodon does.
+ */
+export function presentAccount(config: Config, account: AccountRecord, viewerAccountId: string | null = null): Account {
+  const local = account.domain === null;
+  const gone = account.suspended;
+  const avatar = absolute(config, gone ? null : account.avatarUrl, DEFAULT_AVATAR_PATH);
+  const header = absolute(config, gone ? null : account.headerUrl, DEFAULT_HEADER_PATH);
+  const role = roleOf(account.role);
+  const out: Account = {
+    id: publicId(account.id),
+    username: account.username,
+    acct: acctOf(account),
+    display_name: gone ? "" : account.displayName,
+    locked: gone ? false : account.locked,
+    bot: gone ? false : account.bot,
+    discoverable: gone ? false : account.discoverable,
+    indexable: gone ? false : account.indexable,
+    group: account.group,
+    created_at: midnight(account.createdAt),
+    note: gone ? "" : account.note,
+    url: account.url || account.uri,
+    uri: account.uri,
+    avatar,
+    avatar_static: avatar,
+    avatar_description: gone ? "" : account.avatarDescription,
+    header,
+    header_static: header,
+    header_description: gone ? "" : account.headerDescription,
+    followers_count: account.followersCount,
+    following_count: account.followingCount,
+    statuses_count: account.statusesCount,
+    last_status_at: account.lastStatusAt === null ? null : new Date(account.lastStatusAt).toISOString().slice(0, 10),
+    hide_collections: account.hideCollections,
+    show_media: true,
+    show_media_replies: true,
+    show_featured: true,
+    emojis: [],
+    fields: gone ? [] : account.fields.map((field) => presentField(account, field)),
+    feature_approval: featureApproval(account, viewerAccountId),
+  };
+  if (local) {
+    out.noindex = false;
+    out.roles = !gone && role.highlighted ? [{ id: role.id, name: role.name, color: role.color }] : [];
+  }
+  if (account.suspended) out.suspended = true;
+  if (account.silenced) out.limited = true;
+  if (account.memorial) out.memorial = true;
+  return out;
+}
+
+export function presentAccounts(config: Config, accounts: readonly AccountRecord[], viewerAccountId: string | null = null): Account[] {
+  return accounts.map((account) => presentAccount(config, account, viewerAccountId));
+}
+
+export function presentRole(role: Role): RoleEntity {
+  return {
+    id: role.id,
+    name: role.name,
+    permissions: String(role.permissions),
+    color: role.color,
+    highlighted: role.highlighted,
+    collection_limit: role.collectionLimit,
+  };
+}
+
+export interface CredentialExtras {
+  /** Pending follow requests to this account (Mastodon caps the count at 40). */
+  followRequestsCount?: number;
+}
+
+/** The signed-in user's own account: Account + `source` (plain-text originals, posting defaults) + `role`. */
+export function presentCredentialAccount(
+  config: Config,
+  account: AccountRecord,
+  user: UserRecord,
+  extras: CredentialExtras = {},
+): CredentialAccount {
+  return {
+    ...presentAccount(config, account, account.id),
+    source: {
+      privacy: user.privacy,
+      sensitive: user.sensitive,
+      language: user.language,
+      note: account.noteSource,
+      fields: account.fields.map((field) => ({ name: field.name, value: field.value, verified_at: isoOrNull(field.verifiedAt) })),
+      follow_requests_count: Math.min(extras.followRequestsCount ?? 0, 40),
+      hide_collections: account.hideCollections,
+      discoverable: account.discoverable,
+      indexable: account.indexable,
+      attribution_domains: [],
+      quote_policy: "public",
+    },
+    role: presentRole(roleOf(user.role)),
+  };
+}

@@ -1,0 +1,29 @@
+// OpenID Connect style userinfo (API.md §2.7): GET/POST /oauth/userinfo.
+import { t, type Static } from "elysia";
+import type { AccountRecord } from "../store/records.ts";
+
+export const UserinfoSchema = t.Object(
+  {
+    iss: t.String({ description: "The instance's root URL" }),
+    sub: t.String({ description: "ActivityPub actor URI" }),
+    name: t.String(),
+    preferred_username: t.String(),
+    profile: t.String({ description: "HTML profile URL" }),
+    picture: t.String({ description: "Avatar URL" }),
+  },
+  { description: "Profile of the token's user" },
+);
+
+export type Userinfo = Static<typeof UserinfoSchema>;
+
+export function presentUserinfo(baseUrl: string, account: AccountRecord): Userinfo {
+  const avatar = account.avatarUrl ?? "/avatars/original/missing.png";
+  return {
+    iss: `${baseUrl}/`,
+    sub: account.uri,
+    name: account.displayName || account.username,
+    preferred_username: account.username,
+    profile: account.url,
+    picture: avatar.startsWith("/") ? `${baseUrl}${avatar}` : avatar,
+  };
+}

@@ -1,0 +1,63 @@
+// GET /api/v1/accounts/:id/statuses (and /statuses/media, the spec's media-only listing).
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../deps.ts";
+import { findVisibleAccount } from "../../../domain/accounts/read.ts";
+import { accountStatuses, type AccountStatusFilters } from "../../../domain/statuses/lists.ts";
+import { StatusSchema } from "../../../entities/status.ts";
+import { authPlugin } from "../../plugins/auth.ts";
+import { cachePlugin } from "../../plugins/cache.ts";
+import { pageQuery } from "../../plugins/paging.ts";
+import { Flag, pagingQuery, toBool } from "../../schemas.ts";
+import type { Viewer } from "../../../domain/auth/viewer.ts";
+import { readErrors, STATUS_LIST_LIMIT, statusList, type Setter } from "./statuses/shared.ts";
+
+const AccountStatusesQuery = t.Object({
+  ...pagingQuery,
+  only_media: t.Optional(Flag({ description: "Only statuses with media attachments" })),
+  exclude_replies: t.Optional(Flag({ description: "Leave out replies to others (replies to oneself stay)" })),
+  exclude_reblogs: t.Optional(Flag({ description: "Leave out reblogs" })),
+  pinned: t.Optional(Flag({ description: "Only pinned statuses" })),
+  tagged: t.Optional(t.String({ description: "Only statuses with this hashtag" })),
+});
+
+type Query = typeof AccountStatusesQuery.static;
+
+function filters(query: Query, onlyMedia = false): AccountStatusFilters {
+  return {
+    onlyMedia: onlyMedia || toBool(query.only_media),
+    excludeReplies: toBool(query.exclude_replies),
+    excludeReblogs: toBool(query.exclude_reblogs),
+    pinned: toBool(query.pinned),
+    tagged: query.tagged?.trim() || null,
+  };
+}
+
+const options = (summary: string) => ({
+  maybeAuth: ["read:statuses"],
+  publicCache: 15,
+  params: t.Object({ id: t.String({ description: "Account id" }) }),
+  query: AccountStatusesQuery,
+  response: { 200: t.Array(StatusSchema), ...readErrors },
+  detail: { summary, tags: ["statuses"] },
+});
+
+export const accountStatusesRoutes = (deps: Deps) => {
+  const list = (viewer: Viewer | null, id: string, query: Query, request: Request, set: Setter, onlyMedia: boolean) => {
+    const account = findVisibleAccount(deps, id);
+    const statuses = accountStatuses(deps.store, viewer?.account?.id ?? null, account, filters(query, onlyMedia), pageQuery(query, STATUS_LIST_LIMIT));
+    return statusList(deps, request, set, viewer, statuses);
+  };
+  return new Elysia({ name: "account-statuses-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
+    .get(
+      "/api/v1/accounts/:id/statuses",
+      ({ viewer, params, query, request, set }) => list(viewer, params.id, query, request, set, false),
+      options("An account's statuses and reblogs that you may see, newest first"),
+    )
+    .get(
+      "/api/v1/accounts/:id/statuses/media",
+      ({ viewer, params, query, request, set }) => list(viewer, params.id, query, request, set, true),
+      options("An account's statuses with media attachments"),
+    );
+};

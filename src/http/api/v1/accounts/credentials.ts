@@ -1,0 +1,82 @@
+// GET /api/v1/accounts/verify_credentials and PATCH /api/v1/accounts/update_credentials: the signed-in
+// user's own account with its `source` and `role`.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../../deps.ts";
+import { updateCredentials, type ProfileUpdate } from "../../../../domain/accounts/update.ts";
+import { ACCOUNT_LIMITS } from "../../../../domain/limits.ts";
+import { CredentialAccountSchema, presentCredentialAccount } from "../../../../entities/account.ts";
+import { authPlugin } from "../../../plugins/auth.ts";
+import { authErrors, ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
+
+const UpdateBody = t.Object({
+  display_name: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxDisplayNameLength} characters` })),
+  note: t.Optional(t.String({ description: `Plain-text bio, at most ${ACCOUNT_LIMITS.maxNoteLength} characters (a URL counts 23)` })),
+  locked: t.Optional(Flag({ description: "Follow requests must be approved" })),
+  bot: t.Optional(Flag({ description: "The account is automated" })),
+  discoverable: t.Optional(Flag({ description: "Shown in the directory and suggestions" })),
+  indexable: t.Optional(Flag({ description: "Public posts may be found by full-text search" })),
+  hide_collections: t.Optional(Flag({ description: "Hide followers and following lists" })),
+  // Checked by the domain: Elysia's body normaliser would turn a wrong-typed value into empty fields.
+  fields_attributes: t.Optional(
+    t.Any({
+      description: `Profile fields: fields_attributes[0][name]=…&fields_attributes[0][value]=…, or a JSON array/object of {name, value}; at most ${ACCOUNT_LIMITS.maxProfileFields}, name and value at most ${ACCOUNT_LIMITS.profileFieldNameLimit} characters`,
+    }),
+  ),
+  source: t.Optional(
+    t.Object({
+      privacy: t.Optional(t.String({ description: "Default post visibility: public, unlisted or private" })),
+      sensitive: t.Optional(Flag({ description: "Mark media as sensitive by default" })),
+      language: t.Optional(t.String({ description: "Default post language (ISO 639 code)" })),
+      quote_policy: t.Optional(t.String({ description: "Accepted; quotes are not supported yet" })),
+    }),
+  ),
+  avatar: t.Optional(t.Any({ description: "Image file (accepted and ignored until media support lands)" })),
+  header: t.Optional(t.Any({ description: "Image file (accepted and ignored until media support lands)" })),
+  avatar_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxAvatarDescriptionLength} characters` })),
+  header_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxHeaderDescriptionLength} characters` })),
+  attribution_domains: t.Optional(t.Union([t.Array(t.String()), t.String()], { description: "Accepted; not stored yet" })),
+});
+
+type Body = typeof UpdateBody.static;
+
+const flag = (value: FlagValue | undefined) => (value === undefined ? undefined : toBool(value));
+
+function profileUpdate(body: Body): ProfileUpdate {
+  return {
+    displayName: body.display_name,
+    note: body.note,
+    locked: flag(body.locked),
+    bot: flag(body.bot),
+    discoverable: flag(body.discoverable),
+    indexable: flag(body.indexable),
+    hideCollections: flag(body.hide_collections),
+    fields: body.fields_attributes,
+    avatarDescription: body.avatar_description,
+    headerDescription: body.header_description,
+    privacy: body.source?.privacy,
+    sensitive: flag(body.source?.sensitive),
+    language: body.source?.language,
+  };
+}
+
+export const credentialsRoutes = (deps: Deps) =>
+  new Elysia({ name: "accounts-credentials-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .get("/api/v1/accounts/verify_credentials", ({ viewer }) => presentCredentialAccount(deps.config, viewer.account, viewer.user), {
+      auth: ["profile", "read:accounts"],
+      response: { 200: CredentialAccountSchema, ...authErrors },
+      detail: { summary: "The signed-in user's account, with source and role", tags: ["accounts"] },
+    })
+    .patch(
+      "/api/v1/accounts/update_credentials",
+      async ({ viewer, body }) => {
+        const { account, user } = await updateCredentials(deps, viewer, profileUpdate(body));
+        return presentCredentialAccount(deps.config, account, user);
+      },
+      {
+        auth: ["write:accounts"],
+        body: UpdateBody,
+        response: { 200: CredentialAccountSchema, 400: ErrorBody, ...authErrors },
+        detail: { summary: "Update the signed-in user's profile and posting defaults (JSON, form or multipart)", tags: ["accounts"] },
+      },
+    );

@@ -1,0 +1,57 @@
+// Public account reads: GET /api/v1/accounts/:id, GET /api/v1/accounts?id[]=…, GET /api/v1/accounts/lookup.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../../deps.ts";
+import { BadRequest } from "../../../../lib/errors.ts";
+import { findVisibleAccount, findVisibleAccounts, lookupAccount, MAX_ACCOUNT_IDS } from "../../../../domain/accounts/read.ts";
+import { AccountSchema, presentAccount, presentAccounts } from "../../../../entities/account.ts";
+import { authPlugin } from "../../../plugins/auth.ts";
+import { cachePlugin } from "../../../plugins/cache.ts";
+import { ErrorBody } from "../../../schemas.ts";
+
+const readErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+export const readRoutes = (deps: Deps) =>
+  new Elysia({ name: "accounts-read-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
+    .get(
+      "/api/v1/accounts",
+      ({ viewer, query }) => {
+        const ids = query.id === undefined ? [] : Array.isArray(query.id) ? query.id : [query.id];
+        return presentAccounts(deps.config, findVisibleAccounts(deps, ids), viewer?.account?.id ?? null);
+      },
+      {
+        maybeAuth: ["read:accounts"],
+        publicCache: 15,
+        query: t.Object({
+          id: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: `Account ids (id[]=…), at most ${MAX_ACCOUNT_IDS}` })),
+        }),
+        response: { 200: t.Array(AccountSchema), ...readErrors, 422: ErrorBody },
+        detail: { summary: "Several accounts by id, in the order given; unknown ones are left out", tags: ["accounts"] },
+      },
+    )
+    .get(
+      "/api/v1/accounts/lookup",
+      ({ viewer, query }) => {
+        if (!query.acct.trim()) throw new BadRequest("param is missing or the value is empty: acct");
+        return presentAccount(deps.config, lookupAccount(deps, query.acct), viewer?.account?.id ?? null);
+      },
+      {
+        maybeAuth: ["read:accounts"],
+        publicCache: 15,
+        query: t.Object({ acct: t.String({ description: "user, user@this-domain or user@remote-domain" }) }),
+        response: { 200: AccountSchema, 400: ErrorBody, ...readErrors },
+        detail: { summary: "An already-known account by its acct (never fetched remotely)", tags: ["accounts"] },
+      },
+    )
+    .get(
+      "/api/v1/accounts/:id",
+      ({ viewer, params }) => presentAccount(deps.config, findVisibleAccount(deps, params.id), viewer?.account?.id ?? null),
+      {
+        maybeAuth: ["read:accounts"],
+        publicCache: 15,
+        params: t.Object({ id: t.String({ description: "Account id" }) }),
+        response: { 200: AccountSchema, ...readErrors },
+        detail: { summary: "One account", tags: ["accounts"] },
+      },
+    );

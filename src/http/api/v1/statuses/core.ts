@@ -1,0 +1,95 @@
+// POST /api/v1/statuses, GET /api/v1/statuses/:id, GET /api/v1/statuses?id[]=, DELETE /api/v1/statuses/:id.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../../deps.ts";
+import { createStatus } from "../../../../domain/statuses/create.ts";
+import { deleteStatus } from "../../../../domain/statuses/delete.ts";
+import { MAX_STATUSES_BY_ID, visibleStatus, visibleStatuses } from "../../../../domain/statuses/read.ts";
+import { STATUS_LIMITS } from "../../../../domain/limits.ts";
+import { sha256 } from "../../../../lib/secrets.ts";
+import { DeletedStatusSchema, presentDeletedStatus, presentStatus, presentStatuses, StatusSchema } from "../../../../entities/status.ts";
+import { authPlugin } from "../../../plugins/auth.ts";
+import { cachePlugin } from "../../../plugins/cache.ts";
+import { ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
+import { actionErrors, readErrors, StatusIdParams } from "./shared.ts";
+
+const Visibility = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Literal("private"), t.Literal("direct"), t.Literal("")], {
+  description: "public, unlisted, private or direct; a reply without one takes its parent's",
+});
+
+const NewStatusBody = t.Object({
+  status: t.Optional(t.String({ description: `Text; at most ${STATUS_LIMITS.maxCharacters} characters with the spoiler text, each URL counting ${STATUS_LIMITS.charactersReservedPerUrl}` })),
+  spoiler_text: t.Optional(t.String({ description: "Content warning; a non-blank one makes the status sensitive" })),
+  sensitive: t.Optional(Flag({ description: "Mark media as sensitive (default: the user's preference)" })),
+  visibility: t.Optional(Visibility),
+  in_reply_to_id: t.Optional(t.String({ description: "Id of the status replied to; 404 if you cannot see it" })),
+  language: t.Optional(t.String({ description: "ISO 639 code; others fall back to the user's language" })),
+  media_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: `Attachment ids (media_ids[]=…), at most ${STATUS_LIMITS.maxMediaAttachments}` })),
+});
+
+const optionalFlag = (value: FlagValue | undefined) => (value === undefined || value === "" ? undefined : toBool(value));
+const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+export const statusCoreRoutes = (deps: Deps) =>
+  new Elysia({ name: "status-core-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
+    .post(
+      "/api/v1/statuses",
+      async ({ viewer, body, request }) => {
+        const key = request.headers.get("idempotency-key");
+        const status = await createStatus(deps, viewer, {
+          status: body.status,
+          spoilerText: body.spoiler_text,
+          sensitive: optionalFlag(body.sensitive),
+          visibility: body.visibility || undefined,
+          inReplyToId: body.in_reply_to_id,
+          language: body.language,
+          mediaIds: list(body.media_ids),
+          idempotencyKey: key ? sha256(key) : null,
+        });
+        return presentStatus(deps, viewer, status);
+      },
+      {
+        auth: ["write:statuses"],
+        body: NewStatusBody,
+        headers: t.Object({ "idempotency-key": t.Optional(t.String({ description: "Repeat within an hour returns the first status" })) }),
+        response: { 200: StatusSchema, ...actionErrors },
+        detail: { summary: "Post a status", tags: ["statuses"] },
+      },
+    )
+    .get(
+      "/api/v1/statuses/:id",
+      ({ viewer, params }) => presentStatus(deps, viewer, visibleStatus(deps.store, viewer?.account?.id ?? null, params.id)),
+      {
+        maybeAuth: ["read:statuses"],
+        publicCache: 15,
+        params: StatusIdParams,
+        response: { 200: StatusSchema, ...readErrors },
+        detail: { summary: "One status; 404 if you may not see it", tags: ["statuses"] },
+      },
+    )
+    .get(
+      "/api/v1/statuses",
+      ({ viewer, query }) => presentStatuses(deps, viewer, visibleStatuses(deps.store, viewer?.account?.id ?? null, list(query.id))),
+      {
+        maybeAuth: ["read:statuses"],
+        publicCache: 15,
+        query: t.Object({ id: t.Union([t.String(), t.Array(t.String())], { description: `Status ids (id[]=…), at most ${MAX_STATUSES_BY_ID}` }) }),
+        response: { 200: t.Array(StatusSchema), 400: ErrorBody, ...readErrors, 422: ErrorBody },
+        detail: { summary: "Several statuses by id, in the order given; those you may not see are left out", tags: ["statuses"] },
+      },
+    )
+    .delete(
+      "/api/v1/statuses/:id",
+      async ({ viewer, params }) => presentDeletedStatus(deps, viewer, await deleteStatus(deps, viewer, params.id)),
+      {
+        auth: ["write:statuses"],
+        params: StatusIdParams,
+        query: t.Object({ delete_media: t.Optional(Flag({ description: "Accepted; media are not kept for redrafting yet" })) }),
+        response: { 200: DeletedStatusSchema, ...actionErrors },
+        detail: {
+          summary: "Delete your status: answered at once with its source text; the rest of the removal runs in the background",
+          tags: ["statuses"],
+        },
+      },
+    );

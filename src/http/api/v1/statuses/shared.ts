@@ -1,0 +1,41 @@
+// What the status route groups share: id params, error sets, and the status-list answer with its Link header.
+import { t } from "elysia";
+import type { Deps } from "../../../../deps.ts";
+import type { Viewer } from "../../../../domain/auth/viewer.ts";
+import type { StatusRecord } from "../../../../store/records.ts";
+import { presentStatuses, type Status } from "../../../../entities/status.ts";
+import { linkHeader } from "../../../plugins/paging.ts";
+import { ErrorBody } from "../../../schemas.ts";
+
+/** Status lists: 20 by default, at most 40 (API.md §9). */
+export const STATUS_LIST_LIMIT = 20;
+/** Account lists around a status (favourited_by, reblogged_by): 40, at most 80. */
+export const ACCOUNT_LIST_LIMIT = 40;
+
+/** Any text: an id that is not an id is simply not found (404), as on Mastodon. */
+export const StatusIdParams = t.Object({ id: t.String({ description: "Status id" }) });
+
+/** Public reads: a bad or under-scoped token, or a status the caller may not see. */
+export const readErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+/** Actions: also 422 (app token, validation). */
+export const actionErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
+
+export type Setter = { headers: Record<string, unknown> };
+
+/**
+ * Presents a page of statuses and sets its Link header. Status lists always offer `next` on a non-empty
+ * page (the spec's rule 3) and `prev` with min_id. `cursors` are the rows' ids when the list is a join
+ * table (favourites, bookmarks); by default the statuses' own ids.
+ */
+export function statusList(
+  deps: Deps,
+  request: Request,
+  set: Setter,
+  viewer: Pick<Viewer, "account"> | null,
+  statuses: StatusRecord[],
+  cursors: string[] = statuses.map((s) => s.id),
+): Status[] {
+  const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id" });
+  if (link) set.headers["link"] = link;
+  return presentStatuses(deps, viewer, statuses);
+}

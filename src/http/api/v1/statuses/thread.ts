@@ -1,0 +1,48 @@
+// GET /api/v1/statuses/:id/context and GET /api/v1/statuses/:id/card.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../../../deps.ts";
+import { contextLimits, statusContext, visibleStatus } from "../../../../domain/statuses/read.ts";
+import { getCard } from "../../../../store/statuses-cards.ts";
+import { presentStatuses, StatusSchema } from "../../../../entities/status.ts";
+import { presentPreviewCard, PreviewCardSchema } from "../../../../entities/preview-card.ts";
+import { authPlugin } from "../../../plugins/auth.ts";
+import { cachePlugin } from "../../../plugins/cache.ts";
+import { EmptyObject } from "../../../schemas.ts";
+import { readErrors, StatusIdParams } from "./shared.ts";
+
+export const statusThreadRoutes = (deps: Deps) =>
+  new Elysia({ name: "status-thread-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
+    .get(
+      "/api/v1/statuses/:id/context",
+      ({ viewer, params }) => {
+        const viewerId = viewer?.account?.id ?? null;
+        const status = visibleStatus(deps.store, viewerId, params.id);
+        const thread = statusContext(deps.store, viewerId, status, contextLimits(viewerId !== null));
+        return { ancestors: presentStatuses(deps, viewer, thread.ancestors), descendants: presentStatuses(deps, viewer, thread.descendants) };
+      },
+      {
+        maybeAuth: ["read:statuses"],
+        publicCache: 15,
+        params: StatusIdParams,
+        response: { 200: t.Object({ ancestors: t.Array(StatusSchema), descendants: t.Array(StatusSchema) }), ...readErrors },
+        detail: { summary: "The thread around a status: ancestors and descendants you may see", tags: ["statuses"] },
+      },
+    )
+    .get(
+      "/api/v1/statuses/:id/card",
+      ({ viewer, params }) => {
+        const viewerId = viewer?.account?.id ?? null;
+        const status = visibleStatus(deps.store, viewerId, params.id);
+        const card = getCard(deps.store, status.reblogOfId ?? status.id);
+        return card ? presentPreviewCard(deps.config, card, viewerId !== null) : {};
+      },
+      {
+        maybeAuth: ["read:statuses"],
+        publicCache: 15,
+        params: StatusIdParams,
+        response: { 200: t.Union([PreviewCardSchema, EmptyObject]), ...readErrors },
+        detail: { summary: "The status's link card, or {} when it has none", tags: ["statuses"] },
+      },
+    );

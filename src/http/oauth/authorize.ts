@@ -1,0 +1,201 @@
+// GET /oauth/authorize (sign-in and consent page) and POST /oauth/authorize (the form): the browser half of
+// the authorization code flow (API.md §2.4). Pages are HTML; results go back to the client's registered
+// redirect URI, or are shown on a page for the out-of-band URI.
+import { Elysia, t, type Context } from "elysia";
+import type { Deps } from "../../deps.ts";
+import {
+  AuthorizationPageError,
+  AuthorizationRedirectError,
+  checkAuthorizationRequest,
+  isOutOfBand,
+  issueAuthorizationCode,
+  redirectLocation,
+  type AuthorizationRequest,
+} from "../../domain/oauth/authorize.ts";
+import { csrfToken, csrfValid, isCsrfNonce, newCsrfNonce } from "../../domain/oauth/csrf.ts";
+import { SESSION_LIFETIME_MS, sessionCookieValue, sessionFromCookie } from "../../domain/oauth/session.ts";
+import { signIn } from "../../domain/oauth/sign-in.ts";
+import { signingSecret } from "../../domain/oauth/signing.ts";
+import { cachePlugin } from "../plugins/cache.ts";
+import { authorizePage, codePage, messagePage, PAGE_HEADERS } from "./page.ts";
+import { onlyStrings, readCookie, setCookie } from "./request.ts";
+
+const CSRF_COOKIE = "warren_csrf";
+const SESSION_COOKIE = "warren_session";
+const COOKIE_PATH = "/oauth/authorize";
+
+const Param = (description: string) => t.Optional(t.String({ description }));
+
+const AuthorizeQuery = t.Object({
+  response_type: Param('Must be "code"'),
+  client_id: Param("The application's client_id"),
+  redirect_uri: Param("One of the application's registered redirect URIs"),
+  scope: Param("Space or plus separated scopes within the application's; default read"),
+  state: Param("Opaque value returned with the result"),
+  code_challenge: Param("PKCE challenge: base64url(SHA-256(code_verifier))"),
+  code_challenge_method: Param('PKCE method; only "S256"'),
+  response_mode: Param('"query" (default) or "fragment"'),
+  force_login: Param("true: ask for credentials even when a session is remembered"),
+  lang: Param("Ignored"),
+});
+
+const AuthorizeForm = t.Object({
+  ...AuthorizeQuery.properties,
+  authenticity_token: Param("CSRF token from the page"),
+  username: Param("Username or e-mail address"),
+  password: Param("Password"),
+  decision: Param('"approve" or "deny"'),
+});
+
+const Html = (description: string) => t.String({ description: `HTML page: ${description}` });
+const responses = {
+  200: Html("sign-in and consent form, or the out-of-band code"),
+  302: t.String({ description: "Redirect to the redirect URI with `code` or `error`, and `state`" }),
+  400: Html("the request is invalid and cannot be returned to the client"),
+  401: Html("the form again, with a sign-in error"),
+  403: Html("CSRF check failed, or the login is disabled"),
+};
+
+type Params = Record<string, string>;
+type Set = Context["set"];
+
+const isTrue = (value: string | undefined) => ["true", "1", "t", "on", "yes"].includes((value ?? "").toLowerCase());
+
+export const authorizeRoutes = (deps: Deps) => {
+  const title = deps.config.instanceTitle;
+  const secure = deps.config.url.startsWith("https:");
+
+  const page = (set: Set, status: number, html: string) => {
+    set.status = status;
+    Object.assign(set.headers, PAGE_HEADERS);
+    return html;
+  };
+
+  const redirect = (set: Set, location: string) => {
+    set.status = 302;
+    set.headers["location"] = location;
+    set.headers["referrer-policy"] = "no-referrer";
+    return "";
+  };
+
+  /** Request problems: an error page when the client cannot be trusted, else back to its redirect URI. */
+  const failure = (set: Set, error: unknown) => {
+    if (error instanceof AuthorizationPageError) return page(set, 400, messagePage(title, "Authorization failed", error.message));
+    if (error instanceof AuthorizationRedirectError) {
+      if (isOutOfBand(error.request)) return page(set, 400, messagePage(title, "Authorization failed", `${error.description} (${error.code})`));
+      return redirect(set, redirectLocation(error.request, { error: error.code, error_description: error.description }));
+    }
+    throw error;
+  };
+
+  const check = (params: Params) => {
+    try {
+      return checkAuthorizationRequest(deps.store, params);
+    } catch (error) {
+      if (error instanceof AuthorizationPageError || error instanceof AuthorizationRedirectError) return error;
+      throw error;
+    }
+  };
+
+  /** The request as the form resubmits it (normalised scopes, CSRF token added). */
+  const requestParams = (request: AuthorizationRequest, params: Params): Params => {
+    const out: Params = {
+      response_type: "code",
+      client_id: request.app.clientId,
+      redirect_uri: request.redirectUri,
+      scope: request.scopes.join(" "),
+    };
+    if (request.state !== null) out.state = request.state;
+    if (request.codeChallenge) Object.assign(out, { code_challenge: request.codeChallenge, code_challenge_method: "S256" });
+    if (params.response_mode) out.response_mode = request.responseMode;
+    return out;
+  };
+
+  const consent = (set: Set, status: number, request: AuthorizationRequest, params: Params, secret: string, nonce: string,
+    signedInAs: string | null, error: string | null = null) => {
+    const base = requestParams(request, params);
+    const hidden: Params = { ...base, authenticity_token: csrfToken(secret, nonce) };
+    if (isTrue(params.force_login)) hidden.force_login = "true";
+    return page(set, status, authorizePage({
+      siteTitle: title,
+      appName: request.app.name,
+      website: request.app.website,
+      scopes: request.scopes,
+      redirectUri: request.redirectUri,
+      outOfBand: isOutOfBand(request),
+      hidden,
+      signedInAs,
+      switchAccountHref: `/oauth/authorize?${new URLSearchParams({ ...base, force_login: "true" })}`,
+      login: (params.username ?? "").slice(0, 320),
+      error,
+    }));
+  };
+
+  return new Elysia({ name: "oauth-authorize-routes" })
+    .use(cachePlugin)
+    .get(
+      "/oauth/authorize",
+      async ({ query, request, set }) => {
+        const params = onlyStrings(query);
+        const checked = check(params);
+        if (checked instanceof Error) return failure(set, checked);
+        const secret = await signingSecret(deps);
+        let nonce = readCookie(request, CSRF_COOKIE);
+        if (!isCsrfNonce(nonce)) {
+          nonce = newCsrfNonce();
+          set.headers["set-cookie"] = setCookie(CSRF_COOKIE, nonce, { path: COOKIE_PATH, secure });
+        }
+        const session = isTrue(params.force_login) ? null : sessionFromCookie(deps.store, secret, readCookie(request, SESSION_COOKIE));
+        return consent(set, 200, checked, params, secret, nonce, session?.account.username ?? null);
+      },
+      {
+        query: AuthorizeQuery,
+        transform: (ctx) => void (ctx.query = onlyStrings(ctx.query)),
+        response: responses,
+        detail: { summary: "Sign-in and consent page of the authorization code flow (HTML)", tags: ["oauth"] },
+      },
+    )
+    .post(
+      "/oauth/authorize",
+      async ({ body, request, set }) => {
+        const params = onlyStrings(body);
+        const secret = await signingSecret(deps);
+        const nonce = readCookie(request, CSRF_COOKIE);
+        if (!csrfValid(secret, nonce, params.authenticity_token)) {
+          return page(set, 403, messagePage(title, "Invalid form", "The form has expired or did not come from this server. Go back to the application and start again."));
+        }
+        const checked = check(params);
+        if (checked instanceof Error) return failure(set, checked);
+        if (params.decision === "deny") {
+          const denied = new AuthorizationRedirectError(checked, "access_denied", "The resource owner or authorization server denied the request.");
+          if (isOutOfBand(checked)) return page(set, 200, messagePage(title, "Authorization denied", `${checked.app.name} was not given access to your account.`));
+          return failure(set, denied);
+        }
+        if (params.decision !== "approve") return page(set, 400, messagePage(title, "Authorization failed", "Choose Authorize or Deny."));
+
+        let who = isTrue(params.force_login) ? null : sessionFromCookie(deps.store, secret, readCookie(request, SESSION_COOKIE));
+        if (params.username || params.password || !who) {
+          const result = await signIn(deps.store, params.username ?? "", params.password ?? "");
+          if (!result.ok) {
+            const message = result.reason === "disabled" ? "Your login is currently disabled." : "Invalid username, e-mail address or password.";
+            return consent(set, result.reason === "disabled" ? 403 : 401, checked, params, secret, nonce!, null, message);
+          }
+          who = result;
+        }
+        const code = await issueAuthorizationCode(deps, checked, who.account.id);
+        set.headers["set-cookie"] = setCookie(SESSION_COOKIE, sessionCookieValue(secret, who.account, who.user), {
+          path: COOKIE_PATH,
+          maxAgeSeconds: SESSION_LIFETIME_MS / 1000,
+          secure,
+        });
+        if (isOutOfBand(checked)) return page(set, 200, codePage(title, checked.app.name, code));
+        return redirect(set, redirectLocation(checked, { code }));
+      },
+      {
+        body: AuthorizeForm,
+        transform: (ctx) => void (ctx.body = onlyStrings(ctx.body)),
+        response: responses,
+        detail: { summary: "Submit the authorization form (sign in, then approve or deny)", tags: ["oauth"] },
+      },
+    );
+};

@@ -1,0 +1,38 @@
+// Link preview cards, one per status, written by the card.fetch job.
+import type { Store } from "./db.ts";
+
+export interface PreviewCardRecord {
+  v: 1;
+  url: string;
+  title: string;
+  description: string;
+  type: "link" | "photo" | "video" | "rich";
+  authorName: string;
+  authorUrl: string;
+  providerName: string;
+  providerUrl: string;
+  /** sanitised embed HTML (video/rich oEmbed only) */
+  html: string;
+  width: number;
+  height: number;
+  image: string | null;
+  imageDescription: string;
+  embedUrl: string;
+  language: string | null;
+  publishedAt: number | null;
+  fetchedAt: number;
+}
+
+export function getCard(store: Store, statusId: string): PreviewCardRecord | undefined {
+  return store.db.cards.get(statusId);
+}
+
+/** Inside a write. */
+export function putCard(store: Store, statusId: string, card: PreviewCardRecord): void {
+  store.db.cards.put(statusId, card);
+}
+
+/** Inside a write. */
+export function removeCard(store: Store, statusId: string): void {
+  store.db.cards.remove(statusId);
+}

@@ -1,0 +1,129 @@
+// Favourites, bookmarks and pins: join rows between an account and a status. Each has a list row keyed by
+// its own snowflake id (the paging cursor), a "has it" row per (account, status), and a by-status row that
+// lets status removal find them. The "has it" row is the truth: list rows whose "has it" row is gone (or
+// points at another id) are leftovers awaiting clean-up and are skipped by every read.
+import { END, type Store } from "./db.ts";
+import { scanPage, type PageQuery } from "./paging.ts";
+
+export interface JoinRow {
+  /** the row's own id: the cursor of the list */
+  id: string;
+  accountId: string;
+  statusId: string;
+}
+
+// Favourites
+
+export function favouriteIdOf(store: Store, accountId: string, statusId: string): string | undefined {
+  return store.db.favouriteOf.get([accountId, statusId]);
+}
+
+/** Inside a write. */
+export function insertFavourite(store: Store, row: JoinRow): void {
+  store.db.favourites.put([row.accountId, row.id], row.statusId);
+  store.db.favouritesByStatus.put([row.statusId, row.id], row.accountId);
+  store.db.favouriteOf.put([row.accountId, row.statusId], row.id);
+}
+
+/** Inside a write: the account stops counting as having favourited the status (list rows stay for the job). */
+export function forgetFavourite(store: Store, row: JoinRow): void {
+  const key = [row.accountId, row.statusId];
+  if (store.db.favouriteOf.get(key) === row.id) store.db.favouriteOf.remove(key);
+}
+
+/** Inside a write: drops the list rows of a favourite; true when they were there. */
+export function removeFavouriteRows(store: Store, row: JoinRow): boolean {
+  const existed = store.db.favourites.doesExist([row.accountId, row.id]);
+  store.db.favourites.remove([row.accountId, row.id]);
+  store.db.favouritesByStatus.remove([row.statusId, row.id]);
+  return existed;
+}
+
+/** A page of an account's live favourites, newest first. */
+export function pageFavourites(store: Store, accountId: string, query: PageQuery, accept: (statusId: string) => boolean): JoinRow[] {
+  return scanPage<string>(store.db.favourites, [accountId], query, (row) => {
+    return favouriteIdOf(store, accountId, row.value) === row.key[1] && accept(row.value);
+  }).map((row) => ({ id: row.key[1], accountId, statusId: row.value }));
+}
+
+/** A page of who favourited a status (live favourites), newest first. */
+export function pageFavouriters(store: Store, statusId: string, query: PageQuery, accept: (accountId: string) => boolean): JoinRow[] {
+  return scanPage<string>(store.db.favouritesByStatus, [statusId], query, (row) => {
+    return favouriteIdOf(store, row.value, statusId) === row.key[1] && accept(row.value);
+  }).map((row) => ({ id: row.key[1], accountId: row.value, statusId }));
+}
+
+/** Every favourite row of a status (live or not), up to `limit`. */
+export function favouritesOfStatus(store: Store, statusId: string, limit: number): JoinRow[] {
+  const out: JoinRow[] = [];
+  for (const { key, value } of store.db.favouritesByStatus.getRange({ start: [statusId], end: [statusId, END] })) {
+    out.push({ id: (key as string[])[1]!, accountId: value as string, statusId });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+// Bookmarks
+
+export function bookmarkIdOf(store: Store, accountId: string, statusId: string): string | undefined {
+  return store.db.bookmarkOf.get([accountId, statusId]);
+}
+
+/** Inside a write. */
+export function insertBookmark(store: Store, row: JoinRow): void {
+  store.db.bookmarks.put([row.accountId, row.id], row.statusId);
+  store.db.bookmarksByStatus.put([row.statusId, row.id], row.accountId);
+  store.db.bookmarkOf.put([row.accountId, row.statusId], row.id);
+}
+
+/** Inside a write: removes a bookmark completely. */
+export function removeBookmark(store: Store, row: JoinRow): void {
+  store.db.bookmarks.remove([row.accountId, row.id]);
+  store.db.bookmarksByStatus.remove([row.statusId, row.id]);
+  const key = [row.accountId, row.statusId];
+  if (store.db.bookmarkOf.get(key) === row.id) store.db.bookmarkOf.remove(key);
+}
+
+export function pageBookmarks(store: Store, accountId: string, query: PageQuery, accept: (statusId: string) => boolean): JoinRow[] {
+  return scanPage<string>(store.db.bookmarks, [accountId], query, (row) => {
+    return bookmarkIdOf(store, accountId, row.value) === row.key[1] && accept(row.value);
+  }).map((row) => ({ id: row.key[1], accountId, statusId: row.value }));
+}
+
+export function bookmarksOfStatus(store: Store, statusId: string, limit: number): JoinRow[] {
+  const out: JoinRow[] = [];
+  for (const { key, value } of store.db.bookmarksByStatus.getRange({ start: [statusId], end: [statusId, END] })) {
+    out.push({ id: (key as string[])[1]!, accountId: value as string, statusId });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+// Pins (only ever the author's own statuses, so the author id finds them)
+
+export function pinIdOf(store: Store, accountId: string, statusId: string): string | undefined {
+  return store.db.pinOf.get([accountId, statusId]);
+}
+
+/** Inside a write. */
+export function insertPin(store: Store, row: JoinRow): void {
+  store.db.pins.put([row.accountId, row.id], row.statusId);
+  store.db.pinOf.put([row.accountId, row.statusId], row.id);
+}
+
+/** Inside a write. */
+export function removePin(store: Store, accountId: string, statusId: string): void {
+  const pinId = pinIdOf(store, accountId, statusId);
+  if (!pinId) return;
+  store.db.pins.remove([accountId, pinId]);
+  store.db.pinOf.remove([accountId, statusId]);
+}
+
+/** An account's pins, newest pin first. */
+export function pinsOf(store: Store, accountId: string): JoinRow[] {
+  const out: JoinRow[] = [];
+  for (const { key, value } of store.db.pins.getRange({ start: [accountId, END], end: [accountId], reverse: true })) {
+    out.push({ id: (key as string[])[1]!, accountId, statusId: value as string });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+// Statuses (and reblogs, which are statuses with reblogOfId) with their indexes: by account, replies by
+// parent, reblogs by original. Typed reads and writes only; the rules live in domain/statuses.
+import { END, type Store } from "./db.ts";
+import type { StatusRecord } from "./records.ts";
+import { scanPage, type PageQuery, type Row } from "./paging.ts";
+
+export function getStatus(store: Store, id: string): StatusRecord | undefined {
+  return store.db.statuses.get(id);
+}
+
+/** Inside a write: a new status (or reblog) with every index it belongs to. */
+export function insertStatus(store: Store, status: StatusRecord): void {
+  store.db.statuses.put(status.id, status);
+  store.db.statusesByAccount.put([status.accountId, status.id], null);
+  if (status.inReplyToId) store.db.statusReplies.put([status.inReplyToId, status.id], status.accountId);
+  if (status.reblogOfId) {
+    store.db.reblogsByStatus.put([status.reblogOfId, status.id], status.accountId);
+    store.db.reblogOf.put([status.accountId, status.reblogOfId], status.id);
+  }
+}
+
+/** Inside a write: replaces the record (indexes unchanged). */
+export function putStatus(store: Store, status: StatusRecord): void {
+  store.db.statuses.put(status.id, status);
+}
+
+export type StatusCounter = "repliesCount" | "reblogsCount" | "favouritesCount";
+
+/** Inside a write: adds `delta` to a stored counter (never below zero). */
+export function adjustStatusCounter(store: Store, id: string, counter: StatusCounter, delta: number): void {
+  const status = getStatus(store, id);
+  if (!status) return;
+  putStatus(store, { ...status, [counter]: Math.max(0, status[counter] + delta) });
+}
+
+/** Inside a write: forgets the record itself (the last step of removal). */
+export function removeStatusRecord(store: Store, id: string): void {
+  store.db.statuses.remove(id);
+}
+
+/** Inside a write: drops the by-account row; true when it was there (so counters move once). */
+export function removeFromAccount(store: Store, status: StatusRecord): boolean {
+  const key = [status.accountId, status.id];
+  if (!store.db.statusesByAccount.doesExist(key)) return false;
+  store.db.statusesByAccount.remove(key);
+  return true;
+}
+
+/** Inside a write: drops the reply row under the parent; true when it was there. */
+export function removeFromParent(store: Store, status: StatusRecord): boolean {
+  if (!status.inReplyToId) return false;
+  const key = [status.inReplyToId, status.id];
+  if (!store.db.statusReplies.doesExist(key)) return false;
+  store.db.statusReplies.remove(key);
+  return true;
+}
+
+/** Direct replies of a status, oldest first. */
+export function replyIds(store: Store, parentId: string): string[] {
+  const out: string[] = [];
+  for (const key of store.db.statusReplies.getKeys({ start: [parentId], end: [parentId, END] })) {
+    out.push((key as string[])[1]!);
+  }
+  return out;
+}
+
+/** Inside a write: drops the reply rows under a removed status (its replies stay, detached). */
+export function removeReplyRows(store: Store, parentId: string): void {
+  for (const key of store.db.statusReplies.getKeys({ start: [parentId], end: [parentId, END] })) {
+    store.db.statusReplies.remove(key);
+  }
+}
+
+/** A page of an account's statuses and reblogs, newest first, by status id. */
+export function pageAccountStatuses(
+  store: Store,
+  accountId: string,
+  query: PageQuery,
+  accept: (status: StatusRecord) => boolean,
+): StatusRecord[] {
+  const out: StatusRecord[] = [];
+  scanPage<null>(store.db.statusesByAccount, [accountId], query, (row: Row<null>) => {
+    const status = getStatus(store, row.key[1]);
+    if (!status || !accept(status)) return false;
+    out.push(status);
+    return true;
+  });
+  return query.minId ? out.reverse() : out;
+}
+
+// Reblogs
+
+/** The id of `accountId`'s live reblog of `originalId`, if any. */
+export function reblogIdOf(store: Store, accountId: string, originalId: string): string | undefined {
+  return store.db.reblogOf.get([accountId, originalId]);
+}
+
+/** Inside a write: the account no longer counts as having reblogged the original (the wrapper is discarded). */
+export function forgetReblog(store: Store, wrapper: StatusRecord): void {
+  if (!wrapper.reblogOfId) return;
+  const key = [wrapper.accountId, wrapper.reblogOfId];
+  if (store.db.reblogOf.get(key) === wrapper.id) store.db.reblogOf.remove(key);
+}
+
+/** Inside a write: drops a reblogged_by row. */
+export function removeReblogRow(store: Store, originalId: string, reblogId: string): void {
+  store.db.reblogsByStatus.remove([originalId, reblogId]);
+}
+
+/** Reblog wrapper ids of a status (any state), oldest first. */
+export function reblogIdsOfStatus(store: Store, originalId: string, limit = Infinity): string[] {
+  const out: string[] = [];
+  for (const key of store.db.reblogsByStatus.getKeys({ start: [originalId], end: [originalId, END] })) {
+    out.push((key as string[])[1]!);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+export interface Reblogger {
+  /** the wrapper's id: the cursor of reblogged_by */
+  reblogId: string;
+  accountId: string;
+}
+
+/** A page of who reblogged a status, newest first; rows of discarded wrappers are skipped. */
+export function pageRebloggers(store: Store, originalId: string, query: PageQuery, accept: (row: Reblogger) => boolean): Reblogger[] {
+  const rows = scanPage<string>(store.db.reblogsByStatus, [originalId], query, (row) => {
+    return reblogIdOf(store, row.value, originalId) === row.key[1] && accept({ reblogId: row.key[1], accountId: row.value });
+  });
+  return rows.map((row) => ({ reblogId: row.key[1], accountId: row.value }));
+}
+
+// Idempotency keys (POST /api/v1/statuses)
+
+export interface IdempotencyEntry {
+  statusId: string;
+  at: number;
+}
+
+export function getIdempotency(store: Store, accountId: string, key: string): IdempotencyEntry | undefined {
+  return store.db.idempotency.get([accountId, key]);
+}
+
+/** Inside a write. */
+export function putIdempotency(store: Store, accountId: string, key: string, entry: IdempotencyEntry): void {
+  store.db.idempotency.put([accountId, key], entry);
+}
+
+/** Inside a write: forgets the key unless it was reused for a later status. */
+export function expireIdempotency(store: Store, accountId: string, key: string, statusId: string): void {
+  if (getIdempotency(store, accountId, key)?.statusId === statusId) store.db.idempotency.remove([accountId, key]);
+}

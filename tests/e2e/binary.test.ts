@@ -1,0 +1,129 @@
+// The single executable, as an operator uses it: copied alone into an empty folder, started there with no
+// WARREN_DATA_DIR (so ./data is used), administered with the same CLI words. Builds dist/warren first unless
+// it is newer than every source file.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "../..");
+const binary = join(root, "dist/warren");
+const bun = process.execPath;
+
+let dir = "";
+let port = 0;
+let server: ReturnType<typeof Bun.spawn> | null = null;
+let serverLog = "";
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+async function ensureBinary() {
+  const inputs = ["src", "scripts", "package-lock.json"].map((p) => newestMtime(join(root, p)));
+  if (existsSync(binary) && statSync(binary).mtimeMs > Math.max(...inputs)) return;
+  const build = Bun.spawn([bun, "scripts/build.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(build.stdout).text(), new Response(build.stderr).text(), build.exited]);
+  if (code !== 0) throw new Error(`npm run build failed (${code}):\n${out}${err}`);
+}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const free = probe.port!;
+  probe.stop(true);
+  return free;
+}
+
+/** The environment an operator would have: nothing of Warren's, in particular no WARREN_DATA_DIR. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("WARREN_") && key !== "NODE_ENV") env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+async function drain(stream: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) serverLog += decoder.decode(chunk, { stream: true });
+}
+
+async function waitForInstance(timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null) throw new Error(`warren serve exited with ${server?.exitCode}:\n${serverLog}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v2/instance`);
+      last = `${res.status} ${await res.text()}`;
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(100);
+  }
+  throw new Error(`GET /api/v2/instance did not answer 200 within ${timeoutMs} ms (last: ${last.slice(0, 200)}):\n${serverLog}`);
+}
+
+async function cli(...args: string[]) {
+  const proc = Bun.spawn(["./warren", ...args], { cwd: dir, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+beforeAll(
+  async () => {
+    await ensureBinary();
+    dir = mkdtempSync(join(tmpdir(), "warren-binary-"));
+    copyFileSync(binary, join(dir, "warren"));
+    port = freePort();
+    server = Bun.spawn(["./warren", "serve"], {
+      cwd: dir,
+      env: cleanEnv({ WARREN_PORT: String(port), WARREN_HOST: "127.0.0.1" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    void drain(server.stdout as ReadableStream<Uint8Array>);
+    void drain(server.stderr as ReadableStream<Uint8Array>);
+    await waitForInstance(20_000);
+  },
+  { timeout: 60_000 },
+);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(5_000).then(() => false)]);
+    if (!exited) server.kill("SIGKILL");
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test("the copied binary serves the instance from its own folder", async () => {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v2/instance`);
+  expect(res.status).toBe(200);
+  const instance = (await res.json()) as { configuration: { statuses: { max_characters: number } } };
+  expect(instance.configuration.statuses.max_characters).toBe(500);
+  expect(existsSync(join(dir, "data", "warren.lmdb"))).toBe(true);
+});
+
+test("job workers start inside the binary", async () => {
+  // pool.ts logs a warning when a worker cannot load its entry point or dies; a bad build fails at once.
+  await Bun.sleep(300);
+  expect(serverLog).toContain("warren listening");
+  expect(serverLog).not.toMatch(/replacing job worker|job worker failed/);
+});
+
+test("the binary's CLI creates an account beside the running server", async () => {
+  const { stdout, stderr, code } = await cli("accounts", "create", "alice", "--email=a@b.c", "--confirmed");
+  expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+  expect(stdout).toMatch(/^New password: \S{8,}$/m);
+});
+
+test("an unknown command prints usage and exits 64", async () => {
+  const { stderr, code } = await cli("frobnicate");
+  expect(code).toBe(64);
+  expect(stderr).toContain("usage:");
+});

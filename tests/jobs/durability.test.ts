@@ -1,0 +1,65 @@
+// A job survives kill -9 of a real server process and runs when the server starts again on the same data.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { enqueueJob } from "../../src/jobs/queue.ts";
+import { openStore } from "../../src/store/db.ts";
+import { claimedJobs, jobCounts } from "../../src/store/jobs.ts";
+import { marked, TEST_HANDLERS, waitFor } from "./fixtures/queue.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const dir = mkdtempSync(join(tmpdir(), "warren-durable-"));
+const children: Subprocess[] = [];
+
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await Promise.all(children.map((child) => child.exited));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function serve(): Subprocess<"ignore", "ignore", "pipe"> {
+  const child = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      WARREN_DATA_DIR: dir,
+      WARREN_PORT: "0",
+      WARREN_JOB_WORKERS: "1",
+      WARREN_JOB_HANDLERS_EXTRA: TEST_HANDLERS,
+      WARREN_LOG: "info",
+    },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  children.push(child);
+  return child;
+}
+
+test("a claimed job survives kill -9 of the server and runs after the restart", async () => {
+  const store = openStore(dir);
+  try {
+    await store.write(() => enqueueJob(store, "test.sleep", { key: "durable", ms: 1000 }));
+
+    const first = serve();
+    await waitFor(() => marked(store, "durable:started"), 15_000);
+    first.kill("SIGKILL");
+    expect(await first.exited).not.toBe(0);
+    expect(marked(store, "durable")).toBeUndefined();
+    expect(claimedJobs(store).map((job) => job.owner)).toEqual([first.pid]);
+
+    const second = serve();
+    const done = await waitFor(() => marked(store, "durable"), 15_000);
+    expect(done.attempt).toBe(2);
+    second.kill("SIGTERM");
+    const code = await second.exited;
+    const log = await new Response(second.stderr).text();
+    expect(log).toContain("released jobs claimed by a stopped process");
+    expect(code).toBe(0);
+    expect(jobCounts(store)).toEqual({ pending: 0, claimed: 0, dead: 0 });
+  } finally {
+    await store.close();
+  }
+}, 40_000);
