@@ -3,6 +3,7 @@
 // handler; keeps the numbers in .bench/<timestamp>.json. See docs/benchmarks.md.
 //
 //   bun bench/run.ts [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=N] [--only=name,...]
+//                    [--profile]   (one round; Warren runs under bun --cpu-prof-md, profiles in .bench/profiles/)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -23,11 +24,14 @@ const durationMs = Number(option("duration", "5")) * 1000;
 const warmupMs = Number(option("warmup", "1")) * 1000;
 // Warren and the bare handler are measured alternately, `rounds` times each; the best round of each counts,
 // which keeps a burst of unrelated load on the machine from deciding the ratio.
-const rounds = Math.max(1, Number(option("rounds", "2")));
+const profile = process.argv.includes("--profile");
+const rounds = profile ? 1 : Math.max(1, Number(option("rounds", "2")));
 const connections = Number(option("connections", "50"));
 // The servers need the other cores: by default the generator takes half of them.
 const threads = Number(option("threads", String(Math.max(1, Math.floor(availableParallelism() / 2)))));
 const only = option("only", "").split(",").filter(Boolean);
+const outDir = join(import.meta.dir, "../.bench");
+const profileDir = join(outDir, "profiles");
 
 async function sample(url: string, spec: RequestSpec): Promise<Sample> {
   const res = await fetch(url + spec.path, { method: spec.method, headers: spec.headers, body: spec.body?.replaceAll("{{n}}", "sample") });
@@ -47,7 +51,8 @@ async function measure(server: ChildServer, spec: RequestSpec): Promise<Measurem
 const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 
 async function runScenario(scenario: Scenario): Promise<Row> {
-  const warren = await startWarren();
+  const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.name}.md`] : [];
+  const warren = await startWarren({ bunFlags });
   let bare: ChildServer | null = null;
   try {
     const spec = await scenario.prepare(new BenchClient(warren));
@@ -57,6 +62,9 @@ async function runScenario(scenario: Scenario): Promise<Row> {
     const bareRuns: Measurement[] = [];
     for (let round = 0; round < rounds; round++) {
       warrenRuns.push(await measure(warren, spec));
+      // A profiled Warren stops (and writes its profile) before the bare handler runs, so the profile is
+      // not padded with idle time.
+      if (profile) await warren.stop();
       bareRuns.push(await measure(bare, spec));
     }
     const warrenResult = best(warrenRuns);
@@ -90,8 +98,8 @@ console.log(table(rows));
 const issues = problems(rows);
 if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
 
-const outDir = join(import.meta.dir, "../.bench");
 mkdirSync(outDir, { recursive: true });
+if (profile) console.log(`\nCPU profiles of Warren: ${profileDir}/`);
 const settings = { connections, threads, durationMs, warmupMs, rounds, cpus: availableParallelism(), bun: Bun.version };
 writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
 if (issues.length) process.exitCode = 1;

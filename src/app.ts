@@ -25,7 +25,7 @@ export function createDeps(config: Config = loadConfig()): Deps {
 }
 
 export function buildApp(deps: Deps) {
-  return new Elysia({ name: "warren" })
+  return new Elysia({ name: "warren", normalize: "typebox" })
     .use(errorsPlugin)
     .use(paramsPlugin)
     .use(cachePlugin)

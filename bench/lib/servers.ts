@@ -24,7 +24,13 @@ function spawnServer(cmd: string[], env: Record<string, string | undefined>) {
   return { proc: proc as Subprocess<"ignore", "pipe", "pipe">, output: captureOutput(proc) };
 }
 
-export async function startWarren(extraEnv: Record<string, string> = {}): Promise<Warren> {
+export interface WarrenOptions {
+  env?: Record<string, string>;
+  /** Extra `bun` flags, e.g. --cpu-prof-md (the profile is written when Warren stops). */
+  bunFlags?: string[];
+}
+
+export async function startWarren(options: WarrenOptions = {}): Promise<Warren> {
   const dir = mkdtempSync(join(tmpdir(), "warren-bench-"));
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -36,9 +42,9 @@ export async function startWarren(extraEnv: Record<string, string> = {}): Promis
     WARREN_HOST: "127.0.0.1",
     WARREN_URL: url,
     WARREN_LOG: "off",
-    ...extraEnv,
+    ...options.env,
   };
-  const { proc, output } = spawnServer([bun, "src/main.ts", "serve"], env);
+  const { proc, output } = spawnServer([bun, ...(options.bunFlags ?? []), "src/main.ts", "serve"], env);
   try {
     await waitForHttp(`${url}/api/v2/instance`, proc, output);
   } catch (error) {

@@ -1,5 +1,6 @@
 // Every scenario `npm run bench` runs, in order. Add one file per scenario and list it here.
 import type { Scenario } from "./types.ts";
 import { verifyCredentials } from "./verify-credentials.ts";
+import { getStatus, postStatus } from "./statuses.ts";
 
-export const SCENARIOS: Scenario[] = [verifyCredentials];
+export const SCENARIOS: Scenario[] = [verifyCredentials, postStatus, getStatus];

@@ -60,6 +60,11 @@ export const APP_LIMITS = {
   maxWebsiteLength: 2000,
 } as const;
 
+export const RULE_LIMITS = {
+  /** Mastodon's Rule::TEXT_SIZE_LIMIT (the hint has no limit there either) */
+  maxTextLength: 300,
+} as const;
+
 /** Mastodon API version this server implements (`api_versions.mastodon`). */
 export const MASTODON_API_VERSION = 10;
 /** Version string reported to clients, in Mastodon's form so that feature detection works. */

@@ -93,6 +93,10 @@ export const KEYSPACES = {
   notificationsByStatus: "notifications_by_status",
   /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up */
   notificationsByPair: "notifications_by_pair",
+
+  // Instance (src/store/rules.ts)
+  /** ruleId → RuleRecord: the server rules, in id (creation) order */
+  rules: "rules",
 } as const;
 
 export type KeyspaceName = keyof typeof KEYSPACES;

@@ -43,6 +43,8 @@ describe("following a locked account", () => {
     expect(list.status).toBe(200);
     expect(list.body.map((a: any) => a.id)).toEqual([fan.id]);
     expect(list.body[0].acct).toBe(fan.username);
+    const me = await get(t, "/api/v1/accounts/verify_credentials", owner.token);
+    expect(me.body.source.follow_requests_count).toBe(1);
     // follow requests never create notifications
     await t.deps.jobs.drain();
     expect(notificationsFrom(owner, fan)).toEqual([]);

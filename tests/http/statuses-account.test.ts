@@ -23,7 +23,7 @@ beforeAll(async () => {
   s.private = await postStatus(t, alice, { status: "followers #cats", visibility: "private" });
   s.direct = await postStatus(t, alice, { status: `hey @${bob.username}`, visibility: "direct" });
   s.last = await postStatus(t, alice, "last");
-});
+}, 60_000);
 afterAll(() => t.close());
 
 describe("GET /api/v1/accounts/:id/statuses", () => {

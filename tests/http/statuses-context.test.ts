@@ -7,7 +7,7 @@ let t: TestApp;
 let alice: User;
 let bob: User;
 let carol: User;
-let root: any, a: any, a1: any, a2: any, b: any, b1: any, privateReply: any;
+let root: any, a: any, a1: any, b: any, b1: any, privateReply: any;
 
 const ids = (list: any[]) => list.map((s) => s.id);
 const context = (id: string, user?: User) => get(t, `/api/v1/statuses/${id}/context`, user?.token);
@@ -25,7 +25,7 @@ beforeAll(async () => {
   a1 = await postStatus(t, alice, { status: "a1", in_reply_to_id: a.id });
   privateReply = await postStatus(t, bob, { status: "a2", in_reply_to_id: a.id, visibility: "private" });
   b1 = await postStatus(t, carol, { status: "b1", in_reply_to_id: b.id, visibility: "public" });
-});
+}, 60_000);
 afterAll(() => t.close());
 
 describe("context", () => {

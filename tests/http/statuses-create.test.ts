@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
+import { notificationsBetween } from "../../src/store/notifications.ts";
+import { normaliseId } from "../../src/lib/ids.ts";
 import { call, follow, get, newUser, post, postStatus, STATUS_KEYS, VIEWER_KEYS, type User } from "./statuses-helpers.ts";
 
 let t: TestApp;
@@ -12,7 +14,7 @@ beforeAll(async () => {
   t = await startTestApp();
   alice = await newUser(t, "alice");
   bob = await newUser(t, "bob");
-});
+}, 60_000);
 afterAll(() => t.close());
 
 describe("the status entity", () => {
@@ -156,6 +158,14 @@ describe("formatting", () => {
     expect(status.content).toContain("@nobody_here");
     const local = await postStatus(t, alice, `hi @${bob.username.toUpperCase()}@localhost`);
     expect(local.mentions).toEqual([]);
+  });
+
+  test("a mention notifies the mentioned account once, never the author", async () => {
+    const dora = await newUser(t, "dora");
+    const status = await postStatus(t, alice, `@${dora.username} hello @${dora.username} and me @${alice.username}`);
+    const notes = notificationsBetween(t.deps.store, normaliseId(dora.id)!, normaliseId(alice.id)!);
+    expect(notes.map((n) => [n.type, n.statusId])).toEqual([["mention", normaliseId(status.id)]]);
+    expect(notificationsBetween(t.deps.store, normaliseId(alice.id)!, normaliseId(alice.id)!)).toEqual([]);
   });
 
   test("hashtags are linked and listed once, lower-cased", async () => {

@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await startTestApp();
   alice = await newUser(t, "alice");
   bob = await newUser(t, "bob");
-});
+}, 60_000);
 afterEach(() => t.deps.jobs.resume());
 afterAll(() => t.close());
 

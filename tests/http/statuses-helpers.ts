@@ -1,6 +1,10 @@
 // Shared steps of the status tests: users, posting, and the relationship calls a client makes.
+import { setDefaultTimeout } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
 import { signedInUser } from "../helpers/clients.ts";
+
+// Users cost an argon2 hash and an RSA key each: generous limits keep the files stable on a loaded machine.
+setDefaultTimeout(30_000);
 
 export type User = Awaited<ReturnType<typeof signedInUser>>;
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
     posts[visibility] = await postStatus(t, author, { status: `${visibility} post for @${mentioned.username}`, visibility });
   }
   posts.privateNoMention = await postStatus(t, author, { status: "followers only", visibility: "private" });
-});
+}, 60_000);
 afterAll(() => t.close());
 
 const status = (id: string, user?: User) => get(t, `/api/v1/statuses/${id}`, user?.token);

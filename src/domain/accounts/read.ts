@@ -6,6 +6,7 @@ import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
 import type { AccountRecord } from "../../store/records.ts";
+import { countFollowRequests } from "../../store/relationships.ts";
 
 /** GET /api/v1/accounts?id[]= takes at most this many ids. */
 export const MAX_ACCOUNT_IDS = 40;
@@ -53,4 +54,10 @@ export function lookupAccount(deps: Deps, acct: string): AccountRecord {
   const account = parsed ? findAccountByAcct(deps.store, parsed.username, parsed.domain) : undefined;
   if (!account || !accountVisible(deps.store, account)) throw new NotFound();
   return account;
+}
+
+/** What CredentialAccount shows besides the account and user records. */
+export function credentialExtras(deps: Deps, accountId: string): { followRequestsCount: number } {
+  // Mastodon caps the count at 40: counting further would be wasted work.
+  return { followRequestsCount: countFollowRequests(deps.store, accountId, 40) };
 }

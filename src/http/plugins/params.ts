@@ -2,7 +2,9 @@
 // become the same shape before the TypeBox schemas see them. Rails-style keys are nested: `ids[]=1&ids[]=2`
 // → `{ids: ["1","2"]}`, `poll[options][]`, `fields_attributes[0][name]`, `keywords_attributes[][keyword]`.
 // Scalars stay strings (JSON numbers become strings too), booleans stay booleans, nulls are dropped, files
-// stay Files. Schemas therefore describe form semantics; see http/schemas.ts for the helpers.
+// stay Files. Schemas therefore describe form semantics; see http/schemas.ts for the helpers. Unknown
+// parameters are dropped by the schemas (the app runs with `normalize: "typebox"`), as Rails' strong
+// parameters do.
 import { Elysia } from "elysia";
 import { BadRequest } from "../../lib/errors.ts";
 
@@ -129,8 +131,16 @@ async function parseBody(request: Request, contentType: string): Promise<Bag> {
   return {};
 }
 
+// Our parser handles every body (an empty JSON body is `{}`, as Rails treats it; Elysia's own multipart
+// parser would turn a text field such as "[1, 2]" into an array). The three declarative entries after it
+// never run: they only tell the OpenAPI generator which content types every route accepts.
+const DOCUMENTED_CONTENT_TYPES = ["json", "urlencoded", "formdata"].map((fn) => ({ fn }) as any);
+
 export const paramsPlugin = new Elysia({ name: "warren-params" })
   .onParse({ as: "global" }, async ({ request, contentType }) => parseBody(request, contentType ?? ""))
+  .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[0])
+  .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[1])
+  .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[2])
   .onTransform({ as: "global" }, (ctx) => {
     ctx.query = parseQuery(ctx.request.url) as any;
     if (ctx.body === undefined || ctx.body === null) ctx.body = {} as any;

@@ -4,6 +4,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { updateCredentials, type ProfileUpdate } from "../../../../domain/accounts/update.ts";
 import { ACCOUNT_LIMITS } from "../../../../domain/limits.ts";
+import { credentialExtras } from "../../../../domain/accounts/read.ts";
 import { CredentialAccountSchema, presentCredentialAccount } from "../../../../entities/account.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { authErrors, ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
@@ -62,16 +63,20 @@ function profileUpdate(body: Body): ProfileUpdate {
 export const credentialsRoutes = (deps: Deps) =>
   new Elysia({ name: "accounts-credentials-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
-    .get("/api/v1/accounts/verify_credentials", ({ viewer }) => presentCredentialAccount(deps.config, viewer.account, viewer.user), {
-      auth: ["profile", "read:accounts"],
-      response: { 200: CredentialAccountSchema, ...authErrors },
-      detail: { summary: "The signed-in user's account, with source and role", tags: ["accounts"] },
-    })
+    .get(
+      "/api/v1/accounts/verify_credentials",
+      ({ viewer }) => presentCredentialAccount(deps.config, viewer.account, viewer.user, credentialExtras(deps, viewer.account.id)),
+      {
+        auth: ["profile", "read:accounts"],
+        response: { 200: CredentialAccountSchema, ...authErrors },
+        detail: { summary: "The signed-in user's account, with source and role", tags: ["accounts"] },
+      },
+    )
     .patch(
       "/api/v1/accounts/update_credentials",
       async ({ viewer, body }) => {
         const { account, user } = await updateCredentials(deps, viewer, profileUpdate(body));
-        return presentCredentialAccount(deps.config, account, user);
+        return presentCredentialAccount(deps.config, account, user, credentialExtras(deps, account.id));
       },
       {
         auth: ["write:accounts"],

@@ -27,7 +27,7 @@ const NewStatusBody = t.Object({
 });
 
 const optionalFlag = (value: FlagValue | undefined) => (value === undefined || value === "" ? undefined : toBool(value));
-const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== "");
 
 export const statusCoreRoutes = (deps: Deps) =>
   new Elysia({ name: "status-core-routes", seed: deps.store.dir })

@@ -1,0 +1,132 @@
+// The facts behind /api/v1/instance, /api/v2/instance and nodeinfo: user statistics, known peers, the
+// contact account and the operator's description. See docs/instance.md for what is counted.
+import type { Deps } from "../../deps.ts";
+import type { RegistrationMode } from "../../config.ts";
+import { log } from "../../lib/log.ts";
+import type { Store } from "../../store/db.ts";
+import type { AccountRecord } from "../../store/records.ts";
+import type { RuleRecord } from "../../store/rules.ts";
+import { getSetting, putSetting } from "../../store/settings.ts";
+import { accountIndexSize, localMembers, remoteAccountDomains, userTokenIssues, type LocalMember } from "../../store/instance.ts";
+import { appVapidKey } from "../oauth/apps.ts";
+import { thumbnailBlurhash } from "./artwork.ts";
+import { SERVER_LANGUAGES } from "./languages.ts";
+import { registrationMode } from "./registrations.ts";
+import { instanceRules } from "./rules.ts";
+
+/** Where Warren's source code lives (`source_url`). */
+export const SOURCE_URL = "https://github.com/warren-social/warren";
+
+const DAY_MS = 86_400_000;
+const MONTH_MS = 30 * DAY_MS;
+const HALF_YEAR_MS = 180 * DAY_MS;
+/** Known peers only change when accounts arrive; recomputed at most this often even then. */
+const PEERS_TTL_MS = 10 * 60_000;
+
+export interface InstanceUsage {
+  /** users who may use the server: confirmed, approved, not disabled, not suspended */
+  total: number;
+  /** of those, active (signed up, signed in or posted) in the last 30 days */
+  activeMonth: number;
+  /** … in the last 180 days */
+  activeHalfyear: number;
+  /** statuses and reblogs of local accounts (the sum of their stored counters, as Mastodon counts) */
+  localPosts: number;
+}
+
+/** Whether a local user counts as a member of the server (statistics, contact account). */
+export function isActiveMember({ user, account }: LocalMember): boolean {
+  return user.confirmedAt !== null && user.approved && !user.disabled && !account.suspended;
+}
+
+/** Latest sign-in (token issue) per account. */
+function lastSignIns(store: Store): Map<string, number> {
+  const latest = new Map<string, number>();
+  for (const { accountId, createdAt } of userTokenIssues(store)) {
+    if (createdAt > (latest.get(accountId) ?? 0)) latest.set(accountId, createdAt);
+  }
+  return latest;
+}
+
+export function instanceUsage(deps: Deps, now = Date.now()): InstanceUsage {
+  const signIns = lastSignIns(deps.store);
+  const usage: InstanceUsage = { total: 0, activeMonth: 0, activeHalfyear: 0, localPosts: 0 };
+  for (const member of localMembers(deps.store)) {
+    usage.localPosts += member.account.statusesCount;
+    if (!isActiveMember(member)) continue;
+    usage.total++;
+    const lastActive = Math.max(member.user.createdAt, signIns.get(member.account.id) ?? 0, member.account.lastStatusAt ?? 0);
+    if (lastActive >= now - MONTH_MS) usage.activeMonth++;
+    if (lastActive >= now - HALF_YEAR_MS) usage.activeHalfyear++;
+  }
+  return usage;
+}
+
+const peersMemo = new WeakMap<Store, { size: number; at: number; domains: string[] }>();
+
+/** Domains of the remote accounts this server knows, sorted. */
+export function knownPeers(deps: Deps, now = Date.now()): string[] {
+  const size = accountIndexSize(deps.store);
+  const memo = peersMemo.get(deps.store);
+  if (memo && memo.size === size && now - memo.at < PEERS_TTL_MS) return memo.domains;
+  const domains = [...remoteAccountDomains(deps.store)].sort();
+  peersMemo.set(deps.store, { size, at: now, domains });
+  return domains;
+}
+
+/** The instance's contact: the oldest Owner who is an active member, or null. */
+export function contactAccount(deps: Deps): AccountRecord | null {
+  for (const member of localMembers(deps.store)) {
+    if (member.user.role === "Owner" && isActiveMember(member)) return member.account;
+  }
+  return null;
+}
+
+export interface InstanceDescription {
+  /** plain text as the operator wrote it; "" when unset */
+  text: string;
+  /** when it was last set; null when never */
+  updatedAt: number | null;
+}
+
+export function instanceDescription(deps: Deps): InstanceDescription {
+  return getSetting<InstanceDescription>(deps.store, "description") ?? { text: "", updatedAt: null };
+}
+
+/** Sets (or with "" clears) the description shown to clients, nodeinfo and the about page. */
+export async function setInstanceDescription(deps: Deps, text: string, now = Date.now()): Promise<InstanceDescription> {
+  const description: InstanceDescription = { text: text.trim(), updatedAt: now };
+  await deps.store.write(() => putSetting(deps.store, "description", description));
+  return description;
+}
+
+/** Everything the instance entities (v1 and v2) show besides configuration and limits. */
+export interface InstanceFacts {
+  registrations: RegistrationMode;
+  usage: InstanceUsage;
+  domainCount: number;
+  rules: RuleRecord[];
+  contact: AccountRecord | null;
+  description: InstanceDescription;
+  languages: string[];
+  vapidPublicKey: string;
+  thumbnailBlurhash: string | null;
+}
+
+export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
+  const blurhash = await thumbnailBlurhash().catch((error) => {
+    log.warn("instance thumbnail could not be drawn", { error: String(error?.message ?? error) });
+    return null;
+  });
+  return {
+    registrations: registrationMode(deps),
+    usage: instanceUsage(deps),
+    domainCount: knownPeers(deps).length,
+    rules: instanceRules(deps),
+    contact: contactAccount(deps),
+    description: instanceDescription(deps),
+    languages: SERVER_LANGUAGES,
+    vapidPublicKey: appVapidKey(deps.store),
+    thumbnailBlurhash: blurhash,
+  };
+}

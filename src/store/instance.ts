@@ -1,0 +1,49 @@
+// Read-only scans behind the instance statistics (nodeinfo, instance information, weekly activity). They walk
+// the local users (a self-hosted server has few) or index keys only, never the remote side record by record.
+import { END, type Store } from "./db.ts";
+import type { AccountRecord, StatusRecord, TokenRecord, UserRecord } from "./records.ts";
+
+export interface LocalMember {
+  user: UserRecord;
+  account: AccountRecord;
+}
+
+/** Local users with their accounts, oldest first. */
+export function* localMembers(store: Store): Iterable<LocalMember> {
+  for (const { value } of store.db.users.getRange({})) {
+    const user = value as UserRecord;
+    const account: AccountRecord | undefined = store.db.accounts.get(user.accountId);
+    if (account) yield { user, account };
+  }
+}
+
+/** When each user token was issued: one per sign-in. Revoked tokens are included, they still mark one. */
+export function* userTokenIssues(store: Store): Iterable<{ accountId: string; createdAt: number }> {
+  for (const { value } of store.db.tokens.getRange({})) {
+    const token = value as TokenRecord;
+    if (token.accountId) yield { accountId: token.accountId, createdAt: token.createdAt };
+  }
+}
+
+/** Distinct (lower-case) domains of the remote accounts this server knows, from index keys alone. */
+export function remoteAccountDomains(store: Store): Set<string> {
+  const domains = new Set<string>();
+  for (const key of store.db.accountsByAcct.getKeys({})) {
+    const domain = (key as string[])[1];
+    if (domain) domains.add(domain);
+  }
+  return domains;
+}
+
+/** Changes whenever an account is added or removed; O(1), so callers can keep derived facts until then. */
+export function accountIndexSize(store: Store): number {
+  return (store.db.accountsByAcct.getStats() as { entryCount: number }).entryCount;
+}
+
+/** An account's statuses and reblogs with ids from `fromId` on, oldest first. */
+export function* accountStatusesFrom(store: Store, accountId: string, fromId: string): Iterable<StatusRecord> {
+  for (const key of store.db.statusesByAccount.getKeys({ start: [accountId, fromId], end: [accountId, END] })) {
+    const status: StatusRecord | undefined = store.db.statuses.get((key as string[])[1]!);
+    if (status) yield status;
+  }
+}
