@@ -6,6 +6,7 @@ import { loadConfig, type Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
 import { createJobQueue } from "./jobs/runner.ts";
+import { corsPlugin } from "./http/plugins/cors.ts";
 import { errorsPlugin } from "./http/plugins/errors.ts";
 import { paramsPlugin } from "./http/plugins/params.ts";
 import { cachePlugin } from "./http/plugins/cache.ts";
@@ -17,6 +18,7 @@ import { statusesRoutes } from "./http/api/v1/statuses.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
+import { instanceWebRoutes } from "./http/instance/routes.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -26,6 +28,7 @@ export function createDeps(config: Config = loadConfig()): Deps {
 
 export function buildApp(deps: Deps) {
   return new Elysia({ name: "warren", normalize: "typebox" })
+    .use(corsPlugin)
     .use(errorsPlugin)
     .use(paramsPlugin)
     .use(cachePlugin)
@@ -54,7 +57,8 @@ export function buildApp(deps: Deps) {
     .use(statusesRoutes(deps))
     .use(instanceV1Routes(deps))
     .use(instanceV2Routes(deps))
-    .use(wellKnownRoutes(deps));
+    .use(wellKnownRoutes(deps))
+    .use(instanceWebRoutes(deps));
 }
 
 function oauthFlows(base: string) {

@@ -8,6 +8,8 @@ export const USAGE = `usage:
   warren accounts create USERNAME --email=EMAIL [--confirmed] [--role=Owner|Admin|Moderator] [--approve]
   warren accounts modify USERNAME [--role=ROLE] [--approve] [--disable] [--enable] [--reset-password]
   warren settings registrations open|approved|close
+  warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
+  warren settings description ["TEXT"]
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {

@@ -1,5 +1,108 @@
-// `warren settings registrations open|approved|close` (owned by the instance work; see docs/cli.md)
-export async function runSettingsCommand(_args: string[]): Promise<number> {
-  process.stderr.write("settings: not implemented yet\n");
-  return 1;
+// `warren settings …`: instance settings the operator changes at run time (see docs/cli.md). They are stored
+// in the data directory and win over the environment. Exit codes: 0 ok, 1 failed, 64 usage.
+import { loadConfig, type RegistrationMode } from "../config.ts";
+import type { Deps } from "../deps.ts";
+import { openStore } from "../store/db.ts";
+import { createJobQueue } from "../jobs/runner.ts";
+import { ApiError, NotFound } from "../lib/errors.ts";
+import { publicId } from "../lib/ids.ts";
+import { registrationMode, setRegistrationMode } from "../domain/instance/registrations.ts";
+import { addRule, deleteRule, instanceRules } from "../domain/instance/rules.ts";
+import { instanceDescription, setInstanceDescription } from "../domain/instance/info.ts";
+
+const USAGE = `usage:
+  warren settings registrations open|approved|close
+  warren settings rules list
+  warren settings rules add "TEXT" [--hint="HINT"]
+  warren settings rules remove ID
+  warren settings description ["TEXT"]
+`;
+
+class UsageError extends Error {}
+class Failure extends Error {}
+
+/** tootctl's words for the registration modes. */
+const MODES: Record<string, RegistrationMode> = { open: "open", approved: "approval", close: "closed" };
+
+async function registrations(deps: Deps, args: string[]): Promise<void> {
+  const mode = args.length === 1 && Object.hasOwn(MODES, args[0]!) ? MODES[args[0]!] : undefined;
+  if (!mode) throw new UsageError(args.length ? `unknown registrations mode: ${args.join(" ")}` : "registrations needs open, approved or close");
+  await setRegistrationMode(deps, mode);
+  process.stdout.write(`OK\nRegistrations: ${registrationMode(deps)}\n`);
+}
+
+function ruleLine(rule: { id: string; text: string; hint: string }): string {
+  return `${publicId(rule.id)}\t${rule.text}${rule.hint ? `\t${rule.hint}` : ""}\n`;
+}
+
+async function rules(deps: Deps, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === "list" && rest.length === 0) {
+    for (const rule of instanceRules(deps)) process.stdout.write(ruleLine(rule));
+    return;
+  }
+  if (action === "add") {
+    let hint = "";
+    const texts: string[] = [];
+    for (let i = 0; i < rest.length; i++) {
+      const arg = rest[i]!;
+      if (arg.startsWith("--hint=")) hint = arg.slice("--hint=".length);
+      else if (arg === "--hint" && rest[i + 1] !== undefined) hint = rest[++i]!;
+      else if (arg.startsWith("--")) throw new UsageError(`unknown option: ${arg}`);
+      else texts.push(arg);
+    }
+    if (texts.length !== 1) throw new UsageError("rules add needs exactly one TEXT (quote it)");
+    const rule = await addRule(deps, texts[0]!, hint);
+    process.stdout.write(`OK\n${ruleLine(rule)}`);
+    return;
+  }
+  if (action === "remove" && rest.length === 1) {
+    await deleteRule(deps, rest[0]!).catch((error) => {
+      throw error instanceof NotFound ? new Failure(`No rule with id ${rest[0]}`) : error;
+    });
+    process.stdout.write("OK\n");
+    return;
+  }
+  throw new UsageError(action ? `unknown or incomplete rules command: ${args.join(" ")}` : "rules needs list, add or remove");
+}
+
+async function description(deps: Deps, args: string[]): Promise<void> {
+  if (args.length > 1) throw new UsageError("description takes one TEXT (quote it)");
+  if (args.length === 1) {
+    await setInstanceDescription(deps, args[0]!);
+    process.stdout.write("OK\n");
+    return;
+  }
+  const current = instanceDescription(deps).text;
+  process.stdout.write(current ? `${current}\n` : "");
+}
+
+const COMMANDS: Record<string, (deps: Deps, args: string[]) => Promise<void>> = { registrations, rules, description };
+
+export async function runSettingsCommand(args: string[]): Promise<number> {
+  const [subcommand, ...rest] = args;
+  const run = subcommand && Object.hasOwn(COMMANDS, subcommand) ? COMMANDS[subcommand] : undefined;
+  if (!run) {
+    process.stderr.write(subcommand ? `unknown settings command: ${subcommand}\n${USAGE}` : USAGE);
+    return 64;
+  }
+  const config = loadConfig();
+  const store = openStore(config.dataDir);
+  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
+  try {
+    await run(deps, rest);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${USAGE}`);
+      return 64;
+    }
+    if (error instanceof ApiError || error instanceof Failure) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
 }

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp, createUser, passwordToken, signedInUser } from "../helpers/clients.ts";
-import { missingKeys, referenceKeys } from "./accounts-shared.ts";
+import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
 
 let t: TestApp;
 let alice: Awaited<ReturnType<typeof signedInUser>>;

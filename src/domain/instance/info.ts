@@ -20,7 +20,8 @@ export const SOURCE_URL = "https://github.com/warren-social/warren";
 const DAY_MS = 86_400_000;
 const MONTH_MS = 30 * DAY_MS;
 const HALF_YEAR_MS = 180 * DAY_MS;
-/** Known peers only change when accounts arrive; recomputed at most this often even then. */
+/** Peers are recomputed when the account index changes size, and at least this often (an addition and a
+ * removal can cancel out). */
 const PEERS_TTL_MS = 10 * 60_000;
 
 export interface InstanceUsage {
@@ -129,4 +130,9 @@ export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
     vapidPublicKey: appVapidKey(deps.store),
     thumbnailBlurhash: blurhash,
   };
+}
+
+/** What NodeInfo reports. */
+export function nodeFacts(deps: Deps): { usage: InstanceUsage; registrations: RegistrationMode; description: InstanceDescription } {
+  return { usage: instanceUsage(deps), registrations: registrationMode(deps), description: instanceDescription(deps) };
 }

@@ -1,5 +1,8 @@
-// /.well-known/nodeinfo and /nodeinfo/2.0
+// The well-known discovery documents: NodeInfo, WebFinger and host-meta.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { nodeInfoRoutes } from "./nodeinfo.ts";
+import { webfingerRoutes } from "./webfinger.ts";
 
-export const wellKnownRoutes = (_deps: Deps) => new Elysia({ name: "wellknown-routes" });
+export const wellKnownRoutes = (deps: Deps) =>
+  new Elysia({ name: "wellknown-routes" }).use(nodeInfoRoutes(deps)).use(webfingerRoutes(deps));

@@ -1,7 +1,9 @@
-// Shared by the accounts tests: the reference key lists of real Mastodon 4.6 responses.
+// The keys of real Mastodon 4.6 responses per endpoint (a copy of the project's reference file): our
+// entities must carry every key of the features we implement.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
-const REFERENCE = "/work/shared/reference/mastodon-4.6-keys.json";
+const REFERENCE = join(import.meta.dir, "../fixtures/mastodon-4.6-keys.json");
 
 export function referenceKeys(endpoint: string): string[] {
   const all = JSON.parse(readFileSync(REFERENCE, "utf8")) as Record<string, string[]>;
