@@ -15,6 +15,10 @@ import { appsRoutes } from "./http/api/v1/apps.ts";
 import { accountsRoutes } from "./http/api/v1/accounts.ts";
 import { relationshipRoutes } from "./http/api/v1/relationships.ts";
 import { statusesRoutes } from "./http/api/v1/statuses.ts";
+import { timelineRoutes } from "./http/api/v1/timelines.ts";
+import { listRoutes } from "./http/api/v1/lists.ts";
+import { markerRoutes } from "./http/api/v1/markers.ts";
+import { streamingRoutes } from "./http/streaming/routes.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
@@ -55,6 +59,10 @@ export function buildApp(deps: Deps) {
     .use(accountsRoutes(deps))
     .use(relationshipRoutes(deps))
     .use(statusesRoutes(deps))
+    .use(timelineRoutes(deps))
+    .use(listRoutes(deps))
+    .use(markerRoutes(deps))
+    .use(streamingRoutes(deps))
     .use(instanceV1Routes(deps))
     .use(instanceV2Routes(deps))
     .use(wellKnownRoutes(deps))

@@ -54,6 +54,12 @@ export const RELATIONSHIP_LIMITS = {
   maxMuteDurationSeconds: 3_155_760_000,
 } as const;
 
+export const LIST_LIMITS = {
+  /** Mastodon's List::PER_ACCOUNT_LIMIT and TITLE_LENGTH_LIMIT */
+  maxListsPerAccount: 50,
+  maxTitleLength: 256,
+} as const;
+
 export const APP_LIMITS = {
   maxNameLength: 60,
   maxRedirectUrisLength: 2000,

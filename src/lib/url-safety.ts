@@ -2,7 +2,6 @@
 // never an address on the loopback, private, link-local or otherwise non-public ranges, unless the operator
 // allows it (WARREN_ALLOW_PRIVATE_ADDRESSES, for tests and closed networks). Every address a host name
 // resolves to is checked, and the check is repeated on each redirect hop.
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
 export class UnsafeUrl extends Error {}
@@ -73,7 +72,9 @@ export async function assertFetchableUrl(url: URL, allowPrivateAddresses: boolea
   if (allowPrivateAddresses) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (host === "localhost" || host.endsWith(".localhost")) throw new UnsafeUrl("loopback host");
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  // Bun's resolver, not node:dns: node's lookup run in a job worker thread was seen stalling the server's
+  // own database commits for seconds.
+  const addresses = isIP(host) ? [host] : (await Bun.dns.lookup(host)).map((a) => a.address);
   if (addresses.length === 0) throw new UnsafeUrl(`${host} does not resolve`);
   for (const address of addresses) {
     if (isPrivateAddress(address)) throw new UnsafeUrl(`${host} resolves to a non-public address`);

@@ -94,6 +94,25 @@ export const KEYSPACES = {
   /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up */
   notificationsByPair: "notifications_by_pair",
 
+  // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
+  // re-checked at read time, so a feed row never shows what its viewer may no longer see.
+  /** [viewerId, statusId] → FeedEntry: the home timeline, filled by fan-out on write */
+  homeFeed: "home_feed",
+  /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication) */
+  homeReblogs: "home_reblogs",
+  /** [listId, statusId] → FeedEntry: a list's timeline */
+  listFeed: "list_feed",
+  /** [feed, statusId] → PublicEntry: "public", "public:local", "public:remote" and "tag:<name>" */
+  publicFeeds: "public_feeds",
+  /** [ownerId, listId] → ListRecord */
+  lists: "lists",
+  /** [listId, accountId] → null: members, paged by account id */
+  listMembers: "list_members",
+  /** [accountId, ownerId, listId] → null: the lists an account is on (fan-out, exclusive lists) */
+  listMemberships: "list_memberships",
+  /** [accountId, timeline] → MarkerRecord */
+  markers: "markers",
+
   // Instance (src/store/rules.ts)
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",

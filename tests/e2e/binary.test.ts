@@ -116,10 +116,39 @@ test("job workers start inside the binary", async () => {
   expect(serverLog).not.toMatch(/replacing job worker|job worker failed/);
 });
 
-test("the binary's CLI creates an account beside the running server", async () => {
+test("the binary's CLI creates an account that the running server signs in", async () => {
   const { stdout, stderr, code } = await cli("accounts", "create", "alice", "--email=a@b.c", "--confirmed");
   expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) });
   expect(stdout).toMatch(/^New password: \S{8,}$/m);
+  const password = /^New password: (\S+)$/m.exec(stdout)![1]!;
+
+  const base = `http://127.0.0.1:${port}`;
+  const app = (await (
+    await fetch(`${base}/api/v1/apps`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "e2e", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read" }),
+    })
+  ).json()) as { client_id: string; client_secret: string };
+  const grant = await fetch(`${base}/oauth/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: "a@b.c", password, scope: "read" }),
+  });
+  expect(grant.status).toBe(200);
+  const { access_token } = (await grant.json()) as { access_token: string };
+  const me = await fetch(`${base}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${access_token}` } });
+  expect(me.status).toBe(200);
+  expect(((await me.json()) as { username: string }).username).toBe("alice");
+});
+
+test("the binary's settings command changes what the running server reports", async () => {
+  const { stdout, code } = await cli("settings", "registrations", "open");
+  expect(code).toBe(0);
+  expect(stdout).toContain("Registrations: open");
+  const instance = (await (await fetch(`http://127.0.0.1:${port}/api/v2/instance`)).json()) as {
+    registrations: { enabled: boolean; approval_required: boolean };
+  };
+  expect(instance.registrations).toMatchObject({ enabled: true, approval_required: false });
 });
 
 test("an unknown command prints usage and exits 64", async () => {

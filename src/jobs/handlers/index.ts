@@ -10,6 +10,10 @@ import { statusRemoved } from "./status-removed.ts";
 import { favouriteRemoved } from "./favourite-removed.ts";
 import { cardFetch } from "./card-fetch.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
+import { statusCreated } from "./status-created.ts";
+import { timelineFollowCreated, timelineFollowRemoved } from "./timeline-follows.ts";
+import { timelineListDeleted, timelineListMemberAdded } from "./timeline-lists.ts";
+import { filtersChanged, notificationCreated, statusUpdated } from "./stream-signals.ts";
 
 export interface JobContext {
   store: Store;
@@ -40,6 +44,19 @@ export const handlers: Record<string, JobHandler> = {
   "favourite.removed": favouriteRemoved,
   "card.fetch": cardFetch,
   "status.idempotency_expired": statusIdempotencyExpired,
+  // Timelines and streaming (domain/timelines/jobs.ts)
+  "status.created": statusCreated,
+  "status.updated": statusUpdated,
+  "timeline.follow_created": timelineFollowCreated,
+  "timeline.follow_removed": timelineFollowRemoved,
+  "timeline.list_member_added": timelineListMemberAdded,
+  "timeline.list_deleted": timelineListDeleted,
+  "notification.created": notificationCreated,
+  "filters.changed": filtersChanged,
 };
 
-export const timeoutsMs: Record<string, number> = {};
+export const timeoutsMs: Record<string, number> = {
+  // Fan-out to a very large audience, and feed clean-up after an unfollow of a prolific account, take time.
+  "status.created": 600_000,
+  "timeline.follow_removed": 600_000,
+};

@@ -1,0 +1,230 @@
+// The streaming hub (main thread): open streams and their subscriptions, indexed so that a signal reaches
+// only the subscriptions it concerns; every status delivery is re-checked with the timeline policies, the
+// same functions the REST timelines use. Payloads are rendered once per signal, by the transport's renderer.
+import { publicId } from "../../lib/ids.ts";
+import type { Store } from "../../store/db.ts";
+import { getList } from "../../store/lists.ts";
+import type { StatusRecord } from "../../store/records.ts";
+import { getStatus } from "../../store/statuses.ts";
+import { homeHas, listFeedHas } from "../../store/timelines.ts";
+import { viewerFromToken } from "../auth/viewer.ts";
+import { directShows, homeShows, listShows, publicShows, tagShows, TimelineViewer } from "../timelines/policy.ts";
+import { channelKey, mayReadNotifications, mediaOnly, originOf, streamLabel, type Channel, type StreamViewer } from "./channels.ts";
+import type { DeleteSignal, StreamSignal } from "./signals.ts";
+
+/** One open stream: an SSE response or a WebSocket. */
+export interface StreamClient {
+  readonly viewer: StreamViewer;
+  send(stream: string[], event: string, payload: string | undefined): void;
+  /** Called every HEARTBEAT_MS: SSE writes a comment, WebSocket pings every other time. */
+  heartbeat(): void;
+  close(): void;
+}
+
+/** Turns records into payload strings (JSON-encoded entities); null when there is nothing to show. */
+export interface Renderer {
+  status(status: StatusRecord): string | null;
+  notification(recipientId: string, notificationId: string): string | null;
+}
+
+interface Subscription {
+  client: StreamClient;
+  channel: Channel;
+  label: string[];
+}
+
+export const HEARTBEAT_MS = 15_000;
+
+function addTo<K>(map: Map<K, Set<Subscription>>, key: K, sub: Subscription): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(sub);
+}
+
+function removeFrom<K>(map: Map<K, Set<Subscription>>, key: K, sub: Subscription): void {
+  const set = map.get(key);
+  if (set?.delete(sub) && set.size === 0) map.delete(key);
+}
+
+export class StreamHub {
+  private clients = new Map<StreamClient, Map<string, Subscription>>();
+  /** user, user:notification and direct subscriptions by account */
+  private byAccount = new Map<string, Set<Subscription>>();
+  private byList = new Map<string, Set<Subscription>>();
+  private byTag = new Map<string, Set<Subscription>>();
+  private publicSubs = new Set<Subscription>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly renderer: Renderer,
+  ) {}
+
+  connect(client: StreamClient): void {
+    if (!this.clients.has(client)) this.clients.set(client, new Map());
+    this.timer ??= setInterval(() => this.tick(), HEARTBEAT_MS);
+  }
+
+  /** False when the client already had this subscription. */
+  subscribe(client: StreamClient, channel: Channel): boolean {
+    this.connect(client);
+    const subs = this.clients.get(client)!;
+    const key = channelKey(channel);
+    if (subs.has(key)) return false;
+    const sub: Subscription = { client, channel, label: streamLabel(channel) };
+    subs.set(key, sub);
+    this.index(sub, true);
+    return true;
+  }
+
+  unsubscribe(client: StreamClient, channel: Channel): void {
+    const subs = this.clients.get(client);
+    const sub = subs?.get(channelKey(channel));
+    if (!sub) return;
+    subs!.delete(channelKey(channel));
+    this.index(sub, false);
+  }
+
+  disconnect(client: StreamClient): void {
+    const subs = this.clients.get(client);
+    if (!subs) return;
+    for (const sub of subs.values()) this.index(sub, false);
+    this.clients.delete(client);
+    if (this.clients.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  get connections(): number {
+    return this.clients.size;
+  }
+
+  private index(sub: Subscription, add: boolean): void {
+    const { channel } = sub;
+    const account = sub.client.viewer.accountId;
+    if (channel.name === "user" || channel.name === "user:notification" || channel.name === "direct") {
+      add ? addTo(this.byAccount, account, sub) : removeFrom(this.byAccount, account, sub);
+    } else if (channel.name === "list") {
+      add ? addTo(this.byList, channel.listId!, sub) : removeFrom(this.byList, channel.listId!, sub);
+    } else if (channel.tag) {
+      add ? addTo(this.byTag, channel.tag, sub) : removeFrom(this.byTag, channel.tag, sub);
+    } else if (add) {
+      this.publicSubs.add(sub);
+    } else {
+      this.publicSubs.delete(sub);
+    }
+  }
+
+  /** Heartbeats, and streams whose token was revoked (or whose user lost access) are closed. */
+  tick(): void {
+    for (const client of [...this.clients.keys()]) {
+      const viewer = viewerFromToken(this.store, client.viewer.rawToken);
+      if (!viewer || viewer.account?.id !== client.viewer.accountId || viewer.account.suspended || viewer.user?.disabled) {
+        this.disconnect(client);
+        client.close();
+      } else {
+        client.heartbeat();
+      }
+    }
+  }
+
+  dispatch(signal: StreamSignal): void {
+    if (this.clients.size === 0) return;
+    switch (signal.kind) {
+      case "update":
+        return this.dispatchStatus("update", signal.statusId, signal.homes, signal.lists, signal.broadcast);
+      case "status.update":
+        return this.dispatchStatus("status.update", signal.statusId, null, null, true);
+      case "delete":
+        return this.dispatchDelete(signal);
+      case "notification":
+        return this.dispatchNotification(signal.recipientId, signal.notificationId);
+      case "filters_changed":
+        for (const sub of this.byAccount.get(signal.accountId) ?? []) {
+          if (sub.channel.name === "user") sub.client.send(sub.label, "filters_changed", undefined);
+        }
+    }
+  }
+
+  /**
+   * `homes`/`lists` name the feeds the status just entered; null (an edit) means every feed that holds it.
+   * `broadcast` offers it to the public, hashtag and direct streams.
+   */
+  private dispatchStatus(event: string, statusId: string, homes: string[] | null, lists: string[] | null, broadcast: boolean): void {
+    const status = getStatus(this.store, statusId);
+    if (!status || status.deletedAt) return;
+    const viewers = new Map<string, TimelineViewer>();
+    const viewerOf = (id: string) => viewers.get(id) ?? viewers.set(id, new TimelineViewer(this.store, id)).get(id)!;
+    let payload: string | null | undefined;
+    const deliver = (sub: Subscription, shows: (viewer: TimelineViewer) => boolean) => {
+      if (!shows(viewerOf(sub.client.viewer.accountId))) return;
+      payload ??= this.renderer.status(status);
+      if (payload !== null) sub.client.send(sub.label, event, payload);
+    };
+
+    const homeSubs = homes ? homes.flatMap((id) => [...(this.byAccount.get(id) ?? [])]) : [...this.byAccount.values()].flatMap((s) => [...s]);
+    for (const sub of homeSubs) {
+      if (sub.channel.name !== "user") continue;
+      if (!homes && !homeHas(this.store, sub.client.viewer.accountId, status.id)) continue;
+      deliver(sub, (viewer) => homeShows(viewer, status));
+    }
+    const listIds = lists ?? [...this.byList.keys()].filter((id) => listFeedHas(this.store, id, status.id));
+    for (const listId of listIds) {
+      for (const sub of this.byList.get(listId) ?? []) {
+        const list = getList(this.store, sub.client.viewer.accountId, listId);
+        if (list) deliver(sub, (viewer) => listShows(viewer, list, status));
+      }
+    }
+    if (!broadcast) return;
+    for (const sub of this.publicSubs) {
+      const filter = { origin: originOf(sub.channel), onlyMedia: mediaOnly(sub.channel) };
+      deliver(sub, (viewer) => publicShows(viewer, status, filter));
+    }
+    for (const tag of new Set(status.tags)) {
+      for (const sub of this.byTag.get(tag) ?? []) {
+        const filter = { origin: originOf(sub.channel), onlyMedia: false, anyOf: [tag], allOf: [], noneOf: [] };
+        deliver(sub, (viewer) => tagShows(viewer, status, filter));
+      }
+    }
+    if (status.visibility !== "direct") return;
+    for (const id of new Set([status.accountId, ...status.mentionIds])) {
+      for (const sub of this.byAccount.get(id) ?? []) {
+        if (sub.channel.name === "direct") deliver(sub, (viewer) => directShows(viewer, status));
+      }
+    }
+  }
+
+  /** `delete` carries the bare id; it goes wherever the status could have been streamed. */
+  private dispatchDelete(signal: DeleteSignal): void {
+    const id = publicId(signal.statusId);
+    const send = (sub: Subscription) => sub.client.send(sub.label, "delete", id);
+    for (const accountId of signal.homes) {
+      for (const sub of this.byAccount.get(accountId) ?? []) if (sub.channel.name === "user") send(sub);
+    }
+    for (const listId of signal.lists) for (const sub of this.byList.get(listId) ?? []) send(sub);
+    const b = signal.broadcast;
+    if (!b) return;
+    const fromOrigin = (sub: Subscription) => {
+      const origin = originOf(sub.channel);
+      return origin === "all" || (origin === "local") === b.local;
+    };
+    if (b.public) {
+      for (const sub of this.publicSubs) if (fromOrigin(sub) && (b.media || !mediaOnly(sub.channel))) send(sub);
+    }
+    for (const tag of new Set(b.tags)) for (const sub of this.byTag.get(tag) ?? []) if (fromOrigin(sub)) send(sub);
+    for (const accountId of new Set(b.direct)) {
+      for (const sub of this.byAccount.get(accountId) ?? []) if (sub.channel.name === "direct") send(sub);
+    }
+  }
+
+  private dispatchNotification(recipientId: string, notificationId: string): void {
+    let payload: string | null | undefined;
+    for (const sub of this.byAccount.get(recipientId) ?? []) {
+      const wanted = sub.channel.name === "user:notification" || (sub.channel.name === "user" && mayReadNotifications(sub.client.viewer));
+      if (!wanted) continue;
+      payload ??= this.renderer.notification(recipientId, notificationId);
+      if (payload !== null) sub.client.send(sub.label, "notification", payload);
+    }
+  }
+}

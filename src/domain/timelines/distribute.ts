@@ -1,0 +1,106 @@
+// Fan-out on write. The write that creates a status (or reblog) indexes it in the public and hashtag feeds
+// and its author's home, and enqueues `status.created`; that job puts it into the home feed of every local
+// follower and into the lists it belongs to, in batched transactions, and signals the streams after each
+// batch. The rules applied here decide what enters a feed; policy.ts decides again at read time.
+import type { Deps } from "../../deps.ts";
+import type { Store } from "../../store/db.ts";
+import { listsContaining } from "../../store/lists.ts";
+import type { StatusRecord } from "../../store/records.ts";
+import { followerIdsOf, getFollow, isFollowing } from "../../store/relationships.ts";
+import { getStatus } from "../../store/statuses.ts";
+import {
+  homeShowsRecently, isLocalAccountId, putHomeEntry, putListEntry, putPublicEntry, tagFeed, type FeedEntry, type PublicFeed,
+} from "../../store/timelines.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
+import { STATUS_CREATED, type StatusJob } from "./jobs.ts";
+
+/** Rows written per transaction: big enough to amortise the commit, small enough not to stall other writers. */
+export const FAN_OUT_BATCH = 2000;
+/** A reblog of a status that is among this many newest rows of a home feed is not added again (Mastodon's). */
+export const REBLOG_FALLOFF = 40;
+
+const entryOf = (status: StatusRecord): FeedEntry => ({ authorId: status.accountId, reblogOfId: status.reblogOfId });
+
+/** The public feeds a status belongs to: public ones that are not reblogs nor replies to others. */
+export function publicFeedsOf(status: StatusRecord): PublicFeed[] {
+  if (status.visibility !== "public" || status.reblogOfId) return [];
+  const feeds: PublicFeed[] = status.tags.map(tagFeed);
+  if (!status.inReplyToId || status.inReplyToAccountId === status.accountId) {
+    feeds.push("public", status.local ? "public:local" : "public:remote");
+  }
+  return feeds;
+}
+
+/**
+ * Inside the write that creates `status`: the public and hashtag feeds, the author's own home (so the author
+ * sees it at once), and the fan-out job. Remote statuses come through here too (their author has no home).
+ */
+export function onStatusCreated(deps: Deps, status: StatusRecord): void {
+  const { store } = deps;
+  for (const feed of publicFeedsOf(status)) putPublicEntry(store, feed, status.id, { accountId: status.accountId, local: status.local });
+  if (isLocalAccountId(store, status.accountId)) addToHome(store, status.accountId, status);
+  const payload: StatusJob = { statusId: status.id };
+  deps.jobs.enqueue(STATUS_CREATED, payload);
+}
+
+/** Inside a write: adds the row unless it would repeat a reblog near the top. True when added. */
+export function addToHome(store: Store, viewerId: string, status: StatusRecord): boolean {
+  if (status.reblogOfId && homeShowsRecently(store, viewerId, status.reblogOfId, REBLOG_FALLOFF)) return false;
+  putHomeEntry(store, viewerId, status.id, entryOf(status));
+  return true;
+}
+
+/**
+ * Does a follower's home take this status (Mastodon's fan-out rules)? Direct statuses only when they are
+ * mentioned; replies to others only when they follow the account replied to (or are it); reblogs only
+ * while the follow shows reblogs; and nothing they may not see.
+ */
+export function wantsInHome(store: Store, status: StatusRecord, followerId: string): boolean {
+  if (status.visibility === "direct" && !status.mentionIds.includes(followerId)) return false;
+  const repliedTo = status.inReplyToAccountId;
+  if (status.inReplyToId && repliedTo && repliedTo !== status.accountId && repliedTo !== followerId && !isFollowing(store, followerId, repliedTo)) {
+    return false;
+  }
+  if (status.reblogOfId && !getFollow(store, followerId, status.accountId)?.reblogs) return false;
+  return canSeeStatus(store, followerId, status);
+}
+
+/** Inside a write: the followers of this batch whose home took the status (none once it is deleted). */
+function deliverToHomes(store: Store, status: StatusRecord, followerIds: string[]): string[] {
+  if (getStatus(store, status.id)?.deletedAt !== null) return [];
+  return followerIds.filter((id) => isLocalAccountId(store, id) && wantsInHome(store, status, id) && addToHome(store, id, status));
+}
+
+/** Inside a write: the lists (of local owners who follow the author) that took the status. */
+function deliverToLists(store: Store, status: StatusRecord): string[] {
+  const taken: string[] = [];
+  if (getStatus(store, status.id)?.deletedAt !== null) return taken;
+  for (const { ownerId, listId } of listsContaining(store, status.accountId)) {
+    if (!isLocalAccountId(store, ownerId)) continue;
+    if (ownerId !== status.accountId && !wantsInHome(store, status, ownerId)) continue;
+    if (ownerId === status.accountId && !canSeeStatus(store, ownerId, status)) continue;
+    putListEntry(store, listId, status.id, entryOf(status));
+    taken.push(listId);
+  }
+  return taken;
+}
+
+/** The `status.created` job. Idempotent: rows are put by key, and a deleted status goes nowhere. */
+export async function fanOutStatus(store: Store, emit: EmitSignal, statusId: string): Promise<void> {
+  const status = getStatus(store, statusId);
+  if (!status || status.deletedAt) return;
+  const signal = { topic: STREAM_TOPIC, kind: "update", statusId } as const;
+  const ownHome = isLocalAccountId(store, status.accountId) ? [status.accountId] : [];
+  emit({ ...signal, homes: ownHome, lists: [], broadcast: true });
+
+  // Collected first: an LMDB range iterator must not stay open across the batches' transactions.
+  const followers = [...followerIdsOf(store, status.accountId)];
+  for (let i = 0; i < followers.length; i += FAN_OUT_BATCH) {
+    const batch = followers.slice(i, i + FAN_OUT_BATCH);
+    const homes = await store.write(() => deliverToHomes(store, status, batch));
+    if (homes.length) emit({ ...signal, homes, lists: [], broadcast: false });
+  }
+  const lists = await store.write(() => deliverToLists(store, status));
+  if (lists.length) emit({ ...signal, homes: [], lists, broadcast: false });
+}

@@ -1,0 +1,149 @@
+// What each timeline shows a viewer. The REST timelines and the streams ask these same functions, and both
+// ask them at the moment of reading or sending: a feed row is only a candidate. Visibility itself is
+// decided by policy/visibility.ts (deleted, private, direct, blocked by the author); these add the
+// viewer's own choices (blocks, mutes, follows and their options, exclusive lists) and each timeline's rules.
+import type { Store } from "../../store/db.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { getList, isMember, ownerListsContaining, type ListRecord } from "../../store/lists.ts";
+import type { FollowRecord, StatusRecord } from "../../store/records.ts";
+import { getFollow, isBlocking, isMuting } from "../../store/relationships.ts";
+import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
+
+/** One viewer's reading of timelines, with the per-author facts cached for the length of a page or event. */
+export class TimelineViewer {
+  private follows = new Map<string, FollowRecord | null>();
+  private exclusives = new Map<string, boolean>();
+  private listed = new Map<string, boolean>();
+
+  constructor(
+    readonly store: Store,
+    readonly viewerId: string | null,
+  ) {}
+
+  follow(authorId: string): FollowRecord | null {
+    if (!this.viewerId) return null;
+    let hit = this.follows.get(authorId);
+    if (hit === undefined) {
+      hit = getFollow(this.store, this.viewerId, authorId) ?? null;
+      this.follows.set(authorId, hit);
+    }
+    return hit;
+  }
+
+  /** Is the author on one of the viewer's exclusive lists? */
+  exclusive(authorId: string): boolean {
+    const viewerId = this.viewerId;
+    if (!viewerId) return false;
+    let hit = this.exclusives.get(authorId);
+    if (hit === undefined) {
+      hit = ownerListsContaining(this.store, viewerId, authorId).some((listId) => getList(this.store, viewerId, listId)?.exclusive);
+      this.exclusives.set(authorId, hit);
+    }
+    return hit;
+  }
+
+  /** Public and hashtag timelines leave out suspended authors, and silenced ones unless the viewer follows them. */
+  listedAuthor(authorId: string): boolean {
+    let hit = this.listed.get(authorId);
+    if (hit === undefined) {
+      const account = getAccount(this.store, authorId);
+      hit = !!account && !account.suspended && (!account.silenced || authorId === this.viewerId || this.follow(authorId) !== null);
+      this.listed.set(authorId, hit);
+    }
+    return hit;
+  }
+
+  /** The cheap part of the home rule, from a feed row alone: is this author's content wanted at all? */
+  homeAuthor(authorId: string): boolean {
+    const viewerId = this.viewerId;
+    if (!viewerId) return false;
+    if (authorId === viewerId) return true;
+    if (!this.follow(authorId) || this.exclusive(authorId)) return false;
+    return !isBlocking(this.store, viewerId, authorId) && !isMuting(this.store, viewerId, authorId);
+  }
+
+  /** Visible to the viewer and not hidden by their blocks and mutes (also for a reblog's original). */
+  sees(status: StatusRecord): boolean {
+    return canSeeStatus(this.store, this.viewerId, status) && !hiddenByViewer(this.store, this.viewerId, status);
+  }
+}
+
+/**
+ * Home: the viewer's own statuses and those of accounts they follow (reblogs only while the follow shows
+ * them; the follow's languages, when set, narrow ordinary statuses), minus exclusive-list members.
+ */
+export function homeShows(viewer: TimelineViewer, status: StatusRecord): boolean {
+  if (!viewer.viewerId || !viewer.sees(status)) return false;
+  if (status.accountId === viewer.viewerId) return true;
+  const follow = viewer.follow(status.accountId);
+  if (!follow || viewer.exclusive(status.accountId)) return false;
+  if (status.reblogOfId) return follow.reblogs;
+  return !follow.languages || !status.language || follow.languages.includes(status.language);
+}
+
+/**
+ * A list: its members' statuses while the owner follows them, and replies to others per the list's
+ * replies_policy (followed: replies to anyone the owner follows; list: to members; none: no replies).
+ */
+export function listShows(viewer: TimelineViewer, list: ListRecord, status: StatusRecord): boolean {
+  const ownerId = list.accountId;
+  if (viewer.viewerId !== ownerId || !viewer.sees(status)) return false;
+  if (!isMember(viewer.store, list.id, status.accountId)) return false;
+  if (status.accountId !== ownerId) {
+    const follow = viewer.follow(status.accountId);
+    if (!follow || (status.reblogOfId && !follow.reblogs)) return false;
+  }
+  const repliedTo = status.inReplyToAccountId;
+  if (!status.inReplyToId || !repliedTo || repliedTo === status.accountId || repliedTo === ownerId) return true;
+  switch (list.repliesPolicy) {
+    case "none":
+      return false;
+    case "list":
+      return isMember(viewer.store, list.id, repliedTo);
+    case "followed":
+      return viewer.follow(repliedTo) !== null;
+  }
+}
+
+export type Origin = "all" | "local" | "remote";
+
+export interface PublicFilter {
+  origin: Origin;
+  onlyMedia: boolean;
+}
+
+function fromOrigin(status: StatusRecord, origin: Origin): boolean {
+  return origin === "all" || (origin === "local") === status.local;
+}
+
+/** The public timeline: public statuses only; no reblogs, no replies to others (replies to oneself stay). */
+export function publicShows(viewer: TimelineViewer, status: StatusRecord, filter: PublicFilter): boolean {
+  if (status.reblogOfId || status.visibility !== "public") return false;
+  if (status.inReplyToId && status.inReplyToAccountId !== status.accountId) return false;
+  if (!fromOrigin(status, filter.origin) || (filter.onlyMedia && status.mediaIds.length === 0)) return false;
+  return viewer.listedAuthor(status.accountId) && viewer.sees(status);
+}
+
+export interface TagFilter extends PublicFilter {
+  /** the hashtag and any[]: at least one of them */
+  anyOf: string[];
+  /** all[]: every one of them */
+  allOf: string[];
+  /** none[]: none of them */
+  noneOf: string[];
+}
+
+/** A hashtag timeline: public statuses carrying the tags asked for (replies included, reblogs not). */
+export function tagShows(viewer: TimelineViewer, status: StatusRecord, filter: TagFilter): boolean {
+  if (status.reblogOfId || status.visibility !== "public") return false;
+  const tags = status.tags;
+  if (!filter.anyOf.some((t) => tags.includes(t)) || !filter.allOf.every((t) => tags.includes(t))) return false;
+  if (filter.noneOf.some((t) => tags.includes(t))) return false;
+  if (!fromOrigin(status, filter.origin) || (filter.onlyMedia && status.mediaIds.length === 0)) return false;
+  return viewer.listedAuthor(status.accountId) && viewer.sees(status);
+}
+
+/** The direct stream: direct statuses the viewer wrote or is mentioned in. */
+export function directShows(viewer: TimelineViewer, status: StatusRecord): boolean {
+  return status.visibility === "direct" && viewer.sees(status);
+}

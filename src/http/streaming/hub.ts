@@ -1,0 +1,70 @@
+// One streaming hub per running app (per Deps): it listens to the job queue's events, where handlers raise
+// stream signals from worker threads or the main thread, and renders payloads with the entities.
+import type { Deps } from "../../deps.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { getNotification } from "../../store/notifications.ts";
+import { viewerFromToken } from "../../domain/auth/viewer.ts";
+import { requireUser } from "../../domain/auth/viewer.ts";
+import { StreamRequestError, type StreamViewer } from "../../domain/streaming/channels.ts";
+import { StreamHub, type Renderer } from "../../domain/streaming/hub.ts";
+import { isStreamSignal } from "../../domain/streaming/signals.ts";
+import { presentNotification } from "../../entities/notification.ts";
+import { presentStatuses } from "../../entities/status.ts";
+
+const hubs = new WeakMap<Deps, StreamHub>();
+
+/** Payloads as Mastodon's streaming server sends them: JSON-encoded entities, rendered once per signal
+ * (statuses without viewer flags, notifications for their recipient). */
+function renderer(deps: Deps): Renderer {
+  return {
+    status(status) {
+      const [presented] = presentStatuses(deps, null, [status]);
+      return presented ? JSON.stringify(presented) : null;
+    },
+    notification(recipientId, notificationId) {
+      const recipient = getAccount(deps.store, recipientId);
+      const record = getNotification(deps.store, recipientId, notificationId);
+      const presented = recipient && record ? presentNotification(deps, recipient, record) : null;
+      return presented ? JSON.stringify(presented) : null;
+    },
+  };
+}
+
+export function streamHub(deps: Deps): StreamHub {
+  let hub = hubs.get(deps);
+  if (!hub) {
+    const created = new StreamHub(deps.store, renderer(deps));
+    deps.jobs.onEvent((event) => {
+      if (isStreamSignal(event)) created.dispatch(event);
+    });
+    hubs.set(deps, created);
+    hub = created;
+  }
+  return hub;
+}
+
+/** The token of a stream request: Authorization header, `access_token` query or Sec-WebSocket-Protocol. */
+export function streamToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header) return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null;
+  const query = new URL(request.url).searchParams.get("access_token");
+  if (query) return query;
+  return request.headers.get("sec-websocket-protocol")?.split(",")[0]?.trim() || null;
+}
+
+/** Every stream needs a user token (Mastodon 4.2+); the streaming server's messages. */
+export function authenticateStream(deps: Deps, request: Request): StreamViewer {
+  const rawToken = streamToken(request);
+  if (!rawToken) throw new StreamRequestError(401, "Missing access token");
+  const viewer = viewerFromToken(deps.store, rawToken);
+  if (!viewer?.account) throw new StreamRequestError(401, "Invalid access token");
+  const user = requireUser(viewer);
+  return { accountId: user.account.id, scopes: user.scopes, rawToken };
+}
+
+/** `{error, status}` for a WebSocket message. */
+export function wsError(error: unknown): string {
+  if (error instanceof ApiError) return JSON.stringify({ error: error.message, status: error.status });
+  return JSON.stringify({ error: "An unexpected error occurred", status: 500 });
+}
