@@ -8,7 +8,7 @@ import { openStore } from "./store/db.ts";
 import { createJobQueue } from "./jobs/runner.ts";
 import { corsPlugin } from "./http/plugins/cors.ts";
 import { errorsPlugin } from "./http/plugins/errors.ts";
-import { paramsPlugin } from "./http/plugins/params.ts";
+import { indexRouteSchemas, paramsPlugin } from "./http/plugins/params.ts";
 import { cachePlugin } from "./http/plugins/cache.ts";
 import { oauthRoutes } from "./http/oauth/routes.ts";
 import { appsRoutes } from "./http/api/v1/apps.ts";
@@ -31,7 +31,7 @@ export function createDeps(config: Config = loadConfig()): Deps {
 }
 
 export function buildApp(deps: Deps) {
-  return new Elysia({ name: "warren", normalize: "typebox" })
+  const app = new Elysia({ name: "warren" })
     .use(corsPlugin)
     .use(errorsPlugin)
     .use(paramsPlugin)
@@ -67,6 +67,8 @@ export function buildApp(deps: Deps) {
     .use(instanceV2Routes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps));
+  indexRouteSchemas(app);
+  return app;
 }
 
 function oauthFlows(base: string) {

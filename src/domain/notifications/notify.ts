@@ -5,6 +5,8 @@ import type { Store } from "../../store/db.ts";
 import type { NotificationType } from "../../store/records.ts";
 import { blockedEitherWay, getMute } from "../../store/relationships.ts";
 import { hasNotification, insertNotification } from "../../store/notifications.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import { NOTIFICATION_CREATED, type NotificationJob } from "../timelines/jobs.ts";
 
 export interface NotifyInput {
   type: NotificationType;
@@ -25,5 +27,7 @@ export function notify(store: Store, input: NotifyInput, now = Date.now()): stri
   if (hasNotification(store, recipientId, fromAccountId, type, statusId)) return null;
   const id = newId(now);
   insertNotification(store, { v: 1, id, type, recipientId, fromAccountId, statusId, createdAt: now });
+  // Streams hear of it through a job (the runner finds it within its polling interval).
+  enqueueJob(store, NOTIFICATION_CREATED, { recipientId, notificationId: id } satisfies NotificationJob);
   return id;
 }

@@ -8,11 +8,11 @@ import { getStatus, pageAccountStatuses } from "../../store/statuses.ts";
 import { pageFavourites } from "../../store/statuses-interactions.ts";
 import { completeFavouriteRemoval } from "../statuses/favourite.ts";
 import { removeStatus } from "../statuses/remove.ts";
+import { removeFeedsAcrossBlock } from "../timelines/follows.ts";
 import type { BlockCreated } from "./block.ts";
 
-/** One clean-up step between the two accounts of a block, run in order by cleanUpAfterBlock. Steps for
- * data that does not exist yet (home timelines: the blocked account's statuses out of the blocker's home
- * timeline and vice versa) are appended to BLOCK_CLEANUP_STEPS when it does. */
+/** One clean-up step between the two accounts of a block, run in order by cleanUpAfterBlock. Features
+ * with data across accounts append their step to BLOCK_CLEANUP_STEPS (timelines: removeFeedsAcrossBlock). */
 export type BlockCleanupStep = (store: Store, blockerId: string, targetId: string) => Promise<void>;
 
 /** Notifications either account received from the other. */
@@ -39,7 +39,7 @@ export async function removeInteractionsAcross(store: Store, blockerId: string, 
   await removeInteractionsOf(store, blockerId, targetId);
 }
 
-export const BLOCK_CLEANUP_STEPS: BlockCleanupStep[] = [removeInteractionsAcross, removeNotificationsBetween];
+export const BLOCK_CLEANUP_STEPS: BlockCleanupStep[] = [removeInteractionsAcross, removeNotificationsBetween, removeFeedsAcrossBlock];
 
 /** Runs every step, unless the block was lifted before the job got to it. */
 export async function cleanUpAfterBlock(store: Store, event: BlockCreated): Promise<void> {

@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
+import { FOLLOW_CREATED, type FollowJob } from "../timelines/jobs.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
@@ -22,6 +23,7 @@ export async function authorizeFollowRequest(deps: Deps, viewer: AccountRecord, 
     const now = Date.now();
     putFollow(store, { ...request, id: newId(now), createdAt: now });
     notify(store, { type: "follow", recipientId: viewer.id, fromAccountId: requester.id }, now);
+    deps.jobs.enqueue(FOLLOW_CREATED, { followerId: requester.id, targetId: viewer.id } satisfies FollowJob);
   });
   return relationshipWith(store, viewer.id, requester.id);
 }

@@ -9,6 +9,7 @@ import {
   blockedEitherWay, getFollow, getFollowRequest, putFollow, putFollowRequest, removeFollow, removeFollowRequest,
 } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
+import { FOLLOW_CREATED, FOLLOW_REMOVED, type FollowJob } from "../timelines/jobs.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
@@ -67,6 +68,7 @@ export async function followAccount(deps: Deps, viewer: AccountRecord, rawTarget
     } else {
       putFollow(store, fresh);
       notify(store, { type: "follow", recipientId: target.id, fromAccountId: viewer.id }, now);
+      deps.jobs.enqueue(FOLLOW_CREATED, { followerId: viewer.id, targetId: target.id } satisfies FollowJob);
     }
   });
   return relationshipWith(store, viewer.id, target.id);
@@ -76,7 +78,7 @@ export async function followAccount(deps: Deps, viewer: AccountRecord, rawTarget
 export async function unfollowAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
-    removeFollow(deps.store, viewer.id, target.id);
+    if (removeFollow(deps.store, viewer.id, target.id)) deps.jobs.enqueue(FOLLOW_REMOVED, { followerId: viewer.id, targetId: target.id } satisfies FollowJob);
     removeFollowRequest(deps.store, viewer.id, target.id);
   });
   return relationshipWith(deps.store, viewer.id, target.id);
@@ -86,7 +88,7 @@ export async function unfollowAccount(deps: Deps, viewer: AccountRecord, rawTarg
 export async function removeFromFollowers(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
-    removeFollow(deps.store, target.id, viewer.id);
+    if (removeFollow(deps.store, target.id, viewer.id)) deps.jobs.enqueue(FOLLOW_REMOVED, { followerId: target.id, targetId: viewer.id } satisfies FollowJob);
   });
   return relationshipWith(deps.store, viewer.id, target.id);
 }

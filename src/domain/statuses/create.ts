@@ -12,6 +12,7 @@ import { STATUS_LIMITS } from "../limits.ts";
 import { notify } from "../notifications/notify.ts";
 import { assertCanReply, IN_REPLY_NOT_FOUND } from "../policy/interaction.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
+import { onStatusCreated } from "../timelines/distribute.ts";
 import { countableLength, parseStatusText, renderStatus } from "./format.ts";
 import { resolveMediaIds } from "./media.ts";
 
@@ -125,6 +126,7 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
     const raced = idempotentHit(store, author.id, input.idempotencyKey, now);
     if (raced) return raced;
     insertStatus(store, status);
+    onStatusCreated(deps, status);
     if (parent) adjustStatusCounter(store, parent.id, "repliesCount", 1);
     const account = getAccount(store, author.id);
     if (account) {

@@ -9,6 +9,7 @@ import { adjustStatusCounter, getStatus, insertStatus, reblogIdOf } from "../../
 import type { UserViewer } from "../auth/viewer.ts";
 import { notify } from "../notifications/notify.ts";
 import { assertCanReblog, assertVisible } from "../policy/interaction.ts";
+import { onStatusCreated } from "../timelines/distribute.ts";
 import { statusUrls } from "./create.ts";
 import { discardStatus, STATUS_REMOVED } from "./delete.ts";
 
@@ -66,6 +67,7 @@ export async function reblogStatus(deps: Deps, viewer: UserViewer, rawId: string
     const raced = reblogIdOf(store, me.id, original.id);
     if (raced) return getStatus(store, raced)!;
     insertStatus(store, wrapper);
+    onStatusCreated(deps, wrapper);
     adjustStatusCounter(store, original.id, "reblogsCount", 1);
     const account = getAccount(store, me.id);
     if (account) putAccount(store, { ...account, statusesCount: account.statusesCount + 1, lastStatusAt: now });

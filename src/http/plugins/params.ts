@@ -2,10 +2,11 @@
 // become the same shape before the TypeBox schemas see them. Rails-style keys are nested: `ids[]=1&ids[]=2`
 // → `{ids: ["1","2"]}`, `poll[options][]`, `fields_attributes[0][name]`, `keywords_attributes[][keyword]`.
 // Scalars stay strings (JSON numbers become strings too), booleans stay booleans, nulls are dropped, files
-// stay Files. Schemas therefore describe form semantics; see http/schemas.ts for the helpers. Unknown
-// parameters are dropped by the schemas (the app runs with `normalize: "typebox"`), as Rails' strong
-// parameters do.
-import { Elysia } from "elysia";
+// stay Files. Schemas therefore describe form semantics; see http/schemas.ts for the helpers. Parameters a
+// route does not declare are dropped before validation, as Rails' strong parameters do (clients send extras).
+import { Elysia, type AnyElysia } from "elysia";
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "@sinclair/typebox";
 import { BadRequest } from "../../lib/errors.ts";
 
 type Value = string | boolean | File | Value[] | { [key: string]: Value };
@@ -136,12 +137,29 @@ async function parseBody(request: Request, contentType: string): Promise<Bag> {
 // never run: they only tell the OpenAPI generator which content types every route accepts.
 const DOCUMENTED_CONTENT_TYPES = ["json", "urlencoded", "formdata"].map((fn) => ({ fn }) as any);
 
+/** Each route's query and body schemas, by "METHOD /path/:pattern"; filled by indexRouteSchemas(). */
+const routeSchemas = new Map<string, { query?: TSchema; body?: TSchema }>();
+
+/** Called once the app is composed: lets the normaliser drop undeclared parameters before validation. */
+export function indexRouteSchemas(app: AnyElysia): void {
+  for (const route of app.routes as { method: string; path: string; hooks?: { query?: TSchema; body?: TSchema } }[]) {
+    routeSchemas.set(`${route.method} ${route.path}`, { query: route.hooks?.query, body: route.hooks?.body });
+  }
+}
+
+function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
+  if (!schema || typeof schema !== "object" || !("type" in schema) || schema.type !== "object") return value;
+  return Object.keys(value).length === 0 ? value : (Value.Clean(schema, value) as Bag);
+}
+
 export const paramsPlugin = new Elysia({ name: "warren-params" })
   .onParse({ as: "global" }, async ({ request, contentType }) => parseBody(request, contentType ?? ""))
   .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[0])
   .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[1])
   .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[2])
   .onTransform({ as: "global" }, (ctx) => {
-    ctx.query = parseQuery(ctx.request.url) as any;
-    if (ctx.body === undefined || ctx.body === null) ctx.body = {} as any;
+    const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
+    ctx.query = undeclaredDropped(schemas?.query, parseQuery(ctx.request.url)) as any;
+    const body = ctx.body === undefined || ctx.body === null ? {} : (ctx.body as Bag);
+    ctx.body = undeclaredDropped(schemas?.body, body) as any;
   });

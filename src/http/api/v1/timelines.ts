@@ -53,10 +53,11 @@ export const timelineRoutes = (deps: Deps) =>
     .get(
       "/api/v1/timelines/home",
       ({ viewer, query, request, set }) =>
-        statusList(deps, request, set, viewer, homeTimeline(deps.store, viewer.account.id, pageQuery(query, STATUS_LIST_LIMIT))),
+        new Response(JSON.stringify(statusList(deps, request, set, viewer, homeTimeline(deps.store, viewer.account.id, pageQuery(query, STATUS_LIST_LIMIT)))), { headers: { "content-type": "application/json; charset=utf-8" } }),
       {
         auth: ["read:statuses"],
         query: HomeQuery,
+        response: listResponse,
         detail: { summary: "Your statuses and those of the accounts you follow, newest first", tags: ["timelines"] },
       },
     )
