@@ -8,9 +8,9 @@
 //   built with the same plugin opens LMDB, packs with msgpackr's native extractor and encodes a PNG with sharp.
 //
 // Flags: --skip-smoke skips the smoke binary (faster rebuilds while developing).
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { nativePlugin, NativeBuildError } from "./native-plugin.ts";
+import { assertNoCheckoutPaths, nativePlugin, NativeBuildError } from "./native-plugin.ts";
 import { findWorkerEntries } from "./worker-entries.ts";
 import { runNativeSmoke } from "./native-smoke-run.ts";
 
@@ -43,16 +43,6 @@ async function compile(entrypoints: string[], out: string, plugin = nativePlugin
   // Source maps are embedded in the executable; the copies written next to it are not needed.
   for (const output of result.outputs) if (output.path.endsWith(".map")) rmSync(output.path, { force: true });
   return plugin;
-}
-
-function assertNoCheckoutPaths(file: string) {
-  const bytes = readFileSync(file);
-  if (bytes.includes(Buffer.from(root + "/"))) {
-    throw new NativeBuildError(
-      `${relative(root, file)} contains the absolute path ${root}/: something is loaded from this checkout at run ` +
-        `time instead of being embedded, so the binary would not run elsewhere`,
-    );
-  }
 }
 
 async function assertRuns(file: string) {

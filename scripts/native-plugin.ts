@@ -2,7 +2,7 @@
 //
 // All three locate their native `.node` files at run time (node-gyp-build scans directories, sharp tries a
 // list of `require`s through createRequire), which finds nothing inside the executable. The plugin rewrites
-// each loader to a static `require` of the platform package's `.node` file, so the bundler embeds it. sharp's
+// each loader to a static `require`/`import` of the platform package's `.node` file, so the bundler embeds it. sharp's
 // addon also needs libvips, which it finds through an RPATH relative to node_modules: we embed that library as
 // a file and dlopen it (bun:ffi) before sharp's addon loads, so the dynamic linker resolves it by soname.
 //
@@ -45,6 +45,19 @@ export function nativeFiles() {
     sharp: mustExist(join(sharpDir, `sharp-${os}-${cpu}-${sharpVersion}.node`), "sharp addon"),
     libvips: mustExist(libvips ? join(libvipsDir, libvips) : join(libvipsDir, "libvips-cpp.so.*"), "libvips"),
   };
+}
+
+/**
+ * A file that was not embedded would be loaded from this checkout at run time: it works here and nowhere
+ * else. Such a path would appear in the executable, so its absence is the check.
+ */
+export function assertNoCheckoutPaths(file: string) {
+  if (readFileSync(file).includes(Buffer.from(root + "/"))) {
+    throw new NativeBuildError(
+      `${file} contains the absolute path ${root}/: something is loaded from this checkout at run time ` +
+        `instead of being embedded, so the binary would not run elsewhere`,
+    );
+  }
 }
 
 function replaceOnce(source: string, path: string, search: string, replacement: string): string {

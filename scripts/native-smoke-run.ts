@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NativeBuildError, type NativePlugin } from "./native-plugin.ts";
+import { assertNoCheckoutPaths, NativeBuildError, type NativePlugin } from "./native-plugin.ts";
 
 type Compile = (entrypoints: string[], out: string) => Promise<NativePlugin>;
 
@@ -12,6 +12,7 @@ export async function runNativeSmoke(compile: Compile) {
     const binary = join(dir, "native-smoke");
     const plugin = await compile([join(import.meta.dir, "native-smoke.ts")], binary);
     plugin.assertApplied(["lmdb", "msgpackr-extract", "sharp"]);
+    assertNoCheckoutPaths(binary);
     const proc = Bun.spawn([binary, dir], { cwd: dir, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0 || !out.includes("native smoke ok")) {

@@ -2,5 +2,6 @@
 import type { Scenario } from "./types.ts";
 import { verifyCredentials } from "./verify-credentials.ts";
 import { getStatus, postStatus } from "./statuses.ts";
+import { homeTimeline20, homeTimeline40 } from "./home-timeline.ts";
 
-export const SCENARIOS: Scenario[] = [verifyCredentials, postStatus, getStatus];
+export const SCENARIOS: Scenario[] = [verifyCredentials, postStatus, getStatus, homeTimeline20, homeTimeline40];

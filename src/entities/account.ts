@@ -2,6 +2,7 @@
 // Every key Mastodon 4.6 sends is here (reference/mastodon-4.6-keys.json); `suspended`, `limited` and
 // `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` not yet.
 import { t, type Static } from "elysia";
+import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
 import { publicId } from "../lib/ids.ts";
 import { linkifyText } from "../lib/html.ts";
@@ -53,9 +54,9 @@ const accountProperties = {
   header: t.String(),
   header_static: t.String(),
   header_description: t.String(),
-  followers_count: t.Integer(),
-  following_count: t.Integer(),
-  statuses_count: t.Integer(),
+  followers_count: Int(),
+  following_count: Int(),
+  statuses_count: Int(),
   last_status_at: Nullable(t.String({ description: "YYYY-MM-DD" })),
   hide_collections: Nullable(t.Boolean()),
   show_media: t.Boolean(),
@@ -81,7 +82,7 @@ export const RoleSchema = t.Object(
     permissions: t.String({ description: "Permission bitmask as a decimal string" }),
     color: t.String(),
     highlighted: t.Boolean(),
-    collection_limit: t.Integer(),
+    collection_limit: Int(),
   },
   { description: "Mastodon Role" },
 );
@@ -93,7 +94,7 @@ const SourceSchema = t.Object({
   language: Nullable(t.String()),
   note: t.String({ description: "Plain-text bio" }),
   fields: t.Array(FieldSchema),
-  follow_requests_count: t.Integer(),
+  follow_requests_count: Int(),
   hide_collections: Nullable(t.Boolean()),
   discoverable: Nullable(t.Boolean()),
   indexable: t.Boolean(),

@@ -1,6 +1,7 @@
 // Application entities (API.md §2.2, §2.3): Application (verify_credentials), CredentialApplication (once, at
 // registration, with the client secret) and the short form nested in statuses.
 import { t, type Static } from "elysia";
+import { Int } from "./integer.ts";
 import { publicId } from "../lib/ids.ts";
 import type { AppRecord } from "../store/records.ts";
 import { Nullable } from "../http/schemas.ts";
@@ -23,7 +24,7 @@ export const CredentialApplicationSchema = t.Object(
     ...ApplicationSchema.properties,
     client_id: t.String(),
     client_secret: t.String({ description: "Shown once; store it" }),
-    client_secret_expires_at: t.Integer({ description: "Always 0: secrets do not expire" }),
+    client_secret_expires_at: Int({ description: "Always 0: secrets do not expire" }),
   },
   { description: "OAuth application with its client credentials" },
 );

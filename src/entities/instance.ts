@@ -1,6 +1,7 @@
 // Instance (v2, and the deprecated v1), Rule and the small companions of /api/v1/instance/* (API.md §4.11):
 // the only place instance facts become JSON. Every number comes from domain/limits.ts.
 import { t, type Static } from "elysia";
+import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
 import { publicId } from "../lib/ids.ts";
 import { textToHtml } from "../lib/html.ts";
@@ -24,23 +25,23 @@ export const RuleSchema = t.Object(
 );
 
 const StatusesConfig = t.Object({
-  max_characters: t.Integer(),
-  max_media_attachments: t.Integer(),
-  characters_reserved_per_url: t.Integer(),
+  max_characters: Int(),
+  max_media_attachments: Int(),
+  characters_reserved_per_url: Int(),
 });
 const PollsConfig = t.Object({
-  max_options: t.Integer(),
-  max_characters_per_option: t.Integer(),
-  min_expiration: t.Integer({ description: "seconds" }),
-  max_expiration: t.Integer({ description: "seconds" }),
+  max_options: Int(),
+  max_characters_per_option: Int(),
+  min_expiration: Int({ description: "seconds" }),
+  max_expiration: Int({ description: "seconds" }),
 });
 const mediaProperties = {
   supported_mime_types: t.Array(t.String()),
-  image_size_limit: t.Integer({ description: "bytes" }),
-  image_matrix_limit: t.Integer({ description: "pixels" }),
-  video_size_limit: t.Integer({ description: "bytes" }),
-  video_matrix_limit: t.Integer({ description: "pixels" }),
-  video_frame_rate_limit: t.Integer(),
+  image_size_limit: Int({ description: "bytes" }),
+  image_matrix_limit: Int({ description: "pixels" }),
+  video_size_limit: Int({ description: "bytes" }),
+  video_matrix_limit: Int({ description: "pixels" }),
+  video_frame_rate_limit: Int(),
 };
 const FeedAccess = t.Object({
   local: t.Union([t.Literal("public"), t.Literal("authenticated"), t.Literal("disabled")]),
@@ -54,7 +55,7 @@ export const InstanceV2Schema = t.Object(
     version: t.String({ description: "Mastodon-compatible version, then Warren's" }),
     source_url: t.String(),
     description: t.String(),
-    usage: t.Object({ users: t.Object({ active_month: t.Integer() }) }),
+    usage: t.Object({ users: t.Object({ active_month: Int() }) }),
     thumbnail: t.Object({
       url: t.String(),
       blurhash: Nullable(t.String()),
@@ -73,18 +74,18 @@ export const InstanceV2Schema = t.Object(
       }),
       vapid: t.Object({ public_key: t.String({ description: "Web Push key; empty until push is set up" }) }),
       accounts: t.Object({
-        max_display_name_length: t.Integer(),
-        max_note_length: t.Integer(),
-        max_avatar_description_length: t.Integer(),
-        max_header_description_length: t.Integer(),
-        max_featured_tags: t.Integer(),
-        max_pinned_statuses: t.Integer(),
-        max_profile_fields: t.Integer(),
-        profile_field_name_limit: t.Integer(),
-        profile_field_value_limit: t.Integer(),
+        max_display_name_length: Int(),
+        max_note_length: Int(),
+        max_avatar_description_length: Int(),
+        max_header_description_length: Int(),
+        max_featured_tags: Int(),
+        max_pinned_statuses: Int(),
+        max_profile_fields: Int(),
+        profile_field_name_limit: Int(),
+        profile_field_value_limit: Int(),
       }),
       statuses: StatusesConfig,
-      media_attachments: t.Object({ description_limit: t.Integer(), ...mediaProperties }),
+      media_attachments: t.Object({ description_limit: Int(), ...mediaProperties }),
       polls: PollsConfig,
       translation: t.Object({ enabled: t.Boolean() }),
       timelines_access: t.Object({ live_feeds: FeedAccess, hashtag_feeds: FeedAccess, trending_link_feeds: FeedAccess }),
@@ -95,13 +96,13 @@ export const InstanceV2Schema = t.Object(
       approval_required: t.Boolean(),
       reason_required: t.Boolean(),
       message: Nullable(t.String()),
-      min_age: Nullable(t.Integer()),
+      min_age: Nullable(Int()),
       url: Nullable(t.String()),
     }),
-    api_versions: t.Object({ mastodon: t.Integer() }),
+    api_versions: t.Object({ mastodon: Int() }),
     contact: t.Object({ email: t.String(), account: Nullable(AccountSchema) }),
     rules: t.Array(RuleSchema),
-    wrapstodon: Nullable(t.Integer()),
+    wrapstodon: Nullable(Int()),
   },
   { description: "Mastodon Instance (v2)" },
 );
@@ -115,14 +116,14 @@ export const InstanceV1Schema = t.Object(
     email: t.String(),
     version: t.String(),
     urls: t.Object({ streaming_api: t.String() }),
-    stats: t.Object({ user_count: t.Integer(), status_count: t.Integer(), domain_count: t.Integer() }),
+    stats: t.Object({ user_count: Int(), status_count: Int(), domain_count: Int() }),
     thumbnail: t.String(),
     languages: t.Array(t.String()),
     registrations: t.Boolean(),
     approval_required: t.Boolean(),
     invites_enabled: t.Boolean(),
     configuration: t.Object({
-      accounts: t.Object({ max_featured_tags: t.Integer() }),
+      accounts: t.Object({ max_featured_tags: Int() }),
       statuses: StatusesConfig,
       media_attachments: t.Object(mediaProperties),
       polls: PollsConfig,

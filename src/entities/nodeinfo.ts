@@ -1,5 +1,6 @@
 // NodeInfo 2.0 (API.md §13): the discovery document and the schema-2.0 description of this server.
 import { t, type Static } from "elysia";
+import { Int } from "./integer.ts";
 import type { Config, RegistrationMode } from "../config.ts";
 import { SOFTWARE_VERSION } from "../domain/limits.ts";
 import type { InstanceDescription, InstanceUsage } from "../domain/instance/info.ts";
@@ -18,8 +19,8 @@ export const NodeInfoSchema = t.Object(
     protocols: t.Array(t.String()),
     services: t.Object({ outbound: t.Array(t.String()), inbound: t.Array(t.String()) }),
     usage: t.Object({
-      users: t.Object({ total: t.Integer(), activeMonth: t.Integer(), activeHalfyear: t.Integer() }),
-      localPosts: t.Integer(),
+      users: t.Object({ total: Int(), activeMonth: Int(), activeHalfyear: Int() }),
+      localPosts: Int(),
     }),
     openRegistrations: t.Boolean(),
     metadata: t.Object({ nodeName: t.String(), nodeDescription: t.String() }),

@@ -1,5 +1,6 @@
 // PreviewCard entity (API.md §4.4): the link card of a status.
 import { t, type Static } from "elysia";
+import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
 import { Nullable } from "../http/schemas.ts";
 import type { PreviewCardRecord } from "../store/statuses-cards.ts";
@@ -16,8 +17,8 @@ export const PreviewCardSchema = t.Object(
     provider_name: t.String(),
     provider_url: t.String(),
     html: t.String({ description: "Sanitised oEmbed HTML (video and rich cards)" }),
-    width: t.Integer(),
-    height: t.Integer(),
+    width: Int(),
+    height: Int(),
     image: Nullable(t.String()),
     image_description: t.String(),
     embed_url: t.String(),

@@ -2,6 +2,7 @@
 // renders a whole page at once: accounts, applications, cards and the viewer's flags are read once per
 // page (synchronous LMDB reads), counters come from the stored records.
 import { t, type Static, type TSchema } from "elysia";
+import { Int } from "./integer.ts";
 import type { Deps } from "../deps.ts";
 import { publicId } from "../lib/ids.ts";
 import { Nullable } from "../http/schemas.ts";
@@ -40,10 +41,10 @@ const baseProperties = {
   language: Nullable(t.String()),
   uri: t.String(),
   url: Nullable(t.String()),
-  replies_count: t.Integer(),
-  reblogs_count: t.Integer(),
-  favourites_count: t.Integer(),
-  quotes_count: t.Integer(),
+  replies_count: Int(),
+  reblogs_count: Int(),
+  favourites_count: Int(),
+  quotes_count: Int(),
   edited_at: Nullable(t.String()),
   favourited: t.Optional(t.Boolean({ description: "Signed-in viewers only" })),
   reblogged: t.Optional(t.Boolean({ description: "Signed-in viewers only" })),

@@ -1,5 +1,6 @@
 // Token entity (API.md §4.14): what /oauth/token and POST /api/v1/accounts answer.
 import { t, type Static } from "elysia";
+import { Int } from "./integer.ts";
 import type { IssuedToken } from "../domain/oauth/tokens.ts";
 
 export const TokenSchema = t.Object(
@@ -7,7 +8,7 @@ export const TokenSchema = t.Object(
     access_token: t.String(),
     token_type: t.Literal("Bearer"),
     scope: t.String({ description: "Space-separated granted scopes" }),
-    created_at: t.Integer({ description: "Unix seconds" }),
+    created_at: Int({ description: "Unix seconds" }),
   },
   { description: "OAuth access token" },
 );

@@ -1,6 +1,6 @@
 // Accounts (local and remote) and the local users behind them.
 import type { Store } from "./db.ts";
-import type { AccountRecord, UserRecord } from "./records.ts";
+import type { AccountKeysRecord, AccountRecord, UserRecord } from "./records.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {
   return store.db.accounts.get(id);
@@ -26,6 +26,10 @@ export function findAccountByUri(store: Store, uri: string): AccountRecord | und
   return id ? getAccount(store, id) : undefined;
 }
 
+export function getAccountKeys(store: Store, accountId: string): AccountKeysRecord | undefined {
+  return store.db.accountKeys.get(accountId);
+}
+
 export function getUser(store: Store, accountId: string): UserRecord | undefined {
   return store.db.users.get(accountId);
 }
@@ -39,8 +43,9 @@ export function usernameTaken(store: Store, username: string, domain: string | n
   return store.db.accountsByAcct.get([username.toLowerCase(), domain?.toLowerCase() ?? ""]) !== undefined;
 }
 
-/** Inside a write: a new account with its indexes (and its user for local accounts). */
-export function insertAccount(store: Store, account: AccountRecord, user?: UserRecord): void {
+/** Inside a write: a new account with its indexes (and its user for local accounts, its keys when known). */
+export function insertAccount(store: Store, account: AccountRecord, user?: UserRecord, keys?: AccountKeysRecord): void {
+  if (keys) store.db.accountKeys.put(account.id, keys);
   store.db.accounts.put(account.id, account);
   store.db.accountsByAcct.put([account.username.toLowerCase(), account.domain?.toLowerCase() ?? ""], account.id);
   store.db.accountsByUri.put(account.uri, account.id);

@@ -37,7 +37,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
   });
   const db = {} as Keyspaces;
   for (const [name, dbName] of Object.entries(KEYSPACES) as [KeyspaceName, string][]) {
-    db[name] = root.openDB({ name: dbName, encoding: "msgpack", keyEncoding: "ordered-binary" });
+    db[name] = root.openDB({ name: dbName, encoding: "msgpack", keyEncoding: "ordered-binary", sharedStructuresKey: Symbol.for("structures") });
   }
   const store: Store = {
     dir,

@@ -9,6 +9,8 @@ export const KEYSPACES = {
   accounts: "accounts",
   /** [usernameLower, domain | ""] → accountId */
   accountsByAcct: "accounts_by_acct",
+  /** accountId → AccountKeysRecord (the actor's key pair) */
+  accountKeys: "account_keys",
   /** actor uri → accountId (remote and local) */
   accountsByUri: "accounts_by_uri",
   /** accountId → UserRecord (local sign-in: e-mail, password, role, approval) */

@@ -39,9 +39,6 @@ export interface AccountRecord {
   outbox: string;
   followersUrl: string;
   followingUrl: string;
-  publicKeyPem: string;
-  /** local accounts only */
-  privateKeyPem: string | null;
   statusesCount: number;
   followersCount: number;
   followingCount: number;
@@ -52,6 +49,15 @@ export interface AccountRecord {
   /** Local accounts: UserRecord.role mirrored here so profiles show their role badge without a user read
    * (domain/accounts keeps both in step). Absent means "User". */
   role?: RoleName;
+}
+
+/** An actor's key pair, kept apart from AccountRecord: it is needed only to sign and verify federation
+ * requests, while the account record is read on nearly every API call. */
+export interface AccountKeysRecord {
+  v: 1;
+  publicKeyPem: string;
+  /** local accounts only */
+  privateKeyPem: string | null;
 }
 
 export interface UserRecord {

@@ -60,7 +60,7 @@ async function insertRemoteAccount(username: string, domain: string) {
     group: false, discoverable: true, indexable: true, hideCollections: false, avatarUrl: null, avatarDescription: "",
     headerUrl: null, headerDescription: "", createdAt: Date.now(), uri: actor, url: `https://${domain}/@${username}`,
     inbox: `${actor}/inbox`, sharedInbox: `https://${domain}/inbox`, outbox: `${actor}/outbox`,
-    followersUrl: `${actor}/followers`, followingUrl: `${actor}/following`, publicKeyPem: "", privateKeyPem: null,
+    followersUrl: `${actor}/followers`, followingUrl: `${actor}/following`,
     statusesCount: 0, followersCount: 0, followingCount: 0, lastStatusAt: null, suspended: false, silenced: false,
     memorial: false,
   };

@@ -7,7 +7,7 @@ import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { newId } from "../../lib/ids.ts";
 import { findUserByEmail, insertAccount, usernameTaken } from "../../store/accounts.ts";
-import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
+import type { AccountKeysRecord, AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { hashPassword } from "../auth/password.ts";
 import { Problems, tooLong } from "./validation.ts";
@@ -36,6 +36,7 @@ export interface NewLocalAccount {
 export interface PreparedAccount {
   account: AccountRecord;
   user: UserRecord;
+  keys: AccountKeysRecord;
 }
 
 /** Devise strips and lower-cases e-mail addresses before validating them. */
@@ -114,8 +115,6 @@ export async function prepareLocalAccount(deps: Deps, input: NewLocalAccount): P
     headerDescription: "",
     createdAt: now,
     ...localAccountUrls(deps.config.url, input.username),
-    publicKeyPem: keys.publicKey,
-    privateKeyPem: keys.privateKey,
     statusesCount: 0,
     followersCount: 0,
     followingCount: 0,
@@ -142,7 +141,8 @@ export async function prepareLocalAccount(deps: Deps, input: NewLocalAccount): P
     sensitive: false,
     language: null,
   };
-  return { account, user };
+  const accountKeys: AccountKeysRecord = { v: 1, publicKeyPem: keys.publicKey, privateKeyPem: keys.privateKey };
+  return { account, user, keys: accountKeys };
 }
 
 /**
@@ -154,7 +154,7 @@ export function insertLocalAccount(store: Store, prepared: PreparedAccount): voi
   if (usernameTaken(store, prepared.account.username)) problems.add("username", "ERR_TAKEN", TAKEN);
   if (findUserByEmail(store, prepared.user.email)) problems.add("email", "ERR_TAKEN", TAKEN);
   problems.throwIfAny();
-  insertAccount(store, prepared.account, prepared.user);
+  insertAccount(store, prepared.account, prepared.user, prepared.keys);
 }
 
 /** Validates, then writes the account and its user in one durable transaction. */

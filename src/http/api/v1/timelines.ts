@@ -12,7 +12,8 @@ import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { pageQuery } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
-import { STATUS_LIST_LIMIT, statusList } from "./statuses/shared.ts";
+import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
+import { cachedStatusList, PageCache } from "./timeline-pages.ts";
 
 const origins = {
   local: t.Optional(Flag({ description: "Only statuses of local users" })),
@@ -46,14 +47,15 @@ function tagNames(value: string | string[] | undefined): string[] {
 
 const listResponse = { 200: t.Array(StatusSchema), 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 
-export const timelineRoutes = (deps: Deps) =>
-  new Elysia({ name: "timeline-routes", seed: deps.store.dir })
+export const timelineRoutes = (deps: Deps) => {
+  const cache = new PageCache();
+  return new Elysia({ name: "timeline-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
       "/api/v1/timelines/home",
       ({ viewer, query, request, set }) =>
-        new Response(JSON.stringify(statusList(deps, request, set, viewer, homeTimeline(deps.store, viewer.account.id, pageQuery(query, STATUS_LIST_LIMIT)))), { headers: { "content-type": "application/json; charset=utf-8" } }),
+        cachedStatusList(deps, cache, request, set, viewer, () => homeTimeline(deps.store, viewer.account.id, pageQuery(query, STATUS_LIST_LIMIT))),
       {
         auth: ["read:statuses"],
         query: HomeQuery,
@@ -65,8 +67,8 @@ export const timelineRoutes = (deps: Deps) =>
       "/api/v1/timelines/public",
       ({ viewer, query, request, set }) => {
         const filter = { origin: originOf(query), onlyMedia: toBool(query.only_media) };
-        const statuses = publicTimeline(deps.store, viewer?.account?.id ?? null, filter, pageQuery(query, STATUS_LIST_LIMIT));
-        return statusList(deps, request, set, viewer, statuses);
+        const read = () => publicTimeline(deps.store, viewer?.account?.id ?? null, filter, pageQuery(query, STATUS_LIST_LIMIT));
+        return cachedStatusList(deps, cache, request, set, viewer, read);
       },
       {
         maybeAuth: ["read:statuses"],
@@ -86,8 +88,8 @@ export const timelineRoutes = (deps: Deps) =>
           allOf: tagNames(query.all),
           noneOf: tagNames(query.none),
         };
-        const statuses = tagTimeline(deps.store, viewer?.account?.id ?? null, filter, pageQuery(query, STATUS_LIST_LIMIT));
-        return statusList(deps, request, set, viewer, statuses);
+        const read = () => tagTimeline(deps.store, viewer?.account?.id ?? null, filter, pageQuery(query, STATUS_LIST_LIMIT));
+        return cachedStatusList(deps, cache, request, set, viewer, read);
       },
       {
         maybeAuth: ["read:statuses"],
@@ -102,7 +104,7 @@ export const timelineRoutes = (deps: Deps) =>
       "/api/v1/timelines/list/:id",
       ({ viewer, params, query, request, set }) => {
         const list = findOwnList(deps.store, viewer.account.id, params.id);
-        return statusList(deps, request, set, viewer, listTimeline(deps.store, list, pageQuery(query, STATUS_LIST_LIMIT)));
+        return cachedStatusList(deps, cache, request, set, viewer, () => listTimeline(deps.store, list, pageQuery(query, STATUS_LIST_LIMIT)));
       },
       {
         auth: ["read:lists"],
@@ -112,3 +114,4 @@ export const timelineRoutes = (deps: Deps) =>
         detail: { summary: "The statuses of one of your lists; other lists are 404", tags: ["timelines"] },
       },
     );
+};
