@@ -12,7 +12,7 @@ import { generateLoad, type LoadOptions, type RequestSpec } from "./lib/load.ts"
 import { problems, table, type Row } from "./lib/report.ts";
 import type { Measurement } from "./lib/stats.ts";
 import { startBare, startWarren, type ChildServer, type Sample } from "./lib/servers.ts";
-import { SCENARIOS } from "./scenarios/index.ts";
+import { SCENARIOS, TIMED_CHECKS } from "./scenarios/index.ts";
 import type { Scenario } from "./scenarios/types.ts";
 
 function option(name: string, fallback: string): string {
@@ -83,23 +83,35 @@ async function runScenario(scenario: Scenario): Promise<Row> {
 }
 
 const scenarios = only.length ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
-if (scenarios.length === 0) {
-  console.error(`no scenario named ${only.join(", ")}; known: ${SCENARIOS.map((s) => s.name).join(", ")}`);
+const checks = only.length ? TIMED_CHECKS.filter((c) => only.includes(c.name)) : TIMED_CHECKS;
+if (scenarios.length + checks.length === 0) {
+  console.error(`no scenario named ${only.join(", ")}; known: ${[...SCENARIOS, ...TIMED_CHECKS].map((s) => s.name).join(", ")}`);
   process.exit(64);
 }
 
 const rows: Row[] = [];
 for (const scenario of scenarios) rows.push(await runScenario(scenario));
+const timed: { name: string; description: string; limitMs: number; runsMs: number[] }[] = [];
+for (const check of checks) {
+  console.log(`${check.name}: ${check.description}…`);
+  timed.push({ name: check.name, description: check.description, limitMs: check.limitMs, runsMs: await check.run() });
+}
 
 const when = new Date().toISOString();
 console.log(`\nWarren benchmark ${when}: ${connections} connections, ${threads} generator thread(s), ` +
   `best of ${rounds} runs of ${durationMs / 1000}s after ${warmupMs / 1000}s warm-up each, ${availableParallelism()} CPUs, Bun ${Bun.version}\n`);
-console.log(table(rows));
-const issues = problems(rows);
+if (rows.length) console.log(table(rows));
+for (const check of timed) {
+  console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
+}
+const issues = [
+  ...problems(rows),
+  ...timed.filter((c) => Math.max(...c.runsMs) > c.limitMs).map((c) => `${c.name}: slowest run ${Math.max(...c.runsMs).toFixed(0)} ms > ${c.limitMs} ms`),
+];
 if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
 
 mkdirSync(outDir, { recursive: true });
 if (profile) console.log(`\nCPU profiles of Warren: ${profileDir}/`);
 const settings = { connections, threads, durationMs, warmupMs, rounds, cpus: availableParallelism(), bun: Bun.version };
-writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
+writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
 if (issues.length) process.exitCode = 1;

@@ -3,5 +3,9 @@ import type { Scenario } from "./types.ts";
 import { verifyCredentials } from "./verify-credentials.ts";
 import { getStatus, postStatus } from "./statuses.ts";
 import { homeTimeline20, homeTimeline40 } from "./home-timeline.ts";
+import { fanOut, type TimedCheck } from "./fan-out.ts";
 
 export const SCENARIOS: Scenario[] = [verifyCredentials, postStatus, getStatus, homeTimeline20, homeTimeline40];
+
+/** Timed operations (not request rates), run after the scenarios; each fails above its limit. */
+export const TIMED_CHECKS: TimedCheck[] = [fanOut];

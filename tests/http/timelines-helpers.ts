@@ -20,7 +20,7 @@ export async function remoteAccount(t: TestApp, username: string, domain = "remo
     group: false, discoverable: true, indexable: true, hideCollections: false, avatarUrl: null, avatarDescription: "", headerUrl: null,
     headerDescription: "", createdAt: now, uri: actor, url: `https://${domain}/@${username}`, inbox: `${actor}/inbox`,
     sharedInbox: `https://${domain}/inbox`, outbox: `${actor}/outbox`, followersUrl: `${actor}/followers`, followingUrl: `${actor}/following`,
-    publicKeyPem: "", privateKeyPem: null, statusesCount: 0, followersCount: 0, followingCount: 0, lastStatusAt: null, suspended: false,
+    statusesCount: 0, followersCount: 0, followingCount: 0, lastStatusAt: null, suspended: false,
     silenced: false, memorial: false,
   };
   await t.deps.store.write(() => insertAccount(t.deps.store, account));

@@ -6,7 +6,7 @@ import { createList, deleteList, findOwnList, updateList, type ListInput } from 
 import { addListMembers, listMembersPage, listsWithAccount, removeListMembers } from "../../../domain/lists/members.ts";
 import { LIST_LIMITS } from "../../../domain/limits.ts";
 import { listsOf } from "../../../store/lists.ts";
-import { AccountSchema } from "../../../entities/account.ts";
+import { AccountSchema, presentAccount } from "../../../entities/account.ts";
 import { ListSchema, presentList } from "../../../entities/list.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
@@ -86,7 +86,10 @@ export const listRoutes = (deps: Deps) =>
       "/api/v1/lists/:id/accounts",
       ({ viewer, params, query, request, set }) => {
         const list = findOwnList(deps.store, viewer.account.id, params.id);
-        const page = listMembersPage(deps.store, list, pageQuery(query, LIST_LIMIT), query.limit === "0");
+        // limit=0: every member, unpaged (no Link), as Mastodon does.
+        const all = query.limit === "0";
+        const page = listMembersPage(deps.store, list, pageQuery(query, LIST_LIMIT), all);
+        if (all) return page.entries.map((entry) => presentAccount(deps.config, entry.account, viewer.account.id));
         return accountList(deps, request, set, page, viewer.account.id);
       },
       {

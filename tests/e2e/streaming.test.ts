@@ -1,0 +1,375 @@
+// Streaming through real sockets: a listening server (Bun's WebSocket upgrade needs one), jobs on worker
+// threads (so stream signals cross from workers to the main thread), SSE and WebSocket clients.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { streamHub } from "../../src/http/streaming/hub.ts";
+import { block, call, follow, mute, newUser, post, postStatus, remoteAccount, remoteStatus } from "../http/timelines-helpers.ts";
+
+setDefaultTimeout(30_000);
+
+let t: TestApp;
+let base: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
+  t.app.listen({ port: 0, hostname: "127.0.0.1" });
+  base = `http://127.0.0.1:${t.app.server!.port}`;
+});
+afterAll(async () => {
+  await t.app.stop(true);
+  await t.close();
+});
+
+async function until<T>(probe: () => T | undefined, what: string, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+/** Lets pending work (fan-out in workers, notification jobs found by polling) finish before asserting absence. */
+async function settle(): Promise<void> {
+  await t.deps.jobs.drain();
+  await Bun.sleep(250);
+  await t.deps.jobs.drain();
+}
+
+// ---- SSE ----
+
+interface SseEvent {
+  event: string;
+  data: string;
+}
+
+class SseClient {
+  events: SseEvent[] = [];
+  comments: string[] = [];
+  /** the server ended the stream */
+  ended = false;
+  private reader: { read(): Promise<{ value?: Uint8Array; done: boolean }>; cancel(): Promise<void> };
+  private buffer = "";
+
+  constructor(readonly response: Response) {
+    this.reader = response.body!.getReader();
+    void this.pump();
+  }
+
+  private async pump() {
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await this.reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) {
+        this.ended = true;
+        return;
+      }
+      this.buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = this.buffer.indexOf("\n")) >= 0) {
+        const line = this.buffer.slice(0, cut);
+        this.buffer = this.buffer.slice(cut + 1);
+        if (line.startsWith(":")) this.comments.push(line.slice(1));
+        else if (line.startsWith("event: ")) this.events.push({ event: line.slice(7), data: "" });
+        else if (line.startsWith("data: ")) this.events.at(-1)!.data = line.slice(6);
+      }
+    }
+  }
+
+  updates(): string[] {
+    return this.events.filter((e) => e.event === "update").map((e) => JSON.parse(e.data).id);
+  }
+
+  close() {
+    void this.reader.cancel().catch(() => {});
+  }
+}
+
+async function sse(path: string, token?: string): Promise<SseClient> {
+  const res = await fetch(base + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  const client = new SseClient(res);
+  await until(() => (client.comments.includes(")") ? true : undefined), "the opening comment");
+  return client;
+}
+
+// ---- WebSocket ----
+
+interface WsMessage {
+  stream?: string[];
+  event?: string;
+  payload?: string;
+  error?: string;
+  status?: number;
+}
+
+class WsClient {
+  messages: WsMessage[] = [];
+  closed: { code: number } | null = null;
+  constructor(readonly socket: WebSocket) {
+    socket.onmessage = (e) => this.messages.push(JSON.parse(String(e.data)));
+    socket.onclose = (e) => (this.closed = { code: e.code });
+  }
+  send(message: unknown) {
+    this.socket.send(JSON.stringify(message));
+  }
+  /** Subscribes and waits until the server has taken the subscription (checked by the hub's size). */
+  async subscribe(message: Record<string, unknown>) {
+    this.send({ type: "subscribe", ...message });
+    await Bun.sleep(30);
+  }
+  events(event: string, stream?: string) {
+    return this.messages.filter((m) => m.event === event && (!stream || m.stream?.[0] === stream));
+  }
+  updateIds(stream?: string) {
+    return this.events("update", stream).map((m) => JSON.parse(m.payload!).id as string);
+  }
+  close() {
+    this.socket.close();
+  }
+}
+
+async function ws(query = "", protocols?: string[], headers?: Record<string, string>): Promise<WsClient> {
+  const url = `${base.replace("http", "ws")}/api/v1/streaming${query}`;
+  const socket = headers ? new WebSocket(url, { headers } as any) : new WebSocket(url, protocols);
+  const client = new WsClient(socket);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = () => reject(new Error("websocket failed to open"));
+  });
+  return client;
+}
+
+describe("endpoints and authentication", () => {
+  test("GET /api/v1/streaming/health answers OK", async () => {
+    const res = await fetch(`${base}/api/v1/streaming/health`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("OK");
+  });
+
+  test("SSE: a user token with a reading scope is required for every stream", async () => {
+    const user = await newUser(t, "auth");
+    for (const path of ["/api/v1/streaming/public", "/api/v1/streaming/user", "/api/v1/streaming/hashtag?tag=x"]) {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: "Missing access token" });
+    }
+    const bad = await fetch(`${base}/api/v1/streaming/user?access_token=nope`);
+    expect([bad.status, await bad.json()]).toEqual([401, { error: "Invalid access token" }]);
+    const writer = await newUser(t, "auth", "write");
+    const scoped = await fetch(`${base}/api/v1/streaming/public`, { headers: { authorization: `Bearer ${writer.token}` } });
+    expect([scoped.status, await scoped.json()]).toEqual([401, { error: "Access token does not have the required scopes" }]);
+    const notifier = await newUser(t, "auth", "read:notifications");
+    const notifications = await sse("/api/v1/streaming/user/notification", notifier.token);
+    notifications.close();
+    expect((await fetch(`${base}/api/v1/streaming/user`, { headers: { authorization: `Bearer ${notifier.token}` } })).status).toBe(401);
+    const noTag = await fetch(`${base}/api/v1/streaming/hashtag?access_token=${user.token}`);
+    expect([noTag.status, await noTag.json()]).toEqual([400, { error: "No tag for stream provided" }]);
+    const notMine = await fetch(`${base}/api/v1/streaming/list?list=12345&access_token=${user.token}`);
+    expect([notMine.status, await notMine.json()]).toEqual([401, { error: "Not authorized to stream this list" }]);
+  });
+
+  test("WebSocket: the token may come as Sec-WebSocket-Protocol (echoed), access_token or Authorization; none is 401", async () => {
+    const user = await newUser(t, "auth");
+    const byProtocol = await ws("", [user.token]);
+    expect(byProtocol.socket.protocol).toBe(user.token);
+    const byQuery = await ws(`?access_token=${user.token}`);
+    const byHeader = await ws("", undefined, { authorization: `Bearer ${user.token}` });
+    for (const client of [byProtocol, byQuery, byHeader]) client.close();
+    const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" };
+    const refused = await fetch(`${base}/api/v1/streaming`, { headers: upgrade });
+    expect([refused.status, await refused.json()]).toEqual([401, { error: "Missing access token" }]);
+    const invalid = await fetch(`${base}/api/v1/streaming?access_token=nope`, { headers: upgrade });
+    expect(invalid.status).toBe(401);
+  });
+});
+
+describe("user stream", () => {
+  test("a followed account's new status reaches the follower's home timeline and user stream (SSE and WebSocket)", async () => {
+    const [follower, author] = [await newUser(t, "u"), await newUser(t, "u")];
+    await follow(t, follower, author);
+    const events = await sse("/api/v1/streaming/user", follower.token);
+    const socket = await ws(`?stream=user&access_token=${follower.token}`);
+    await Bun.sleep(30);
+    const status = await postStatus(t, author, "fresh news");
+    await until(() => (events.updates().includes(status.id) ? true : undefined), "the SSE update");
+    await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the WebSocket update");
+    const message = socket.events("update", "user")[0]!;
+    expect(message.stream).toEqual(["user"]);
+    expect(typeof message.payload).toBe("string");
+    expect(JSON.parse(message.payload!)).toMatchObject({ id: status.id, content: "<p>fresh news</p>", account: { id: author.id } });
+    const home = await call(t, "GET", "/api/v1/timelines/home", follower.token);
+    expect(home.body.map((s: any) => s.id)).toContain(status.id);
+    events.close();
+    socket.close();
+  });
+
+  test("a private status reaches followers' streams only", async () => {
+    const [author, follower, outsider] = [await newUser(t, "u"), await newUser(t, "u"), await newUser(t, "u")];
+    await follow(t, follower, author);
+    const followerStream = await sse("/api/v1/streaming/user", follower.token);
+    const outsiderSocket = await ws(`?access_token=${outsider.token}`);
+    await outsiderSocket.subscribe({ stream: "user" });
+    await outsiderSocket.subscribe({ stream: "public" });
+    const secret = await postStatus(t, author, { status: "for followers", visibility: "private" });
+    await until(() => (followerStream.updates().includes(secret.id) ? true : undefined), "the follower's update");
+    await settle();
+    expect(outsiderSocket.events("update")).toEqual([]);
+    followerStream.close();
+    outsiderSocket.close();
+  });
+
+  test("delete is streamed as the bare id", async () => {
+    const [author, follower] = [await newUser(t, "u"), await newUser(t, "u")];
+    await follow(t, follower, author);
+    const socket = await ws(`?access_token=${follower.token}`);
+    await socket.subscribe({ stream: "user" });
+    await socket.subscribe({ stream: "public:local" });
+    const events = await sse("/api/v1/streaming/user", follower.token);
+    const status = await postStatus(t, author, "soon gone");
+    await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the update");
+    expect((await call(t, "DELETE", `/api/v1/statuses/${status.id}`, author.token)).status).toBe(200);
+    await until(() => (socket.events("delete").length === 2 ? true : undefined), "delete on both streams");
+    expect(socket.events("delete").map((m) => [m.stream, m.payload]).sort()).toEqual([[["public:local"], status.id], [["user"], status.id]]);
+    await until(() => events.events.find((e) => e.event === "delete"), "the SSE delete");
+    expect(events.events.find((e) => e.event === "delete")!.data).toBe(status.id);
+    events.close();
+    socket.close();
+  });
+
+  test("a block or a mute keeps the other account's statuses out of the streams", async () => {
+    const [reader, blocked, muted, booster] = [await newUser(t, "u"), await newUser(t, "u"), await newUser(t, "u"), await newUser(t, "u")];
+    for (const other of [blocked, muted, booster]) await follow(t, reader, other);
+    await mute(t, reader, muted);
+    await block(t, reader, blocked);
+    const socket = await ws(`?access_token=${reader.token}`);
+    await socket.subscribe({ stream: "user" });
+    await socket.subscribe({ stream: "public" });
+    await socket.subscribe({ stream: "hashtag", tag: "Quiet" });
+    const fromBlocked = await postStatus(t, blocked, "blocked #quiet");
+    const fromMuted = await postStatus(t, muted, "muted #quiet");
+    await post(t, `/api/v1/statuses/${fromMuted.id}/reblog`, booster.token);
+    const fine = await postStatus(t, booster, "fine #quiet");
+    await until(() => (socket.updateIds("hashtag").includes(fine.id) ? true : undefined), "the visible status");
+    await settle();
+    const seen = socket.events("update").map((m) => JSON.parse(m.payload!));
+    expect(seen.map((s) => s.id).sort()).toEqual([fine.id, fine.id, fine.id]);
+    expect(socket.events("update", "hashtag")[0]!.stream).toEqual(["hashtag", "Quiet"]);
+    expect(seen.some((s) => s.id === fromBlocked.id || s.reblog)).toBe(false);
+    socket.close();
+  });
+
+  test("notifications reach the user stream and user:notification", async () => {
+    const [me, fan] = [await newUser(t, "u"), await newUser(t, "u")];
+    const events = await sse("/api/v1/streaming/user/notification", me.token);
+    const socket = await ws(`?access_token=${me.token}`);
+    await socket.subscribe({ stream: "user" });
+    await follow(t, fan, me);
+    const mention = await postStatus(t, fan, `hello @${me.username}`);
+    await until(() => (events.events.filter((e) => e.event === "notification").length >= 2 ? true : undefined), "two notifications");
+    const payloads = events.events.filter((e) => e.event === "notification").map((e) => JSON.parse(e.data));
+    expect(payloads.map((n) => n.type).sort()).toEqual(["follow", "mention"]);
+    expect(payloads.find((n) => n.type === "mention")).toMatchObject({ account: { id: fan.id }, status: { id: mention.id } });
+    await until(() => (socket.events("notification", "user").length >= 2 ? true : undefined), "notifications on the user stream");
+    events.close();
+    socket.close();
+  });
+});
+
+describe("WebSocket subscriptions", () => {
+  test("several streams on one socket, each message naming its stream; unsubscribe stops one", async () => {
+    const [reader, author] = [await newUser(t, "w"), await newUser(t, "w")];
+    await follow(t, reader, author);
+    const socket = await ws(`?access_token=${reader.token}`);
+    await socket.subscribe({ stream: "user" });
+    await socket.subscribe({ stream: "public" });
+    await socket.subscribe({ stream: "public" });
+    await socket.subscribe({ stream: "hashtag:local", tag: "multi" });
+    const first = await postStatus(t, author, "one #multi");
+    await until(() => (socket.events("update").length === 3 ? true : undefined), "three updates");
+    expect(socket.events("update").map((m) => m.stream!.join(":")).sort()).toEqual(["hashtag:local:multi", "public", "user"]);
+    socket.send({ type: "unsubscribe", stream: "public" });
+    await Bun.sleep(30);
+    const second = await postStatus(t, author, "two #multi");
+    await until(() => (socket.updateIds("hashtag:local").includes(second.id) ? true : undefined), "the second update");
+    await settle();
+    expect(socket.updateIds("public")).toEqual([first.id]);
+    expect(socket.updateIds("user")).toEqual([first.id, second.id]);
+    socket.close();
+  });
+
+  test("public:local leaves remote statuses out; public:remote keeps only them", async () => {
+    const user = await newUser(t, "w");
+    const remote = await remoteAccount(t, "streamer");
+    const socket = await ws(`?access_token=${user.token}`);
+    await socket.subscribe({ stream: "public:local" });
+    await socket.subscribe({ stream: "public:remote" });
+    const remoteOne = await remoteStatus(t, remote, { content: "<p>from afar</p>" });
+    const localOne = await postStatus(t, user, "from here");
+    await until(() => (socket.updateIds("public:local").includes(localOne.id) ? true : undefined), "the local update");
+    await until(() => (socket.updateIds("public:remote").length ? true : undefined), "the remote update");
+    await settle();
+    expect(socket.updateIds("public:local")).toEqual([localOne.id]);
+    expect(socket.updateIds("public:remote")).toEqual([remoteOne.id.replace(/^0+/, "")]);
+    socket.close();
+  });
+
+  test("list and direct streams", async () => {
+    const [owner, member, friend] = [await newUser(t, "w"), await newUser(t, "w"), await newUser(t, "w")];
+    await follow(t, owner, member);
+    await follow(t, owner, friend);
+    const list = (await post(t, "/api/v1/lists", owner.token, { title: "Streamed" })).body;
+    await post(t, `/api/v1/lists/${list.id}/accounts`, owner.token, { account_ids: [member.id] });
+    const socket = await ws(`?access_token=${owner.token}`);
+    await socket.subscribe({ stream: "list", list: list.id });
+    await socket.subscribe({ stream: "direct" });
+    const onList = await postStatus(t, member, "on the list");
+    const direct = await postStatus(t, friend, { status: `@${owner.username} between us`, visibility: "direct" });
+    await until(() => (socket.updateIds("list").length && socket.updateIds("direct").length ? true : undefined), "list and direct updates");
+    await settle();
+    expect(socket.updateIds("list")).toEqual([onList.id]);
+    expect(socket.events("update", "list")[0]!.stream).toEqual(["list", list.id]);
+    expect(socket.updateIds("direct")).toEqual([direct.id]);
+    socket.close();
+  });
+
+  test("bad subscriptions are answered with an error message; a binary frame closes the socket with 1003", async () => {
+    const [user, other] = [await newUser(t, "w"), await newUser(t, "w")];
+    const otherList = (await post(t, "/api/v1/lists", other.token, { title: "Private" })).body;
+    const socket = await ws(`?access_token=${user.token}`);
+    socket.send({ type: "subscribe", stream: "nonsense" });
+    socket.send({ type: "subscribe", stream: "hashtag" });
+    socket.send({ type: "subscribe", stream: "list", list: otherList.id });
+    socket.socket.send("not json");
+    await until(() => (socket.messages.length === 3 ? true : undefined), "three errors");
+    expect(socket.messages).toEqual([
+      { error: "Unknown stream type", status: 400 },
+      { error: "No tag for stream provided", status: 400 },
+      { error: "Not authorized to stream this list", status: 401 },
+    ]);
+    socket.socket.send(new Uint8Array([1, 2, 3]));
+    await until(() => socket.closed ?? undefined, "the close");
+    expect(socket.closed!.code).toBe(1003);
+  });
+
+  test("heartbeats; a revoked token closes its streams", async () => {
+    const user = await newUser(t, "w");
+    const events = await sse("/api/v1/streaming/public", user.token);
+    const socket = await ws(`?access_token=${user.token}`);
+    await socket.subscribe({ stream: "public" });
+    const hub = streamHub(t.deps);
+    hub.tick();
+    await until(() => (events.comments.includes("thump") ? true : undefined), "a heartbeat");
+    const revoke = await t.request("/oauth/revoke", {
+      method: "POST",
+      form: { client_id: user.app.client_id, client_secret: user.app.client_secret, token: user.token },
+    });
+    expect(revoke.status).toBe(200);
+    hub.tick();
+    await until(() => socket.closed ?? undefined, "the socket to close");
+    await until(() => (events.ended ? true : undefined), "the event stream to end");
+    expect(hub.connections).toBe(0);
+  });
+});
