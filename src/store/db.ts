@@ -18,6 +18,10 @@ export interface Store {
   write<T>(fn: () => T): Promise<T>;
   /** Waits for pending writes (used at shutdown). */
   flushed(): Promise<void>;
+  /** Id of the last committed write transaction, by any thread or process: a sub-microsecond read. */
+  lastCommitId(): number;
+  /** Makes the next read start a fresh snapshot (reads otherwise share one snapshot per event-loop turn). */
+  freshSnapshot(): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +52,9 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     flushed: async () => {
       await root.flushed;
     },
+    // env.info() (mdb_env_info) reads the meta page; getStats() would also walk the free pages.
+    lastCommitId: () => (root as unknown as { env: { info(): { lastTxnId: number } } }).env.info().lastTxnId,
+    freshSnapshot: () => root.resetReadTxn(),
     close: () => root.close(),
   };
   if (options.migrate !== false) runMigrations(store);

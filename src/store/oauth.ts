@@ -2,38 +2,8 @@
 import type { Store } from "./db.ts";
 import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "./records.ts";
 
-// Tokens and apps are read on every authenticated request and change almost never, so this thread keeps
-// them for a moment. A revocation made here evicts at once; one made by another process (the CLI) or thread
-// is seen within CACHE_MS.
-const CACHE_MS = 2000;
-const CACHE_LIMIT = 10_000;
-
-interface Cached<T> {
-  value: T;
-  until: number;
-}
-
-const caches = new WeakMap<Store, { tokens: Map<string, Cached<TokenRecord>>; apps: Map<string, Cached<AppRecord>> }>();
-
-function cachesOf(store: Store) {
-  let found = caches.get(store);
-  if (!found) caches.set(store, (found = { tokens: new Map(), apps: new Map() }));
-  return found;
-}
-
-function cached<T>(cache: Map<string, Cached<T>>, key: string, load: () => T | undefined): T | undefined {
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.until > now) return hit.value;
-  const value = load();
-  if (value === undefined) return undefined; // never cache a miss: a token may be issued a moment later
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(key, { value, until: now + CACHE_MS });
-  return value;
-}
-
 export function getApp(store: Store, id: string): AppRecord | undefined {
-  return cached(cachesOf(store).apps, id, () => store.db.apps.get(id));
+  return store.db.apps.get(id);
 }
 
 export function findAppByClientId(store: Store, clientId: string): AppRecord | undefined {
@@ -48,7 +18,7 @@ export function insertApp(store: Store, app: AppRecord): void {
 }
 
 export function findToken(store: Store, hash: string): TokenRecord | undefined {
-  return cached(cachesOf(store).tokens, hash, () => store.db.tokens.get(hash));
+  return store.db.tokens.get(hash);
 }
 
 /** Inside a write. */
@@ -59,7 +29,6 @@ export function insertToken(store: Store, token: TokenRecord): void {
 
 /** Inside a write: marks a token revoked (kept for audit; lookups treat it as invalid). */
 export function revokeToken(store: Store, token: TokenRecord, at: number): void {
-  cachesOf(store).tokens.delete(token.hash);
   store.db.tokens.put(token.hash, { ...token, revokedAt: at });
   store.db.tokensByOwner.remove([token.accountId ?? token.appId, token.hash]);
 }

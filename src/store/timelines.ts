@@ -139,14 +139,4 @@ export function accountStatusIds(store: Store, accountId: string): string[] {
 
 /** Id of the last committed write transaction of the environment, by any thread or process: it changes
  * whenever anything is written, so it can tell whether something computed from the store is still current. */
-export function lastCommitId(store: Store): number {
-  // env.info() (mdb_env_info) is a sub-microsecond read of the meta page; getStats() also walks free pages.
-  const env = (store.db.homeFeed as unknown as { env?: { info?: () => { lastTxnId: number } } }).env;
-  return env?.info ? env.info().lastTxnId : (store.db.homeFeed.getStats() as { lastTxnId: number }).lastTxnId;
-}
 
-/** Makes the next read start a fresh snapshot (reads otherwise share one snapshot per event-loop turn), so
- * that what is read next is at least as recent as a lastCommitId taken before. */
-export function freshSnapshot(store: Store): void {
-  store.db.homeFeed.resetReadTxn();
-}

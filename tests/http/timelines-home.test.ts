@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
 import { block, call, follow, get, home, mute, newUser, post, postStatus } from "./timelines-helpers.ts";
+import { updateProfile } from "./relationships-helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -119,6 +120,16 @@ describe("follow, unfollow, block, mute", () => {
     expect(await home(t, reader)).toEqual([]);
   });
 
+  test("an authorised follow request back-fills too, private statuses included", async () => {
+    const [reader, locked] = [await newUser(t), await newUser(t)];
+    await updateProfile(t, locked, { locked: true });
+    const secret = await postStatus(t, locked, { status: "followers only", visibility: "private" });
+    expect((await post(t, `/api/v1/accounts/${locked.id}/follow`, reader.token)).body.requested).toBe(true);
+    expect(await home(t, reader)).toEqual([]);
+    expect((await post(t, `/api/v1/follow_requests/${reader.id}/authorize`, locked.token)).status).toBe(200);
+    expect(await home(t, reader)).toEqual([secret.id]);
+  });
+
   test("a block removes each account's statuses from the other's home, at once and for good", async () => {
     const [a, b] = [await newUser(t), await newUser(t)];
     await follow(t, a, b);
@@ -173,5 +184,28 @@ describe("follow, unfollow, block, mute", () => {
     t.deps.jobs.resume();
     expect(await home(t, reader)).toEqual([]);
     expect(await home(t, author)).toEqual([]);
+  });
+});
+
+describe("kept pages", () => {
+  test("a repeated read gives the same answer until something is written; a revoked token is refused at once", async () => {
+    const [reader, author] = [await newUser(t), await newUser(t)];
+    await follow(t, reader, author);
+    const status = await postStatus(t, author, "cache me");
+    await t.deps.jobs.drain();
+    const first = await get(t, "/api/v1/timelines/home", reader.token);
+    const again = await get(t, "/api/v1/timelines/home", reader.token);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("link")).toBe(first.headers.get("link"));
+    expect(again.headers.get("cache-control")).toBe("private, no-store");
+    expect(first.body[0]).toMatchObject({ id: status.id, favourited: false });
+    await post(t, `/api/v1/statuses/${status.id}/favourite`, reader.token);
+    expect((await get(t, "/api/v1/timelines/home", reader.token)).body[0]).toMatchObject({ id: status.id, favourited: true, favourites_count: 1 });
+    const revoke = await t.request("/oauth/revoke", {
+      method: "POST",
+      form: { client_id: reader.app.client_id, client_secret: reader.app.client_secret, token: reader.token },
+    });
+    expect(revoke.status).toBe(200);
+    expect((await get(t, "/api/v1/timelines/home", reader.token)).status).toBe(401);
   });
 });

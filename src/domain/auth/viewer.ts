@@ -2,6 +2,7 @@
 import { Forbidden, Unprocessable } from "../../lib/errors.ts";
 import { sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
+import { commitScoped } from "../snapshot.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import { findToken, getApp } from "../../store/oauth.ts";
 import type { AccountRecord, AppRecord, TokenRecord, UserRecord } from "../../store/records.ts";
@@ -20,9 +21,21 @@ export interface UserViewer extends Viewer {
   user: UserRecord;
 }
 
-/** The viewer behind a bearer token, or null when the token is unknown or revoked. */
+/**
+ * The viewer behind a bearer token, or null when the token is unknown or revoked. Resolved once per commit:
+ * while nothing has been written, a token seen before is answered from memory (records are never mutated
+ * in place, so sharing them is safe).
+ */
 export function viewerFromToken(store: Store, rawToken: string): Viewer | null {
-  const token = findToken(store, sha256(rawToken));
+  const hash = sha256(rawToken);
+  const viewers = commitScoped<Viewer | null>(store, "viewers");
+  let viewer = viewers.get(hash);
+  if (viewer === undefined) viewers.set(hash, (viewer = loadViewer(store, hash)));
+  return viewer;
+}
+
+function loadViewer(store: Store, hash: string): Viewer | null {
+  const token = findToken(store, hash);
   if (!token || token.revokedAt) return null;
   const app = getApp(store, token.appId);
   if (!app) return null;

@@ -62,7 +62,11 @@ export class StreamHub {
 
   connect(client: StreamClient): void {
     if (!this.clients.has(client)) this.clients.set(client, new Map());
-    this.timer ??= setInterval(() => this.tick(), HEARTBEAT_MS);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), HEARTBEAT_MS);
+      // The server keeps the process alive; open streams alone should not hold up a shutdown.
+      this.timer.unref?.();
+    }
   }
 
   /** False when the client already had this subscription. */

@@ -11,8 +11,11 @@ import { homeShows, publicShows, tagShows, TimelineViewer, type PublicFilter, ty
 /** Mastodon's TagFeed reads at most this many tags from each of any[], all[] and none[]. */
 export const TAGS_PER_MODE = 4;
 
-/** Runs a feed scan whose `accept` collects the statuses it lets through, in page order. */
-function collect(scan: (accept: (statusId: string) => boolean) => unknown, shows: (status: StatusRecord) => boolean, store: Store): StatusRecord[] {
+/**
+ * Runs a feed scan whose `accept` reads each candidate status and keeps it when `shows` lets it through;
+ * returns the statuses kept, in scan order (oldest first for min_id).
+ */
+function collect(store: Store, scan: (accept: (statusId: string) => boolean) => unknown, shows: (status: StatusRecord) => boolean): StatusRecord[] {
   const out: StatusRecord[] = [];
   scan((statusId) => {
     const status = getStatus(store, statusId);
@@ -27,19 +30,19 @@ function newestFirst(statuses: StatusRecord[], query: PageQuery): StatusRecord[]
   return query.minId ? statuses.reverse() : statuses;
 }
 
-/** GET /api/v1/timelines/home. */
+/** GET /api/v1/timelines/home. The row's author is checked before the status is even read. */
 export function homeTimeline(store: Store, viewerId: string, query: PageQuery): StatusRecord[] {
   const viewer = new TimelineViewer(store, viewerId);
   const statuses = collect(
+    store,
     (accept) => pageHomeFeed(store, viewerId, query, (statusId, entry) => viewer.homeAuthor(entry.authorId) && accept(statusId)),
     (status) => homeShows(viewer, status),
-    store,
   );
   return newestFirst(statuses, query);
 }
 
 function pageFeed(store: Store, feed: PublicFeed, query: PageQuery, shows: (status: StatusRecord) => boolean): StatusRecord[] {
-  return collect((accept) => pagePublicFeed(store, feed, query, (statusId) => accept(statusId)), shows, store);
+  return collect(store, (accept) => pagePublicFeed(store, feed, query, (statusId) => accept(statusId)), shows);
 }
 
 /** GET /api/v1/timelines/public. */

@@ -1,11 +1,11 @@
 // Rendered timeline pages, kept while nothing has been written. Clients poll their timelines much more often
 // than anything changes; a page is the same bytes as long as the store is (any commit, by any thread,
 // changes its last transaction id) and time has not changed what it shows (mute expiry: hence a short age
-// limit). A hit costs the token check and one lookup instead of the feed scan and the presentation.
+// limit). A repeated request is answered before routing: no token check, feed scan or presentation.
 import type { Deps } from "../../../deps.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import type { StatusRecord } from "../../../store/records.ts";
-import { freshSnapshot, lastCommitId } from "../../../store/timelines.ts";
+import { freshSnapshot, lastCommitId } from "../../../domain/snapshot.ts";
 import { statusList, type Setter } from "./statuses/shared.ts";
 
 const MAX_PAGES = 2000;
@@ -17,7 +17,8 @@ interface Page {
   at: number;
   /** UTF-8 bytes: sent without re-encoding */
   body: Uint8Array;
-  link: string | undefined;
+  /** Link and Cache-Control of the answer */
+  headers: Record<string, string>;
 }
 
 export class PageCache {
@@ -54,11 +55,18 @@ export class PageCache {
 
 const encoder = new TextEncoder();
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
+const TIMELINES = "/api/v1/timelines/";
 
 /**
- * A timeline page (statusList: Link header, presentation) answered from the cache when still current. The
- * answer is a pre-serialised Response, which Elysia sends as is (the route's response schema documents it).
+ * Pages are kept under the credentials exactly as sent and the URL: the same token asking the same thing
+ * again, with nothing written since (a revoked token, a changed account or user is a write), is answered
+ * exactly as before, so a hit needs neither the token check nor the route.
  */
+function pageKey(request: Request): string {
+  return `${request.headers.get("authorization") ?? ""} ${request.url}`;
+}
+
+/** A timeline page (statusList: presentation, Link header), kept for the early answer below. */
 export function cachedStatusList(
   deps: Deps,
   cache: PageCache,
@@ -67,18 +75,22 @@ export function cachedStatusList(
   viewer: Pick<Viewer, "account"> | null,
   read: () => StatusRecord[],
 ): Response {
-  const key = `${viewer?.account?.id ?? "-"} ${request.url}`;
-  const now = Date.now();
   const commit = lastCommitId(deps.store);
-  let page = cache.get(key, commit, now);
-  if (!page) {
-    // Read from a snapshot no older than `commit`, so the page is never older than the id it is kept under.
-    freshSnapshot(deps.store);
-    const body = encoder.encode(JSON.stringify(statusList(deps, request, set, viewer, read())));
-    page = { commit, at: now, body, link: set.headers["link"] as string | undefined };
-    cache.set(key, page);
-  } else if (page.link) {
-    set.headers["link"] = page.link;
-  }
+  // Read from a snapshot no older than `commit`, so the page is never older than the id it is kept under.
+  freshSnapshot(deps.store);
+  const body = encoder.encode(JSON.stringify(statusList(deps, request, set, viewer, read())));
+  const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
+  if (set.headers["link"]) headers.link = set.headers["link"] as string;
+  if (request.method === "GET") cache.set(pageKey(request), { commit, at: Date.now(), body, headers });
+  return new Response(body, { headers: JSON_TYPE });
+}
+
+/** Before routing: the kept page for this exact request, if it is still current. */
+export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Response | undefined {
+  if (request.method !== "GET" || !request.url.includes(TIMELINES)) return undefined;
+  const page = cache.get(pageKey(request), lastCommitId(deps.store), Date.now());
+  if (!page) return undefined;
+  Object.assign(set.headers, page.headers);
+  set.headers["vary"] = "Authorization";
   return new Response(page.body, { headers: JSON_TYPE });
 }

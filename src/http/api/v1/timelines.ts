@@ -13,7 +13,7 @@ import { cachePlugin } from "../../plugins/cache.ts";
 import { pageQuery } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
 import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
-import { cachedStatusList, PageCache } from "./timeline-pages.ts";
+import { cachedStatusList, keptPage, PageCache } from "./timeline-pages.ts";
 
 const origins = {
   local: t.Optional(Flag({ description: "Only statuses of local users" })),
@@ -50,6 +50,7 @@ const listResponse = { 200: t.Array(StatusSchema), 401: ErrorBody, 403: ErrorBod
 export const timelineRoutes = (deps: Deps) => {
   const cache = new PageCache();
   return new Elysia({ name: "timeline-routes", seed: deps.store.dir })
+    .onRequest(({ request, set }) => keptPage(deps, cache, request, set))
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
