@@ -1,6 +1,7 @@
 // buildApp(deps): every route group composed on the shared plugins. Tests import this; the server and the
 // single executable serve it.
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
+import { Kind } from "@sinclair/typebox";
 import { openapi } from "@elysiajs/openapi";
 import { loadConfig, type Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
@@ -69,7 +70,21 @@ export function buildApp(deps: Deps) {
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps));
   indexRouteSchemas(app);
+  if (!deps.config.checkResponses) skipResponseChecks(app);
   return app;
+}
+
+/**
+ * Response schemas document every answer (OpenAPI) and are checked under tests and in development. In
+ * production the presenters, typed by those schemas, are trusted: the check cost ~15% of a simple read.
+ */
+function skipResponseChecks(app: AnyElysia): void {
+  for (const route of app.routes as { hooks?: { response?: unknown } }[]) {
+    const response = route.hooks?.response;
+    if (!response || typeof response !== "object") continue;
+    const schemas = Kind in response ? [response] : Object.values(response as Record<string, unknown>);
+    for (const schema of schemas) if (schema && typeof schema === "object") (schema as { noValidate?: boolean }).noValidate = true;
+  }
 }
 
 function oauthFlows(base: string) {

@@ -22,6 +22,8 @@ export interface Config {
   instanceTitle: string;
   contactEmail: string;
   allowPrivateAddresses: boolean;
+  /** Check every response against its schema (a mismatch is a logged 500). On under tests and development. */
+  checkResponses: boolean;
 }
 
 export interface SmtpConfig {
@@ -108,5 +110,6 @@ export function loadConfig(env: Env = process.env): Config {
     instanceTitle: env.WARREN_TITLE || "Warren",
     contactEmail: env.WARREN_CONTACT_EMAIL || "",
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
+    checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
   };
 }

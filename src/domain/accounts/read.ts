@@ -7,6 +7,7 @@ import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { countFollowRequests } from "../../store/relationships.ts";
+import { commitScoped } from "../snapshot.ts";
 
 /** GET /api/v1/accounts?id[]= takes at most this many ids. */
 export const MAX_ACCOUNT_IDS = 40;
@@ -58,6 +59,9 @@ export function lookupAccount(deps: Deps, acct: string): AccountRecord {
 
 /** What CredentialAccount shows besides the account and user records. */
 export function credentialExtras(deps: Deps, accountId: string): { followRequestsCount: number } {
+  const counts = commitScoped<number>(deps.store, "followRequestCounts");
+  let count = counts.get(accountId);
   // Mastodon caps the count at 40: counting further would be wasted work.
-  return { followRequestsCount: countFollowRequests(deps.store, accountId, 40) };
+  if (count === undefined) counts.set(accountId, (count = countFollowRequests(deps.store, accountId, 40)));
+  return { followRequestsCount: count };
 }

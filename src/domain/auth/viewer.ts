@@ -27,10 +27,10 @@ export interface UserViewer extends Viewer {
  * in place, so sharing them is safe).
  */
 export function viewerFromToken(store: Store, rawToken: string): Viewer | null {
-  const hash = sha256(rawToken);
+  // Keyed by the token as sent (it is in this process's memory with every request anyway): a hit costs no hash.
   const viewers = commitScoped<Viewer | null>(store, "viewers");
-  let viewer = viewers.get(hash);
-  if (viewer === undefined) viewers.set(hash, (viewer = loadViewer(store, hash)));
+  let viewer = viewers.get(rawToken);
+  if (viewer === undefined) viewers.set(rawToken, (viewer = loadViewer(store, sha256(rawToken))));
   return viewer;
 }
 

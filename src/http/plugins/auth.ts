@@ -17,7 +17,7 @@ export function bearerToken(request: Request): string | null {
   }
   const url = request.url;
   const q = url.indexOf("?");
-  if (q < 0) return null;
+  if (q < 0 || !url.includes("_token=", q)) return null;
   const params = new URLSearchParams(url.slice(q + 1));
   return params.get("access_token") ?? params.get("bearer_token");
 }
