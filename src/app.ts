@@ -2,7 +2,6 @@
 // single executable serve it.
 import { Elysia, type AnyElysia } from "elysia";
 import { Kind } from "@sinclair/typebox";
-import { openapi } from "@elysiajs/openapi";
 import { loadConfig, type Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
@@ -11,6 +10,7 @@ import { corsPlugin } from "./http/plugins/cors.ts";
 import { errorsPlugin } from "./http/plugins/errors.ts";
 import { indexRouteSchemas, paramsPlugin } from "./http/plugins/params.ts";
 import { cachePlugin } from "./http/plugins/cache.ts";
+import { documentCommonErrors, documentWebSockets, openapiDocumentation, openapiPlugin } from "./http/openapi.ts";
 import { oauthRoutes } from "./http/oauth/routes.ts";
 import { appsRoutes } from "./http/api/v1/apps.ts";
 import { accountsRoutes } from "./http/api/v1/accounts.ts";
@@ -33,29 +33,13 @@ export function createDeps(config: Config = loadConfig()): Deps {
 
 export function buildApp(deps: Deps) {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
+  const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })
     .use(corsPlugin)
     .use(errorsPlugin)
     .use(paramsPlugin)
     .use(cachePlugin)
-    .use(
-      openapi({
-        path: "/openapi",
-        specPath: "/openapi/json",
-        // Paths with a dot (/.well-known/…) are real routes here, not static files.
-        exclude: { staticFile: false },
-        documentation: {
-          info: {
-            title: "Warren API",
-            version: "0.1.0",
-            description: "Mastodon-compatible REST API of a Warren server.",
-          },
-          components: {
-            securitySchemes: { bearer: { type: "oauth2", flows: oauthFlows(deps.config.url) } },
-          },
-        },
-      }),
-    )
+    .use(openapiPlugin(documentation))
     .use(oauthRoutes(deps))
     .use(appsRoutes(deps))
     .use(accountsRoutes(deps))
@@ -70,6 +54,8 @@ export function buildApp(deps: Deps) {
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps));
   indexRouteSchemas(app);
+  documentCommonErrors(app);
+  documentWebSockets(app, documentation);
   if (!deps.config.checkResponses) skipResponseChecks(app);
   return app;
 }
@@ -85,16 +71,6 @@ function skipResponseChecks(app: AnyElysia): void {
     const schemas = Kind in response ? [response] : Object.values(response as Record<string, unknown>);
     for (const schema of schemas) if (schema && typeof schema === "object") (schema as { noValidate?: boolean }).noValidate = true;
   }
-}
-
-function oauthFlows(base: string) {
-  return {
-    authorizationCode: {
-      authorizationUrl: `${base}/oauth/authorize`,
-      tokenUrl: `${base}/oauth/token`,
-      scopes: { read: "read", write: "write", follow: "follow", push: "push", profile: "profile" },
-    },
-  };
 }
 
 export type App = ReturnType<typeof buildApp>;

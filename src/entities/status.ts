@@ -1,21 +1,22 @@
 // Status entity (API.md §4.2): every key Mastodon 4.6 sends for the features Warren has. presentStatuses
-// renders a whole page at once: accounts, applications, cards and the viewer's flags are read once per
-// page (synchronous LMDB reads), counters come from the stored records.
+// renders a whole page at once (synchronous LMDB reads): the viewer's flags and cards per status, accounts
+// once per commit, applications once (they never change); counters come from the stored records.
 import { t, type Static, type TSchema } from "elysia";
 import { Int } from "./integer.ts";
 import type { Deps } from "../deps.ts";
 import { publicId } from "../lib/ids.ts";
 import { Nullable } from "../http/schemas.ts";
 import type { Viewer } from "../domain/auth/viewer.ts";
+import { commitScoped } from "../domain/snapshot.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getApp } from "../store/oauth.ts";
-import type { AccountRecord, AppRecord, StatusRecord } from "../store/records.ts";
+import type { StatusRecord } from "../store/records.ts";
 import { getStatus, reblogIdOf } from "../store/statuses.ts";
 import { getCard } from "../store/statuses-cards.ts";
 import { bookmarkIdOf, favouriteIdOf, pinIdOf } from "../store/statuses-interactions.ts";
 import { AccountSchema, presentAccount, type Account } from "./account.ts";
 import { presentStatusApplication, StatusApplicationSchema } from "./application.ts";
-import { MentionSchema, presentMention } from "./mention.ts";
+import { MentionSchema, presentMention, type Mention } from "./mention.ts";
 import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
 import { presentStatusTag, StatusTagSchema } from "./tag.ts";
 
@@ -80,31 +81,90 @@ type AnyStatus = Record<string, unknown>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** Per-page caches: each account, app and original status is read once. */
+type StatusApplication = Static<typeof StatusApplicationSchema>;
+
+/**
+ * `Status.application` by app id. Applications are never changed or removed once registered (store/oauth.ts
+ * only inserts them), so what was read once stays exact: the record is not decoded again for every status.
+ */
+const applications = new WeakMap<Deps["store"], Map<string, StatusApplication | null>>();
+const MAX_APPLICATIONS = 10_000;
+
+function statusApplication(deps: Deps, id: string): StatusApplication | null {
+  let known = applications.get(deps.store);
+  if (!known || known.size >= MAX_APPLICATIONS) applications.set(deps.store, (known = new Map()));
+  let hit = known.get(id);
+  if (hit === undefined) {
+    const app = getApp(deps.store, id);
+    hit = app ? presentStatusApplication(app) : null;
+    // An unknown id may be an app registered after this read: only found ones are kept.
+    if (app) known.set(id, hit);
+  }
+  return hit;
+}
+
+interface ViewerFlags {
+  favourited: boolean;
+  reblogged: boolean;
+  muted: boolean;
+  bookmarked: boolean;
+}
+
+/**
+ * Accounts as statuses show them (author and mentions). Kept while nothing has been committed (so they are
+ * exact: an account changes only by a commit), shared by every page presented meanwhile: a client re-reading
+ * a status, a thread or a timeline does not decode and present the same accounts again. Shared objects:
+ * nothing may modify them after presentation.
+ */
+type People = Map<string, Account | Mention | null>;
+
+/** Per-page state: the accounts of the current commit, and each status's viewer flags read once. */
 class PageContext {
-  private accounts = new Map<string, Account | null>();
-  private apps = new Map<string, AppRecord | null>();
+  private people: People;
+  private flagsOf = new Map<string, ViewerFlags>();
   constructor(
     readonly deps: Deps,
     readonly viewerId: string | null,
     readonly source: boolean,
-  ) {}
+  ) {
+    this.people = commitScoped(deps.store, "status-people");
+  }
 
+  /** The Account entity; its only viewer-dependent part (feature_approval) depends on being signed in. */
   account(id: string): Account | null {
-    let hit = this.accounts.get(id);
+    const key = this.viewerId ? `a+${id}` : `a-${id}`;
+    let hit = this.people.get(key) as Account | null | undefined;
     if (hit === undefined) {
       const record = getAccount(this.deps.store, id);
       hit = record ? presentAccount(this.deps.config, record, this.viewerId) : null;
-      this.accounts.set(id, hit);
+      this.people.set(key, hit);
     }
     return hit;
   }
 
-  app(id: string): AppRecord | null {
-    let hit = this.apps.get(id);
+  mention(id: string): Mention | null {
+    const key = `m${id}`;
+    let hit = this.people.get(key) as Mention | null | undefined;
     if (hit === undefined) {
-      hit = getApp(this.deps.store, id) ?? null;
-      this.apps.set(id, hit);
+      const record = getAccount(this.deps.store, id);
+      hit = record ? presentMention(record) : null;
+      this.people.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** The viewer's flags on a status (a reblog wrapper and the status it wraps share them). */
+  flags(viewerId: string, statusId: string): ViewerFlags {
+    let hit = this.flagsOf.get(statusId);
+    if (hit === undefined) {
+      const { store } = this.deps;
+      hit = {
+        favourited: !!favouriteIdOf(store, viewerId, statusId),
+        reblogged: !!reblogIdOf(store, viewerId, statusId),
+        muted: false,
+        bookmarked: !!bookmarkIdOf(store, viewerId, statusId),
+      };
+      this.flagsOf.set(statusId, hit);
     }
     return hit;
   }
@@ -115,7 +175,11 @@ function present(ctx: PageContext, status: StatusRecord, reblog: AnyStatus | nul
   const { store, config } = deps;
   const account = ctx.account(status.accountId);
   if (!account) return null;
-  const mentioned = status.mentionIds.map((id) => getAccount(store, id)).filter((a): a is AccountRecord => !!a);
+  const mentions: Mention[] = [];
+  for (const id of status.mentionIds) {
+    const mention = ctx.mention(id);
+    if (mention) mentions.push(mention);
+  }
   const card = reblog ? undefined : getCard(store, status.id);
   const out: AnyStatus = {
     id: publicId(status.id),
@@ -136,11 +200,11 @@ function present(ctx: PageContext, status: StatusRecord, reblog: AnyStatus | nul
   };
   if (viewerId) {
     // A reblog wrapper reports the viewer's flags of the status it wraps, as Mastodon does.
-    const target = status.reblogOfId ?? status.id;
-    out.favourited = !!favouriteIdOf(store, viewerId, target);
-    out.reblogged = !!reblogIdOf(store, viewerId, target);
-    out.muted = false;
-    out.bookmarked = !!bookmarkIdOf(store, viewerId, target);
+    const flags = ctx.flags(viewerId, status.reblogOfId ?? status.id);
+    out.favourited = flags.favourited;
+    out.reblogged = flags.reblogged;
+    out.muted = flags.muted;
+    out.bookmarked = flags.bookmarked;
     if (viewerId === status.accountId && !status.reblogOfId && status.visibility !== "direct") {
       out.pinned = !!pinIdOf(store, viewerId, status.id);
     }
@@ -149,13 +213,10 @@ function present(ctx: PageContext, status: StatusRecord, reblog: AnyStatus | nul
   if (ctx.source) out.text = status.text;
   else out.content = status.content;
   out.reblog = reblog;
-  if (status.local) {
-    const app = status.applicationId ? ctx.app(status.applicationId) : null;
-    out.application = app ? presentStatusApplication(app) : null;
-  }
+  if (status.local) out.application = status.applicationId ? statusApplication(deps, status.applicationId) : null;
   out.account = account;
   out.media_attachments = [];
-  out.mentions = mentioned.map(presentMention);
+  out.mentions = mentions;
   out.tags = status.tags.map((name) => presentStatusTag(config, name));
   out.emojis = [];
   out.card = card ? presentPreviewCard(config, card, viewerId !== null) : null;

@@ -63,3 +63,13 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
 
 /** Upper bound for a key prefix in range scans: sorts after every key that starts with `prefix`. */
 export const END = "\uffff";
+
+/**
+ * LMDB keys hold at most 1978 bytes, and a longer one throws. Client text that would not fit (an absurd
+ * username, tag or URL) cannot name a stored record, so lookups answer "not found" without trying.
+ */
+export function fitsInKey(...texts: string[]): boolean {
+  let bytes = 0;
+  for (const text of texts) bytes += Buffer.byteLength(text);
+  return bytes <= 1900;
+}

@@ -36,6 +36,11 @@ export function getMute(store: Store, muterId: string, targetId: string, now = D
   return mute;
 }
 
+/** The stored mute, expired or not. */
+export function getMuteRecord(store: Store, muterId: string, targetId: string): MuteRecord | undefined {
+  return store.db.mutes.get([muterId, targetId]);
+}
+
 export function isMuting(store: Store, muterId: string, targetId: string, now = Date.now()): boolean {
   return getMute(store, muterId, targetId, now) !== undefined;
 }

@@ -200,6 +200,8 @@ describe("user stream", () => {
     expect(message.stream).toEqual(["user"]);
     expect(typeof message.payload).toBe("string");
     expect(JSON.parse(message.payload!)).toMatchObject({ id: status.id, content: "<p>fresh news</p>", account: { id: author.id } });
+    // Rendered for the recipient, as Mastodon renders home pushes: the viewer's flags are there.
+    expect(JSON.parse(message.payload!)).toMatchObject({ favourited: false, reblogged: false, bookmarked: false, muted: false });
     const home = await call(t, "GET", "/api/v1/timelines/home", follower.token);
     expect(home.body.map((s: any) => s.id)).toContain(status.id);
     events.close();
@@ -278,6 +280,37 @@ describe("user stream", () => {
   });
 });
 
+describe("scopes per stream", () => {
+  test("read:statuses opens every stream but user:notification, and its user stream carries no notifications", async () => {
+    const [reader, fan, author] = [await newUser(t, "sc", "read:statuses follow"), await newUser(t, "sc"), await newUser(t, "sc")];
+    const refused = await fetch(`${base}/api/v1/streaming/user/notification`, { headers: { authorization: `Bearer ${reader.token}` } });
+    expect([refused.status, await refused.json()]).toEqual([401, { error: "Access token does not have the required scopes" }]);
+    const socket = await ws(`?access_token=${reader.token}`);
+    socket.send({ type: "subscribe", stream: "user:notification" });
+    await until(() => socket.messages.find((m) => m.error), "the refusal");
+    expect(socket.messages).toEqual([{ error: "Access token does not have the required scopes", status: 401 }]);
+    await socket.subscribe({ stream: "user" });
+    await follow(t, fan, reader);
+    await follow(t, reader, author);
+    const status = await postStatus(t, author, "statuses only");
+    await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the update");
+    await settle();
+    expect(socket.events("notification")).toEqual([]);
+    socket.close();
+  });
+
+  test("read opens every stream, user:notification included", async () => {
+    const user = await newUser(t, "sc", "read");
+    const hub = streamHub(t.deps);
+    const before = hub.connections;
+    for (const path of ["user", "user/notification", "public", "public/local", "public/remote", "hashtag?tag=x", "hashtag/local?tag=x", "direct"]) {
+      const events = await sse(`/api/v1/streaming/${path}`, user.token);
+      events.close();
+    }
+    await until(() => (hub.connections === before ? true : undefined), "the streams to close");
+  });
+});
+
 describe("WebSocket subscriptions", () => {
   test("several streams on one socket, each message naming its stream; unsubscribe stops one", async () => {
     const [reader, author] = [await newUser(t, "w"), await newUser(t, "w")];
@@ -290,6 +323,9 @@ describe("WebSocket subscriptions", () => {
     const first = await postStatus(t, author, "one #multi");
     await until(() => (socket.events("update").length === 3 ? true : undefined), "three updates");
     expect(socket.events("update").map((m) => m.stream!.join(":")).sort()).toEqual(["hashtag:local:multi", "public", "user"]);
+    // Public and hashtag payloads are one anonymous rendering shared by every subscriber; user ones are personal.
+    expect(JSON.parse(socket.events("update", "public")[0]!.payload!)).not.toHaveProperty("favourited");
+    expect(JSON.parse(socket.events("update", "user")[0]!.payload!)).toHaveProperty("favourited", false);
     socket.send({ type: "unsubscribe", stream: "public" });
     await Bun.sleep(30);
     const second = await postStatus(t, author, "two #multi");

@@ -141,6 +141,27 @@ describe("validation", () => {
     expect(await details(valid("admin"))).toEqual({ username: [{ error: "ERR_RESERVED", description: "is reserved" }] });
   });
 
+  test("usernames are ASCII letters, digits and underscores only; addresses need a domain", async () => {
+    for (const username of ["ñandú", "🐇", "with space", "dot.ted", "dash-ed", "at@sign"]) {
+      expect(await details({ ...valid("unique"), username })).toEqual({
+        username: [{ error: "ERR_INVALID", description: "must contain only letters, numbers and underscores" }],
+      });
+    }
+    for (const email of ["nodomain@", "@example.com", "no-at.example.com", "two@@example.com", "spa ce@example.com"]) {
+      expect(await details({ ...valid("unique"), email })).toEqual({ email: [{ error: "ERR_INVALID", description: "is invalid" }] });
+    }
+    expect((await register(open, token, valid("Under_score_9"))).status).toBe(200);
+  });
+
+  test("every field of the wrong shape is 422, and nothing is created", async () => {
+    for (const field of ["username", "email", "password", "locale", "reason"]) {
+      const res = await open.request("/api/v1/accounts", { method: "POST", token, json: { ...valid("shaped"), agreement: true, [field]: { nested: "x" } } });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { error: string }).error).toStartWith(`Validation failed: ${field} `);
+    }
+    expect((await open.request("/api/v1/accounts/lookup?acct=shaped")).status).toBe(404);
+  });
+
   test("wrong-typed parameters are 422, not 500", async () => {
     const res = await open.request("/api/v1/accounts", { method: "POST", token, json: { ...valid("typed"), username: ["typed"] } });
     expect(res.status).toBe(422);

@@ -171,13 +171,32 @@ describe("list timeline", () => {
     expect(ids).toContain(plain.id);
   });
 
+  test("statuses mentioning an account the owner blocks or mutes stay out", async () => {
+    const [lister, member, muted] = [await newUser(t, "l"), await newUser(t, "l"), await newUser(t, "l")];
+    await follow(t, lister, member);
+    await call(t, "POST", `/api/v1/accounts/${muted.id}/mute`, lister.token);
+    const list = (await create(lister, { title: "Careful" })).body;
+    await post(t, `/api/v1/lists/${list.id}/accounts`, lister.token, { account_ids: [member.id] });
+    const plain = await postStatus(t, member, "plain");
+    await postStatus(t, member, `hello @${muted.username}`);
+    expect(await timeline(t, `/api/v1/timelines/list/${list.id}`, lister.token)).toEqual([plain.id]);
+  });
+
   test("read:lists is needed; deleting a list empties it", async () => {
     const [lister, member] = [await newUser(t, "l"), await newUser(t, "l")];
     await follow(t, lister, member);
     const list = (await create(lister, { title: "Short-lived" })).body;
     await post(t, `/api/v1/lists/${list.id}/accounts`, lister.token, { account_ids: [member.id] });
     await postStatus(t, member, "hello list");
-    expect(await timeline(t, `/api/v1/timelines/list/${list.id}`, lister.token)).toHaveLength(1);
+    const [only] = await timeline(t, `/api/v1/timelines/list/${list.id}`, lister.token);
+    // A short page has both links; a page past the end has none.
+    const page = await get(t, `/api/v1/timelines/list/${list.id}?limit=5`, lister.token);
+    expect(page.headers.get("link")).toBe(
+      `<http://localhost:3000/api/v1/timelines/list/${list.id}?limit=5&max_id=${only}>; rel="next", ` +
+        `<http://localhost:3000/api/v1/timelines/list/${list.id}?limit=5&min_id=${only}>; rel="prev"`,
+    );
+    const past = await get(t, `/api/v1/timelines/list/${list.id}?max_id=${only}`, lister.token);
+    expect([past.body, past.headers.get("link")]).toEqual([[], null]);
     const statusesOnly = await newUser(t, "l", "read:statuses");
     expect((await get(t, `/api/v1/timelines/list/${list.id}`, statusesOnly.token)).status).toBe(403);
     await call(t, "DELETE", `/api/v1/lists/${list.id}`, lister.token);

@@ -1,6 +1,7 @@
 // GET/POST /api/v1/markers: home and notifications positions, version, updated_at, scopes, bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { appToken, createClientApp } from "../helpers/clients.ts";
 import { get, newUser, post, type User } from "./timelines-helpers.ts";
 
 let t: TestApp;
@@ -61,6 +62,16 @@ describe("markers", () => {
     expect(await post(t, "/api/v1/markers", user.token, {})).toMatchObject({ status: 200, body: {} });
   });
 
+  test("JSON numbers are taken as ids; each save moves updated_at", async () => {
+    const other = await newUser(t, "m");
+    const first = await post(t, "/api/v1/markers", other.token, { notifications: { last_read_id: 42 } });
+    expect(first.body.notifications).toMatchObject({ last_read_id: "42", version: 0 });
+    await Bun.sleep(5);
+    const second = await post(t, "/api/v1/markers", other.token, { notifications: { last_read_id: 43 } });
+    expect(second.body.notifications).toMatchObject({ last_read_id: "43", version: 1 });
+    expect(Date.parse(second.body.notifications.updated_at)).toBeGreaterThan(Date.parse(first.body.notifications.updated_at));
+  });
+
   test("read:statuses to read, write:statuses to save; a user token is needed", async () => {
     const reader = await newUser(t, "m", "read:statuses");
     expect((await read("", reader.token)).status).toBe(200);
@@ -69,5 +80,8 @@ describe("markers", () => {
       body: { error: "This action is outside the authorized scopes" },
     });
     expect((await get(t, "/api/v1/markers")).status).toBe(401);
+    const app = await createClientApp(t);
+    const { access_token } = await appToken(t, app, "read write");
+    expect(await read("?timeline[]=home", access_token)).toMatchObject({ status: 422, body: { error: "This method requires an authenticated user" } });
   });
 });

@@ -248,3 +248,18 @@ describe("grant types and garbage", () => {
     await expectOAuthError(nothing, 400, "invalid_request");
   });
 });
+
+describe("caching", () => {
+  test("token answers and their errors are never stored (RFC 6749 §5.1)", async () => {
+    const answers = [
+      await token(withClient({ grant_type: "client_credentials" })),
+      await token(withClient({ grant_type: "client_credentials", scope: "admin:read" })),
+      await token({ grant_type: "client_credentials", client_id: "nobody", client_secret: "nothing" }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 401]);
+    for (const res of answers) {
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("pragma")).toBe("no-cache");
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
+import { getAccount, putAccount } from "../../src/store/accounts.ts";
 import { account, get, newUser, post, relationship, updateProfile, type User } from "./relationships-helpers.ts";
 
 setDefaultTimeout(30_000); // each user costs an RSA key pair and a password hash
@@ -67,6 +68,56 @@ describe("following a locked account", () => {
     await updateProfile(t, owner, { locked: true });
     const res = await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token);
     expect(res.body).toMatchObject({ following: true, requested: false });
+  });
+});
+
+describe("unlocking the account, and silenced followers", () => {
+  test("unlocking accepts every pending request at once: follows, follow notifications, counters", async () => {
+    const owner = await lockedUser();
+    const fans: User[] = [await newUser(t, "ul"), await newUser(t, "ul")];
+    for (const fan of fans) await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token, { notify: true });
+    const res = await t.request("/api/v1/accounts/update_credentials", { method: "PATCH", token: owner.token, form: { locked: "false" } });
+    expect(res.status).toBe(200);
+    const me = (await res.json()) as any;
+    expect([me.locked, me.followers_count, me.source.follow_requests_count]).toEqual([false, 2, 0]);
+    expect((await get(t, "/api/v1/follow_requests", owner.token)).body).toEqual([]);
+    for (const fan of fans) {
+      expect(await relationship(t, fan, owner)).toMatchObject({ following: true, requested: false, notifying: true });
+      expect(notificationsFrom(owner, fan).map((n) => n.type)).toEqual(["follow"]);
+    }
+    const followers = await get(t, `/api/v1/accounts/${owner.id}/followers`);
+    expect(followers.body.map((a: any) => a.id)).toEqual([fans[1]!.id, fans[0]!.id]);
+    // saving the profile again (still unlocked) changes nothing
+    await updateProfile(t, owner, { locked: false });
+    expect((await account(t, owner)).followers_count).toBe(2);
+  });
+
+  test("following again, with a request left pending by an account unlocked since, follows at once (Mastodon's answer)", async () => {
+    const owner = await lockedUser();
+    const fan = await newUser(t, "late");
+    await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token, { reblogs: false });
+    // as a follow racing the unlock would leave it: the account unlocked, the request still there
+    const id = normaliseId(owner.id)!;
+    await t.deps.store.write(() => putAccount(t.deps.store, { ...getAccount(t.deps.store, id)!, locked: false }));
+    const res = await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token);
+    expect(res.body).toMatchObject({ following: true, requested: false, showing_reblogs: false });
+    expect((await get(t, "/api/v1/follow_requests", owner.token)).body).toEqual([]);
+    expect(notificationsFrom(owner, fan).map((n) => n.type)).toEqual(["follow"]);
+  });
+
+  test("a silenced account's follows always wait for an answer, and unlocking does not accept them", async () => {
+    const open = await newUser(t, "open");
+    const owner = await lockedUser();
+    const silenced = await newUser(t, "quiet");
+    const id = normaliseId(silenced.id)!;
+    await t.deps.store.write(() => putAccount(t.deps.store, { ...getAccount(t.deps.store, id)!, silenced: true }));
+    const res = await post(t, `/api/v1/accounts/${open.id}/follow`, silenced.token);
+    expect(res.body).toMatchObject({ following: false, requested: true });
+    expect(await relationship(t, open, silenced)).toMatchObject({ requested_by: true, followed_by: false });
+    await post(t, `/api/v1/accounts/${owner.id}/follow`, silenced.token);
+    await updateProfile(t, owner, { locked: false });
+    expect((await get(t, "/api/v1/follow_requests", owner.token)).body.map((a: any) => a.id)).toEqual([silenced.id]);
+    expect((await post(t, `/api/v1/follow_requests/${silenced.id}/authorize`, owner.token)).body.followed_by).toBe(true);
   });
 });
 

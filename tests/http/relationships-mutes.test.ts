@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
+import { getMuteRecord } from "../../src/store/relationships.ts";
 import { get, newUser, post, relationship, type User } from "./relationships-helpers.ts";
 
 setDefaultTimeout(30_000); // each user costs an RSA key pair and a password hash
@@ -65,6 +66,38 @@ describe("POST /api/v1/accounts/:id/mute", () => {
     // muting again after expiry starts a new mute
     expect((await post(t, `/api/v1/accounts/${b.id}/mute`, a.token, { duration: 0 })).body).toMatchObject({ muting: true, muting_expires_at: null });
     expect((await get(t, "/api/v1/mutes", a.token)).body.map((x: any) => x.id)).toEqual([b.id]);
+  });
+
+  test("any mute, notifications=false too, hides the muted account's statuses until it expires", async () => {
+    const a = await newUser(t);
+    const b = await newUser(t);
+    await post(t, `/api/v1/accounts/${b.id}/follow`, a.token);
+    const first = (await post(t, "/api/v1/statuses", b.token, { status: "muted words #mutetag", visibility: "public" })).body.id;
+    await t.deps.jobs.drain();
+    const timelines = ["/api/v1/timelines/home", "/api/v1/timelines/public", "/api/v1/timelines/tag/mutetag"];
+    const seen = async () => {
+      const out: boolean[] = [];
+      for (const path of timelines) out.push((await get(t, path, a.token)).body.some((x: any) => x.id === first));
+      return out;
+    };
+    expect(await seen()).toEqual([true, true, true]);
+    const res = await post(t, `/api/v1/accounts/${b.id}/mute`, a.token, { notifications: false, duration: "2" });
+    expect(res.body).toMatchObject({ muting: true, muting_notifications: false, following: true });
+    expect(await seen()).toEqual([false, false, false]);
+    // opened by id it is still there, as on Mastodon
+    expect((await get(t, `/api/v1/statuses/${first}`, a.token)).status).toBe(200);
+    // the mute.expired job deletes the mute when it ends, so no page kept from before still hides them
+    await Bun.sleep(2500);
+    expect(await seen()).toEqual([true, true, true]);
+    expect(getMuteRecord(t.deps.store, normaliseId(a.id)!, normaliseId(b.id)!)).toBeUndefined();
+  });
+
+  test("an empty duration (as forms send it) mutes until unmuted", async () => {
+    const a = await newUser(t);
+    const b = await newUser(t);
+    const res = await t.request(`/api/v1/accounts/${b.id}/mute`, { method: "POST", token: a.token, form: { duration: "", notifications: "true" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ muting: true, muting_notifications: true, muting_expires_at: null });
   });
 
   test("bad input: duration not a whole number of seconds, yourself, unknown ids, scopes", async () => {

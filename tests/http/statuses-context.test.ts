@@ -84,4 +84,12 @@ describe("context", () => {
     expect((await context(chain[0]!)).body.descendants.length).toBe(20);
     expect((await context(chain[0]!, alice)).body.descendants.length).toBe(45);
   });
+
+  test("anonymous callers get at most 60 descendants; signed-in ones all of them", async () => {
+    const top = await postStatus(t, alice, "popular");
+    const replies: string[] = [];
+    for (let i = 0; i < 65; i++) replies.push((await postStatus(t, bob, { status: `reply ${i}`, in_reply_to_id: top.id })).id);
+    expect(ids((await context(top.id)).body.descendants)).toEqual(replies.slice(0, 60));
+    expect(ids((await context(top.id, carol)).body.descendants)).toEqual(replies);
+  });
 });

@@ -113,9 +113,19 @@ describe("posting rules", () => {
     expect([body.visibility, body.sensitive, body.spoiler_text]).toEqual(["unlisted", true, "cw"]);
   });
 
-  test("language: a valid code is kept, anything else falls back", async () => {
+  test("language: a listed code is kept; anything else falls back to the user's language, then the server's", async () => {
     expect((await postStatus(t, alice, { status: "bonjour", language: "fr" })).language).toBe("fr");
-    expect((await postStatus(t, alice, { status: "hmm", language: "not a language" })).language).toBeNull();
+    expect((await postStatus(t, alice, { status: "hallo", language: "DE" })).language).toBe("de");
+    for (const language of ["not a language", "zz", "xyz", ""]) {
+      expect((await postStatus(t, alice, { status: "hmm", language })).language).toBe("en");
+    }
+    expect((await postStatus(t, alice, "no language given")).language).toBe("en");
+    const dora = await newUser(t, "dora");
+    const updated = await call(t, "PATCH", "/api/v1/accounts/update_credentials", dora.token, { source: { language: "de" } });
+    expect(updated.status).toBe(200);
+    expect((await postStatus(t, dora, "ohne Sprache")).language).toBe("de");
+    expect((await postStatus(t, dora, { status: "bogus", language: "zz" })).language).toBe("de");
+    expect((await postStatus(t, dora, { status: "merci", language: "fr" })).language).toBe("fr");
   });
 
   test("the account's statuses_count and last_status_at follow", async () => {
@@ -177,6 +187,24 @@ describe("formatting", () => {
     expect(status.content).toContain(`<a href="${t.deps.config.url}/tags/warren" class="mention hashtag" rel="tag">#<span>Warren</span></a>`);
     expect(status.content).toContain("not#this");
   });
+  test("unicode hashtags, quotes and ampersands in text and links, CRLF line ends", async () => {
+    const status = await postStatus(t, alice, "#Café & #日本語 say \"hi\" it's https://example.invalid/?a=1&b=2\r\nnext");
+    expect(status.tags.map((tag: any) => tag.name)).toEqual(["café", "日本語"]);
+    expect(status.tags[0].url).toBe(`${t.deps.config.url}/tags/caf%C3%A9`);
+    expect(status.content).toBe(
+      `<p><a href="${t.deps.config.url}/tags/caf%C3%A9" class="mention hashtag" rel="tag">#<span>Café</span></a> &amp; ` +
+        `<a href="${t.deps.config.url}/tags/%E6%97%A5%E6%9C%AC%E8%AA%9E" class="mention hashtag" rel="tag">#<span>日本語</span></a> ` +
+        "say &quot;hi&quot; it&#39;s " +
+        '<a href="https://example.invalid/?a=1&amp;b=2" target="_blank" rel="nofollow noopener" translate="no"><span class="invisible">https://</span>' +
+        '<span class="">example.invalid/?a=1&amp;b=2</span><span class="invisible"></span></a><br />next</p>',
+    );
+  });
+
+  test("a mention of an account this server does not know stays text", async () => {
+    const status = await postStatus(t, alice, "cc @someone@elsewhere.example and @ghost");
+    expect(status.mentions).toEqual([]);
+    expect(status.content).toBe("<p>cc @someone@elsewhere.example and @ghost</p>");
+  });
 });
 
 describe("the 500-character limit", () => {
@@ -196,6 +224,12 @@ describe("the 500-character limit", () => {
   test("the spoiler text counts too; emoji count as one character", async () => {
     expect((await post(t, "/api/v1/statuses", alice.token, { status: "a".repeat(490), spoiler_text: "b".repeat(11) })).status).toBe(422);
     expect((await post(t, "/api/v1/statuses", alice.token, { status: "👩‍👩‍👧‍👦".repeat(500) })).status).toBe(200);
+  });
+
+  test("a mention of a remote account counts as @user, without its domain", async () => {
+    const mention = "@ab@a-very-long-domain-name.remote.example";
+    expect((await post(t, "/api/v1/statuses", alice.token, { status: `${"a".repeat(497)} ${mention}` })).status).toBe(422);
+    expect((await post(t, "/api/v1/statuses", alice.token, { status: `${"a".repeat(496)} ${mention}` })).status).toBe(200);
   });
 
   test("absurdly long input is refused without a 500", async () => {

@@ -162,6 +162,25 @@ describe("follow, unfollow, block, mute", () => {
     expect(await home(t, reader)).toEqual([quiet.id, more.id, noise.id]);
   });
 
+  test("statuses mentioning an account the reader blocks or mutes stay out, and reblogs of them; own statuses stay", async () => {
+    const [reader, friend, booster, blocked, muted, author] = [await newUser(t), await newUser(t), await newUser(t), await newUser(t), await newUser(t), await newUser(t)];
+    await follow(t, reader, friend);
+    await follow(t, reader, booster);
+    await block(t, reader, blocked);
+    await mute(t, reader, muted);
+    const toBlocked = await postStatus(t, friend, `hi @${blocked.username}`);
+    const toMuted = await postStatus(t, friend, `hi @${muted.username}`);
+    const aboutMuted = await postStatus(t, author, `look @${muted.username}`);
+    await post(t, `/api/v1/statuses/${aboutMuted.id}/reblog`, booster.token);
+    const fine = await postStatus(t, friend, "hi everyone");
+    const mine = await postStatus(t, reader, `note to self about @${muted.username}`);
+    expect(await home(t, reader)).toEqual([mine.id, fine.id]);
+    expect(await home(t, reader)).not.toContain(toBlocked.id);
+    expect(await home(t, reader)).not.toContain(toMuted.id);
+    await post(t, `/api/v1/accounts/${muted.id}/unmute`, reader.token);
+    expect(await home(t, reader)).toContain(toMuted.id);
+  });
+
   test("members of an exclusive list are left out of home", async () => {
     const [reader, member] = [await newUser(t), await newUser(t)];
     await follow(t, reader, member);

@@ -101,6 +101,22 @@ describe("hashtag timeline", () => {
     expect(await timeline(t, "/api/v1/timelines/tag/cats?any=birds&min_id=" + s.alicePublic + "&limit=2")).toEqual([s.bobReply, s.selfReply]);
   });
 
+  test("a signed-in viewer's blocks and mutes apply; any[] / all[] / none[] tags are case-insensitive, 4 each at most", async () => {
+    const [blocker, muter] = [await newUser(t, "pub"), await newUser(t, "pub")];
+    await block(t, blocker, bob);
+    await mute(t, muter, alice);
+    expect(await timeline(t, "/api/v1/timelines/tag/cats?local=true", blocker.token)).toEqual([s.alicePublic]);
+    expect(await timeline(t, "/api/v1/timelines/tag/cats?local=true", muter.token)).toEqual([s.bobReply]);
+    expect(await timeline(t, "/api/v1/timelines/tag/Cats?all[]=DOGS")).toEqual([s.alicePublic]);
+    expect(await timeline(t, "/api/v1/timelines/tag/%23cats?none[]=%23Dogs")).toEqual([s.remotePublic, s.bobReply]);
+    // Only the first four any[] tags count: birds (the fifth) adds nothing.
+    const many = "any[]=a&any[]=b&any[]=c&any[]=d&any[]=birds";
+    expect(await timeline(t, `/api/v1/timelines/tag/dogs?${many}`)).toEqual([s.remoteMedia, s.alicePublic]);
+    expect(await timeline(t, "/api/v1/timelines/tag/dogs?any[]=birds")).toEqual([s.remoteMedia, s.selfReply, s.alicePublic]);
+    // An unknown main tag gives [] even when any[] names known ones.
+    expect(await timeline(t, "/api/v1/timelines/tag/neverused?any[]=cats")).toEqual([]);
+  });
+
   test("answers without a token, cacheable", async () => {
     const res = await get(t, "/api/v1/timelines/tag/cats");
     expect(res.headers.get("cache-control")).toStartWith("public, max-age=15");

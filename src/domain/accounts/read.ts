@@ -29,11 +29,11 @@ export function findVisibleAccount(deps: Deps, rawId: string): AccountRecord {
 
 /** Several accounts in the order asked for, duplicates once, unknown or hidden ones left out. */
 export function findVisibleAccounts(deps: Deps, rawIds: readonly string[]): AccountRecord[] {
-  const ids = [...new Set(rawIds.map((raw) => normaliseId(raw) ?? raw))];
-  if (ids.length > MAX_ACCOUNT_IDS) throw new Unprocessable(`Validation failed: too many ids requested (maximum is ${MAX_ACCOUNT_IDS})`);
+  const asked = [...new Set(rawIds.map((raw) => normaliseId(raw) ?? raw))];
+  if (asked.length > MAX_ACCOUNT_IDS) throw new Unprocessable(`Validation failed: too many ids requested (maximum is ${MAX_ACCOUNT_IDS})`);
   const out: AccountRecord[] = [];
-  for (const id of ids) {
-    if (!/^\d+$/.test(id)) continue;
+  // Only normalised ids are looked up: anything else (words, absurdly long digit strings) is simply unknown.
+  for (const id of asked.filter((raw) => normaliseId(raw) === raw)) {
     const account = getAccount(deps.store, id);
     if (account && accountVisible(deps.store, account)) out.push(account);
   }

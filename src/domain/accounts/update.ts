@@ -8,6 +8,7 @@ import { getAccount, getUser, putAccount, putUser } from "../../store/accounts.t
 import type { AccountRecord, ProfileField, UserRecord } from "../../store/records.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS, STATUS_LIMITS } from "../limits.ts";
+import { acceptPendingFollowRequests } from "../relationships/follow-requests.ts";
 import { Problems, charLength, tooLong } from "./validation.ts";
 
 export interface ProfileUpdate {
@@ -118,7 +119,9 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
     if (language !== undefined) nextUser.language = language ? language.toLowerCase() : null;
     putAccount(deps.store, next);
     putUser(deps.store, nextUser);
-    return { account: next, user: nextUser };
+    // Unlocking accepts the pending follow requests, which changes the counters just written.
+    if (account.locked && !next.locked) acceptPendingFollowRequests(deps, next.id);
+    return { account: getAccount(deps.store, next.id) ?? next, user: nextUser };
   });
 }
 

@@ -1,29 +1,47 @@
 // Answering follow requests. Authorising turns the request into a follow (keeping its options) and tells
 // the owner with a `follow` notification; rejecting drops it. A request that is no longer pending is 404,
-// except that authorising someone who already follows you answers the relationship as it stands.
+// except that authorising someone who already follows you answers the relationship as it stands. An
+// account that stops being locked accepts every pending request at once (Mastodon's UpdateAccountService).
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { AccountRecord } from "../../store/records.ts";
-import { isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { pageFollowRequests } from "../../store/relationship-lists.ts";
+import type { AccountRecord, FollowRecord } from "../../store/records.ts";
+import { getFollowRequest, isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { FOLLOW_CREATED, type FollowJob } from "../timelines/jobs.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
+/** Inside a write: the pending request becomes a follow with its options; the followed account is told. */
+export function acceptFollowRequest(deps: Deps, request: FollowRecord, now = Date.now()): void {
+  const { store } = deps;
+  removeFollowRequest(store, request.accountId, request.targetId);
+  putFollow(store, { ...request, id: newId(now), createdAt: now });
+  notify(store, { type: "follow", recipientId: request.targetId, fromAccountId: request.accountId }, now);
+  deps.jobs.enqueue(FOLLOW_CREATED, { followerId: request.accountId, targetId: request.targetId } satisfies FollowJob);
+}
+
+/** Inside a write, when `accountId` is unlocked: accepts its pending requests, except from silenced accounts
+ * (whose follows always wait for an answer). */
+export function acceptPendingFollowRequests(deps: Deps, accountId: string): void {
+  const { store } = deps;
+  const now = Date.now();
+  // Oldest first, so the follows keep the order of the requests.
+  for (const row of pageFollowRequests(store, accountId, { limit: Infinity }).reverse()) {
+    const request = getFollowRequest(store, row.accountId, accountId);
+    if (request && getAccount(store, row.accountId)?.silenced === false) acceptFollowRequest(deps, request, now);
+  }
+}
+
 export async function authorizeFollowRequest(deps: Deps, viewer: AccountRecord, rawRequesterId: string): Promise<RelationshipFacts> {
   const { store } = deps;
   const requester = findTargetAccount(store, rawRequesterId, { allowSuspended: true });
   await store.write(() => {
-    const request = removeFollowRequest(store, requester.id, viewer.id);
-    if (!request) {
-      if (isFollowing(store, requester.id, viewer.id)) return;
-      throw new NotFound();
-    }
-    const now = Date.now();
-    putFollow(store, { ...request, id: newId(now), createdAt: now });
-    notify(store, { type: "follow", recipientId: viewer.id, fromAccountId: requester.id }, now);
-    deps.jobs.enqueue(FOLLOW_CREATED, { followerId: requester.id, targetId: viewer.id } satisfies FollowJob);
+    const request = getFollowRequest(store, requester.id, viewer.id);
+    if (request) return acceptFollowRequest(deps, request);
+    if (!isFollowing(store, requester.id, viewer.id)) throw new NotFound();
   });
   return relationshipWith(store, viewer.id, requester.id);
 }

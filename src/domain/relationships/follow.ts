@@ -1,5 +1,6 @@
 // Following: an unlocked account is followed at once (and told so with a `follow` notification); a locked
-// one gets a follow request instead, which its owner hears about by e-mail (never as a notification).
+// one gets a follow request instead, which its owner hears about by e-mail (never as a notification). So
+// does any account followed by a silenced one, as on Mastodon.
 // Calling follow again only changes the options given. Unfollowing also withdraws a pending request.
 import type { Deps } from "../../deps.ts";
 import { NotPermitted } from "../../lib/errors.ts";
@@ -10,6 +11,7 @@ import {
 } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { FOLLOW_CREATED, FOLLOW_REMOVED, type FollowJob } from "../timelines/jobs.ts";
+import { acceptFollowRequest } from "./follow-requests.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
@@ -54,14 +56,16 @@ export async function followAccount(deps: Deps, viewer: AccountRecord, rawTarget
     if (blockedEitherWay(store, viewer.id, target.id)) throw new NotPermitted();
     const follow = getFollow(store, viewer.id, target.id);
     if (follow) return putFollow(store, withOptions(follow, options));
+    const asks = target.locked || viewer.silenced;
     const request = getFollowRequest(store, viewer.id, target.id);
-    if (request) return putFollowRequest(store, withOptions(request, options));
+    // A request to an account unlocked since is accepted now, as unlocking accepts the pending ones.
+    if (request) return asks ? putFollowRequest(store, withOptions(request, options)) : acceptFollowRequest(deps, withOptions(request, options));
     const now = Date.now();
     const fresh = withOptions(
       { v: 1, id: newId(now), accountId: viewer.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri: null },
       options,
     );
-    if (target.locked) {
+    if (asks) {
       putFollowRequest(store, fresh);
       const payload: FollowRequestCreated = { requestId: fresh.id, requesterId: viewer.id, targetId: target.id };
       deps.jobs.enqueue(FOLLOW_REQUEST_CREATED, payload);

@@ -1,13 +1,23 @@
 // Muting: the muted account's statuses leave the muter's home timeline and, with `notifications` (default
-// true), its notifications to the muter are dropped. A `duration` in seconds makes the mute expire; every
-// read guard (store/relationships.ts getMute) treats an expired mute as absent, so expiry needs no job.
+// true), its notifications to the muter are dropped. A `duration` in seconds makes the mute expire: every
+// read guard (store/relationships.ts getMute) treats an expired mute as absent from that moment, and a
+// job deletes it then, so that what was kept for the unchanged store (timeline pages) is renewed too.
 import type { Deps } from "../../deps.ts";
+import type { Store } from "../../store/db.ts";
 import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AccountRecord, MuteRecord } from "../../store/records.ts";
-import { getMute, putMute, removeMute } from "../../store/relationships.ts";
+import { getMute, getMuteRecord, putMute, removeMute } from "../../store/relationships.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
+
+/** Job raised by each mute with a duration, due when it ends (jobs/handlers/mute-expired.ts). */
+export const MUTE_EXPIRED = "mute.expired";
+
+export interface MuteExpired {
+  muterId: string;
+  targetId: string;
+}
 
 export interface MuteOptions {
   notifications: boolean;
@@ -33,6 +43,10 @@ export async function muteAccount(deps: Deps, viewer: AccountRecord, rawTargetId
       createdAt: live?.createdAt ?? now,
     };
     putMute(store, mute);
+    if (mute.expiresAt !== null) {
+      const payload: MuteExpired = { muterId: viewer.id, targetId: target.id };
+      deps.jobs.enqueue(MUTE_EXPIRED, payload, { delayMs: mute.expiresAt - now });
+    }
   });
   return relationshipWith(store, viewer.id, target.id);
 }
@@ -43,4 +57,12 @@ export async function unmuteAccount(deps: Deps, viewer: AccountRecord, rawTarget
     removeMute(deps.store, viewer.id, target.id);
   });
   return relationshipWith(deps.store, viewer.id, target.id);
+}
+
+/** The mute.expired job: deletes the mute if it has ended (a mute renewed since is left alone). Idempotent. */
+export async function removeExpiredMute(store: Store, event: MuteExpired): Promise<void> {
+  await store.write(() => {
+    const mute = getMuteRecord(store, event.muterId, event.targetId);
+    if (mute && mute.expiresAt !== null && mute.expiresAt <= Date.now()) removeMute(store, event.muterId, event.targetId);
+  });
 }

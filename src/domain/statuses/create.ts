@@ -8,6 +8,7 @@ import { findAccountByAcct, getAccount, putAccount } from "../../store/accounts.
 import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getIdempotency, getStatus, insertStatus, putIdempotency } from "../../store/statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
+import { SERVER_LANGUAGES, statusLanguages } from "../instance/languages.ts";
 import { STATUS_LIMITS } from "../limits.ts";
 import { notify } from "../notifications/notify.ts";
 import { assertCanReply, IN_REPLY_NOT_FOUND } from "../policy/interaction.ts";
@@ -60,9 +61,14 @@ function defaultVisibility(viewer: UserViewer, parent: StatusRecord | null): Vis
   return viewer.user.privacy ?? (viewer.account.locked ? "private" : "public");
 }
 
-function language(raw: string | undefined, fallback: string | null): string | null {
+let knownLanguages: Set<string> | null = null;
+
+/** A code the instance lists (GET /api/v1/instance/languages); anything else falls back, as on Mastodon. */
+function language(raw: string | undefined, fallback: string | null): string {
+  knownLanguages ??= new Set(statusLanguages().map((l) => l.code));
   const code = raw?.trim().toLowerCase();
-  return code && /^[a-z]{2,3}$/.test(code) ? code : fallback;
+  if (code && knownLanguages.has(code)) return code;
+  return fallback && knownLanguages.has(fallback) ? fallback : SERVER_LANGUAGES[0]!;
 }
 
 export async function createStatus(deps: Deps, viewer: UserViewer, input: NewStatusInput): Promise<StatusRecord> {

@@ -23,7 +23,9 @@ export interface StreamClient {
 
 /** Turns records into payload strings (JSON-encoded entities); null when there is nothing to show. */
 export interface Renderer {
-  status(status: StatusRecord): string | null;
+  /** `viewerId`: with that account's flags (favourited, …), as Mastodon renders home and list pushes; null for
+   * the public and hashtag streams, which share one anonymous rendering. */
+  status(status: StatusRecord, viewerId: string | null): string | null;
   notification(recipientId: string, notificationId: string): string | null;
 }
 
@@ -160,10 +162,13 @@ export class StreamHub {
     if (!status || status.deletedAt) return;
     const viewers = new Map<string, TimelineViewer>();
     const viewerOf = (id: string) => viewers.get(id) ?? viewers.set(id, new TimelineViewer(this.store, id)).get(id)!;
-    let payload: string | null | undefined;
-    const deliver = (sub: Subscription, shows: (viewer: TimelineViewer) => boolean) => {
-      if (!shows(viewerOf(sub.client.viewer.accountId))) return;
-      payload ??= this.renderer.status(status);
+    const payloads = new Map<string | null, string | null>();
+    const deliver = (sub: Subscription, shows: (viewer: TimelineViewer) => boolean, personal = true) => {
+      const accountId = sub.client.viewer.accountId;
+      if (!shows(viewerOf(accountId))) return;
+      const key = personal ? accountId : null;
+      let payload = payloads.get(key);
+      if (payload === undefined) payloads.set(key, (payload = this.renderer.status(status, key)));
       if (payload !== null) sub.client.send(sub.label, event, payload);
     };
 
@@ -183,12 +188,12 @@ export class StreamHub {
     if (!broadcast) return;
     for (const sub of this.publicSubs) {
       const filter = { origin: originOf(sub.channel), onlyMedia: mediaOnly(sub.channel) };
-      deliver(sub, (viewer) => publicShows(viewer, status, filter));
+      deliver(sub, (viewer) => publicShows(viewer, status, filter), false);
     }
     for (const tag of new Set(status.tags)) {
       for (const sub of this.byTag.get(tag) ?? []) {
         const filter = { origin: originOf(sub.channel), onlyMedia: false, anyOf: [tag], allOf: [], noneOf: [] };
-        deliver(sub, (viewer) => tagShows(viewer, status, filter));
+        deliver(sub, (viewer) => tagShows(viewer, status, filter), false);
       }
     }
     if (status.visibility !== "direct") return;

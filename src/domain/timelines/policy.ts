@@ -7,6 +7,7 @@ import { getAccount } from "../../store/accounts.ts";
 import { getList, isMember, ownerListsContaining, type ListRecord } from "../../store/lists.ts";
 import type { FollowRecord, StatusRecord } from "../../store/records.ts";
 import { getFollow, isBlocking, isMuting } from "../../store/relationships.ts";
+import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
 
 /** One viewer's reading of timelines, with the per-author facts cached for the length of a page or event. */
@@ -62,6 +63,18 @@ export class TimelineViewer {
     return !isBlocking(this.store, viewerId, authorId) && !isMuting(this.store, viewerId, authorId);
   }
 
+  /**
+   * Home and lists also leave out statuses that mention an account the viewer blocks or mutes (and reblogs
+   * of such statuses), as Mastodon's home filter does.
+   */
+  mentionsHidden(status: StatusRecord): boolean {
+    const viewerId = this.viewerId;
+    if (!viewerId) return false;
+    const original = status.reblogOfId ? getStatus(this.store, status.reblogOfId) : undefined;
+    const mentioned = original ? [...status.mentionIds, ...original.mentionIds] : status.mentionIds;
+    return mentioned.some((id) => id !== viewerId && (isBlocking(this.store, viewerId, id) || isMuting(this.store, viewerId, id)));
+  }
+
   /** Visible to the viewer and not hidden by their blocks and mutes (also for a reblog's original). */
   sees(status: StatusRecord): boolean {
     return canSeeStatus(this.store, this.viewerId, status) && !hiddenByViewer(this.store, this.viewerId, status);
@@ -70,13 +83,14 @@ export class TimelineViewer {
 
 /**
  * Home: the viewer's own statuses and those of accounts they follow (reblogs only while the follow shows
- * them; the follow's languages, when set, narrow ordinary statuses), minus exclusive-list members.
+ * them; the follow's languages, when set, narrow ordinary statuses), minus exclusive-list members and
+ * statuses mentioning accounts the viewer blocks or mutes.
  */
 export function homeShows(viewer: TimelineViewer, status: StatusRecord): boolean {
   if (!viewer.viewerId || !viewer.sees(status)) return false;
   if (status.accountId === viewer.viewerId) return true;
   const follow = viewer.follow(status.accountId);
-  if (!follow || viewer.exclusive(status.accountId)) return false;
+  if (!follow || viewer.exclusive(status.accountId) || viewer.mentionsHidden(status)) return false;
   if (status.reblogOfId) return follow.reblogs;
   return !follow.languages || !status.language || follow.languages.includes(status.language);
 }
@@ -91,7 +105,7 @@ export function listShows(viewer: TimelineViewer, list: ListRecord, status: Stat
   if (!isMember(viewer.store, list.id, status.accountId)) return false;
   if (status.accountId !== ownerId) {
     const follow = viewer.follow(status.accountId);
-    if (!follow || (status.reblogOfId && !follow.reblogs)) return false;
+    if (!follow || (status.reblogOfId && !follow.reblogs) || viewer.mentionsHidden(status)) return false;
   }
   const repliedTo = status.inReplyToAccountId;
   if (!status.inReplyToId || !repliedTo || repliedTo === status.accountId || repliedTo === ownerId) return true;

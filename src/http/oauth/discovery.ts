@@ -56,7 +56,8 @@ export const discoveryRoutes = (deps: Deps) => {
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get("/.well-known/oauth-authorization-server", () => metadata, {
-      publicCache: 300,
+      // The same document for everyone: cacheable whether or not a token is sent.
+      publicCache: { seconds: 300, always: true },
       response: { 200: MetadataSchema },
       detail: { summary: "OAuth authorization server metadata", tags: ["oauth"] },
     })

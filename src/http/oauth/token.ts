@@ -11,6 +11,8 @@ import { clientCredentials, onlyStrings } from "./request.ts";
 
 const Param = (description: string) => t.Optional(t.String({ description }));
 
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
 const clientFields = {
   client_id: Param("Client id (or use HTTP Basic)"),
   client_secret: Param("Client secret (or use HTTP Basic)"),
@@ -33,7 +35,11 @@ export const tokenRoutes = (deps: Deps) =>
           username: Param("password: e-mail address or username"),
           password: Param("password: the account's password"),
         }),
-        transform: (ctx) => void (ctx.body = onlyStrings(ctx.body)),
+        transform: (ctx) => {
+          ctx.body = onlyStrings(ctx.body);
+          // RFC 6749 §5.1: token answers, and their errors, are never cached.
+          Object.assign(ctx.set.headers, NO_STORE);
+        },
         response: { 200: TokenSchema, 400: ErrorBody, 401: ErrorBody },
         detail: { summary: "Obtain an access token", tags: ["oauth"] },
       },

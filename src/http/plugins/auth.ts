@@ -30,28 +30,44 @@ function authenticate(deps: Deps, request: Request, scopes: readonly string[]): 
   return viewer;
 }
 
+/**
+ * The token is checked in the transform phase, before parameters are validated: as on Mastodon, a bad
+ * token is 401 (and a missing scope 403) whatever the parameters. `resolve` then hands the viewer on.
+ */
+type Checked = { checkedViewer?: Viewer | null };
+
 export const authPlugin = (deps: Deps) =>
   new Elysia({ name: "warren-auth", seed: deps.store.dir }).macro({
     /** A user token with one of these scopes. */
     auth: (scopes: readonly string[]) => ({
       detail: { security: [{ bearer: [...scopes] }] },
-      resolve({ request }): { viewer: UserViewer } {
-        return { viewer: requireUser(authenticate(deps, request, scopes)) };
+      transform(context) {
+        (context as Checked).checkedViewer = requireUser(authenticate(deps, context.request, scopes));
+      },
+      resolve(context): { viewer: UserViewer } {
+        return { viewer: (context as Checked).checkedViewer as UserViewer };
       },
     }),
     /** Any valid token (app or user) with one of these scopes. */
     appAuth: (scopes: readonly string[]) => ({
       detail: { security: [{ bearer: [...scopes] }] },
-      resolve({ request }): { viewer: Viewer } {
-        return { viewer: authenticate(deps, request, scopes) };
+      transform(context) {
+        (context as Checked).checkedViewer = authenticate(deps, context.request, scopes);
+      },
+      resolve(context): { viewer: Viewer } {
+        return { viewer: (context as Checked).checkedViewer as Viewer };
       },
     }),
     /** No token needed; a token that is present must be valid and carry one of these scopes. */
     maybeAuth: (scopes: readonly string[]) => ({
       detail: { security: [{}, { bearer: [...scopes] }] },
-      resolve({ request }): { viewer: Viewer | null } {
-        if (!bearerToken(request) && !request.headers.has("authorization")) return { viewer: null };
-        return { viewer: authenticate(deps, request, scopes) };
+      transform(context) {
+        const { request } = context;
+        const anonymous = !bearerToken(request) && !request.headers.has("authorization");
+        (context as Checked).checkedViewer = anonymous ? null : authenticate(deps, request, scopes);
+      },
+      resolve(context): { viewer: Viewer | null } {
+        return { viewer: (context as Checked).checkedViewer ?? null };
       },
     }),
   });

@@ -19,8 +19,10 @@ export const cachePlugin = new Elysia({ name: "warren-cache" })
       beforeHandle({ request, set }) {
         const seconds = typeof option === "number" ? option : option.seconds;
         const always = typeof option === "object" && option.always;
-        const anonymous = !request.headers.has("authorization") && !request.url.includes("access_token=");
-        if (request.method === "GET" && (always || anonymous)) set.headers["cache-control"] = publicValue(seconds);
+        // A token in the query (access_token= or bearer_token=) makes the answer personal too.
+        const anonymous = !request.headers.has("authorization") && !request.url.includes("_token=");
+        const read = request.method === "GET" || request.method === "HEAD";
+        if (read && (always || anonymous)) set.headers["cache-control"] = publicValue(seconds);
       },
     }),
   });

@@ -24,7 +24,7 @@ export const corsPlugin = new Elysia({ name: "warren-cors" }).onRequest(({ reque
         "access-control-allow-methods": METHODS,
         "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "Authorization, Content-Type",
         "access-control-max-age": "7200",
-        vary: "Origin, Access-Control-Request-Headers",
+        vary: "Authorization, Origin, Access-Control-Request-Headers",
       },
     });
   }

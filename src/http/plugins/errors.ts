@@ -1,14 +1,19 @@
 // The one error handler: domain ApiErrors, schema validation and parse failures become Mastodon error
 // bodies with Mastodon's status codes; anything unexpected is a logged 500 that leaks nothing.
 import { Elysia } from "elysia";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError, Unauthorized } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 
-function json(status: number, body: unknown): Response {
+function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", vary: "Authorization" },
+    headers: { "content-type": "application/json; charset=utf-8", vary: "Authorization", ...extra },
   });
+}
+
+/** RFC 6750 §3: a 401 for a bearer token says so (Doorkeeper, and so Mastodon, sends the same). */
+function challenge(error: Unauthorized): Record<string, string> {
+  return { "www-authenticate": `Bearer realm="Warren", error="invalid_token", error_description="${error.message}"` };
 }
 
 interface SchemaIssue {
@@ -38,6 +43,7 @@ function validationResponse(error: any): Response {
 }
 
 export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, ({ code, error }) => {
+  if (error instanceof Unauthorized) return json(error.status, error.body(), challenge(error));
   if (error instanceof ApiError) return json(error.status, error.body());
   switch (code) {
     case "VALIDATION":

@@ -38,11 +38,13 @@ export interface LinkOptions {
 }
 
 const CURSORS = new Set(["max_id", "since_id", "min_id"]);
+/** A token sent in the query is never repeated into links (they end up in logs and shared URLs). */
+const TOKENS = new Set(["access_token", "bearer_token"]);
 
 function pageUrl(baseUrl: string, request: Request, cursor: [string, string]): string {
   const url = new URL(request.url);
   const params = new URLSearchParams();
-  for (const [key, value] of url.searchParams) if (!CURSORS.has(key) && key !== "access_token") params.append(key, value);
+  for (const [key, value] of url.searchParams) if (!CURSORS.has(key) && !TOKENS.has(key)) params.append(key, value);
   params.set(cursor[0], cursor[1]);
   return `${baseUrl}${url.pathname}?${params.toString()}`;
 }

@@ -14,12 +14,13 @@ import { presentStatuses } from "../../entities/status.ts";
 
 const hubs = new WeakMap<Deps, StreamHub>();
 
-/** Payloads as Mastodon's streaming server sends them: JSON-encoded entities, rendered once per signal
- * (statuses without viewer flags, notifications for their recipient). */
+/** Payloads as Mastodon's streaming server sends them: JSON-encoded entities, rendered once per signal and
+ * recipient (statuses with the recipient's flags on personal streams, notifications for their recipient). */
 function renderer(deps: Deps): Renderer {
   return {
-    status(status) {
-      const [presented] = presentStatuses(deps, null, [status]);
+    status(status, viewerId) {
+      const account = viewerId ? getAccount(deps.store, viewerId) : undefined;
+      const [presented] = presentStatuses(deps, account ? { account } : null, [status]);
       return presented ? JSON.stringify(presented) : null;
     },
     notification(recipientId, notificationId) {

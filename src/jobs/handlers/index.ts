@@ -6,6 +6,7 @@ import type { Store } from "../../store/db.ts";
 import type { JobEnqueuer, JobEvent } from "../queue.ts";
 import { followRequestCreated } from "./follow-request-created.ts";
 import { blockCreated } from "./block-created.ts";
+import { muteExpired } from "./mute-expired.ts";
 import { statusRemoved } from "./status-removed.ts";
 import { favouriteRemoved } from "./favourite-removed.ts";
 import { cardFetch } from "./card-fetch.ts";
@@ -40,6 +41,7 @@ export const handlers: Record<string, JobHandler> = {
   noop: () => {},
   "follow_request.created": followRequestCreated,
   "block.created": blockCreated,
+  "mute.expired": muteExpired,
   "status.removed": statusRemoved,
   "favourite.removed": favouriteRemoved,
   "card.fetch": cardFetch,

@@ -1,4 +1,5 @@
-// "Pending follower" mail to the owner of a locked account when someone asks to follow it.
+// "Pending follower" mail to the owner of an account when someone asks to follow it (the account is locked,
+// or the requester is silenced and so always has to ask).
 import type { Config } from "../../config.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import type { Mail } from "../mailer.ts";
@@ -26,14 +27,14 @@ export function followRequestMail(config: Config, requester: AccountRecord, to: 
       "",
       `Profile: ${profile}`,
       "",
-      "Your account is locked, so they will only see your followers-only posts once you accept.",
+      "They will only follow you, and see your followers-only posts, once you accept.",
       "Accept or reject the request from your app's follow requests list.",
       "",
       `-- ${config.instanceTitle} (${config.url})`,
     ].join("\n"),
     html: [
       `<p><a href="${escapeHtml(profile)}">${escapeHtml(who)}</a> has requested to follow you.</p>`,
-      "<p>Your account is locked, so they will only see your followers-only posts once you accept.",
+      "<p>They will only follow you, and see your followers-only posts, once you accept.",
       "Accept or reject the request from your app's follow requests list.</p>",
       `<p>&mdash; <a href="${escapeHtml(config.url)}">${escapeHtml(config.instanceTitle)}</a></p>`,
     ].join("\n"),

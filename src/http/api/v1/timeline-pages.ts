@@ -2,6 +2,9 @@
 // than anything changes; a page is the same bytes as long as the store is (any commit, by any thread,
 // changes its last transaction id) and time has not changed what it shows (mute expiry: hence a short age
 // limit). A repeated request is answered before routing: no token check, feed scan or presentation.
+// A page is kept under the commit id seen when its request ARRIVED, before its token was checked: the
+// token check and the page both read the store at that commit or later, so a page can only be answered
+// again while nothing (a revocation, a block, a new status) has been committed since the token was checked.
 import type { Deps } from "../../../deps.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import type { StatusRecord } from "../../../store/records.ts";
@@ -53,6 +56,9 @@ export class PageCache {
   }
 }
 
+/** The commit id each timeline request arrived at (set by keptPage on a miss; read by cachedStatusList). */
+const arrivals = new WeakMap<Request, number>();
+
 const encoder = new TextEncoder();
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
 const TIMELINES = "/api/v1/timelines/";
@@ -75,21 +81,25 @@ export function cachedStatusList(
   viewer: Pick<Viewer, "account"> | null,
   read: () => StatusRecord[],
 ): Response {
-  const commit = lastCommitId(deps.store);
-  // Read from a snapshot no older than `commit`, so the page is never older than the id it is kept under.
+  const commit = arrivals.get(request);
+  // Read from a fresh snapshot, so the page is never older than the id it is kept under.
   freshSnapshot(deps.store);
   const body = encoder.encode(JSON.stringify(statusList(deps, request, set, viewer, read())));
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
-  if (request.method === "GET") cache.set(pageKey(request), { commit, at: Date.now(), body, headers });
+  if (commit !== undefined) cache.set(pageKey(request), { commit, at: Date.now(), body, headers });
   return new Response(body, { headers: JSON_TYPE });
 }
 
 /** Before routing: the kept page for this exact request, if it is still current. */
 export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Response | undefined {
   if (request.method !== "GET" || !request.url.includes(TIMELINES)) return undefined;
-  const page = cache.get(pageKey(request), lastCommitId(deps.store), Date.now());
-  if (!page) return undefined;
+  const commit = lastCommitId(deps.store);
+  const page = cache.get(pageKey(request), commit, Date.now());
+  if (!page) {
+    arrivals.set(request, commit);
+    return undefined;
+  }
   Object.assign(set.headers, page.headers);
   set.headers["vary"] = "Authorization";
   return new Response(page.body, { headers: JSON_TYPE });

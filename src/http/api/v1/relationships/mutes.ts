@@ -14,7 +14,7 @@ import { accountList, AccountIdParams, actionErrors, LIST_LIMIT, ListQuery } fro
 
 const MuteBody = t.Object({
   notifications: t.Optional(Flag({ description: "Also hide their notifications (default true)" })),
-  duration: t.Optional(t.String({ pattern: "^\\s*\\d+\\s*$", description: "Seconds until the mute ends; 0 = until unmuted" })),
+  duration: t.Optional(t.String({ pattern: "^\\s*\\d*\\s*$", description: "Seconds until the mute ends; 0 or empty = until unmuted" })),
 });
 
 const MutedAccountSchema = t.Composite([AccountSchema, t.Object({ mute_expires_at: Nullable(t.String({ description: "ISO 8601; null = never" })) })], {
