@@ -24,6 +24,7 @@ import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
 import { instanceWebRoutes } from "./http/instance/routes.ts";
+import { mediaFileRoutes } from "./http/media-files.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -52,7 +53,8 @@ export function buildApp(deps: Deps) {
     .use(instanceV1Routes(deps))
     .use(instanceV2Routes(deps))
     .use(wellKnownRoutes(deps))
-    .use(instanceWebRoutes(deps));
+    .use(instanceWebRoutes(deps))
+    .use(mediaFileRoutes(deps));
   indexRouteSchemas(app);
   documentCommonErrors(app);
   documentWebSockets(app, documentation);

@@ -30,6 +30,12 @@ export const ACCOUNT_LIMITS = {
   maxNoteLength: 500,
   maxAvatarDescriptionLength: 150,
   maxHeaderDescriptionLength: 150,
+  /** Mastodon's Account::Avatar AVATAR_LIMIT (libvips) and AVATAR_DIMENSIONS: cropped square, 400 px at most */
+  avatarSizeLimit: 8 * 1024 * 1024,
+  avatarSide: 400,
+  /** Mastodon's Account::Header HEADER_LIMIT and HEADER_MAX_PIXELS (1500×500), aspect ratio kept */
+  headerSizeLimit: 8 * 1024 * 1024,
+  headerMaxPixels: 1500 * 500,
   maxFeaturedTags: 10,
   maxPinnedStatuses: 5,
   maxProfileFields: 4,

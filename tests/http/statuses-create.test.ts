@@ -327,3 +327,17 @@ describe("bad input", () => {
     expect(appOnly).toMatchObject({ status: 422, body: { error: "This method requires an authenticated user" } });
   });
 });
+
+describe("over-long hashtags", () => {
+  test("a hashtag longer than 200 characters stays plain text instead of failing", async () => {
+    const user = await newUser(t, "longtag");
+    const long = "𝐀".repeat(240);
+    const res = await post(t, "/api/v1/statuses", user.token, { status: `#${long}` });
+    expect(res.status).toBe(200);
+    expect(res.body.tags).toEqual([]);
+    const longest = await post(t, "/api/v1/statuses", user.token, { status: `#${"𝐀".repeat(499)}` });
+    expect(longest.status).toBe(200);
+    const ok = await post(t, "/api/v1/statuses", user.token, { status: `#${"a".repeat(200)}` });
+    expect(ok.body.tags).toHaveLength(1);
+  });
+});

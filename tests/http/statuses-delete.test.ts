@@ -2,6 +2,7 @@
 // the rest of the removal in the `status.removed` job.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { signedInUser } from "../helpers/clients.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { getStatus } from "../../src/store/statuses.ts";
@@ -80,12 +81,21 @@ describe("DELETE /api/v1/statuses/:id", () => {
     expect(res.body.account.statuses_count).toBe(1);
   });
 
-  test("someone else's status: 403 when visible, 404 when not; the status stays", async () => {
+  test("someone else's status: 404 whether visible or not, as Mastodon answers; the status stays", async () => {
     const status = await postStatus(t, alice, "mine");
-    expect(await del(status.id, bob)).toMatchObject({ status: 403, body: { error: "This action is not allowed" } });
+    expect(await del(status.id, bob)).toMatchObject({ status: 404, body: { error: "Record not found" } });
     const hidden = await postStatus(t, alice, { status: "secret", visibility: "private" });
     expect(await del(hidden.id, bob)).toMatchObject({ status: 404, body: { error: "Record not found" } });
     expect((await get(t, `/api/v1/statuses/${status.id}`)).status).toBe(200);
+  });
+
+  test("a moderator may delete anyone's status, even one it cannot see", async () => {
+    const moderator = await signedInUser(t, "moddy", undefined, { role: "Moderator" });
+    const status = await postStatus(t, alice, { status: "against the rules", visibility: "private" });
+    const res = await del(status.id, moderator);
+    expect(res.status).toBe(200);
+    expect(res.body.text).toBe("against the rules");
+    expect((await get(t, `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(404);
   });
 
   test("deleting twice, unknown and malformed ids: 404", async () => {

@@ -1,6 +1,7 @@
 // PATCH /api/v1/accounts/update_credentials: the signed-in user edits their profile and posting defaults.
 // Bios and field values are stored as typed (plain text) and rendered to HTML (bio at write time, field
-// values when presented). Avatar and header files arrive with the media work; their descriptions work now.
+// values when presented). Avatar and header files are checked and saved first (profile-images.ts); the
+// record points to them in the same transaction as the other changes.
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { countableLength, textToHtml } from "../../lib/html.ts";
@@ -9,6 +10,7 @@ import type { AccountRecord, ProfileField, UserRecord } from "../../store/record
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS, STATUS_LIMITS } from "../limits.ts";
 import { acceptPendingFollowRequests } from "../relationships/follow-requests.ts";
+import { applyProfileImages, discardProfileImages, prepareProfileImage, saveProfileImages } from "./profile-images.ts";
 import { Problems, charLength, tooLong } from "./validation.ts";
 
 export interface ProfileUpdate {
@@ -24,6 +26,9 @@ export interface ProfileUpdate {
    * "" clears them. Entries with neither name nor value are dropped.
    */
   fields?: unknown;
+  /** Uploaded image files (anything else is a 422; "" means no change). */
+  avatar?: unknown;
+  header?: unknown;
   avatarDescription?: string;
   headerDescription?: string;
   privacy?: string;
@@ -92,9 +97,13 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
   }
   const language = update.language?.trim();
   if (language && !LANGUAGE_PATTERN.test(language)) problems.add("source.language", "ERR_INCLUSION", "is not included in the list");
+  const avatar = await prepareProfileImage("avatar", update.avatar, problems);
+  const header = await prepareProfileImage("header", update.header, problems);
   problems.throwIfAny();
 
-  return deps.store.write(() => {
+  const saved = await saveProfileImages(deps, viewer.account.id, { avatar, header });
+  let replaced: (string | null)[] = [];
+  const result = await deps.store.write(() => {
     // Applied to the records as they are now, so concurrent edits of different fields both survive.
     const account = getAccount(deps.store, viewer.account.id);
     const user = getUser(deps.store, viewer.account.id);
@@ -113,6 +122,7 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
     if (update.avatarDescription !== undefined) next.avatarDescription = update.avatarDescription;
     if (update.headerDescription !== undefined) next.headerDescription = update.headerDescription;
     if (fields) next.fields = fields.map((f) => withVerification(account.fields, f));
+    replaced = applyProfileImages(account, next, saved);
     const nextUser: UserRecord = { ...user };
     if (update.privacy !== undefined) nextUser.privacy = update.privacy as UserRecord["privacy"];
     if (update.sensitive !== undefined) nextUser.sensitive = update.sensitive;
@@ -122,7 +132,12 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
     // Unlocking accepts the pending follow requests, which changes the counters just written.
     if (account.locked && !next.locked) acceptPendingFollowRequests(deps, next.id);
     return { account: getAccount(deps.store, next.id) ?? next, user: nextUser };
+  }).catch(async (error: unknown) => {
+    await discardProfileImages(deps, Object.values(saved));
+    throw error;
   });
+  await discardProfileImages(deps, replaced);
+  return result;
 }
 
 /** A field keeps its rel=me verification while its value is unchanged (as Mastodon's fields_attributes=). */

@@ -32,8 +32,11 @@ export function assertCanReblog(store: Store, viewerId: string, status: StatusRe
   if (isBlocking(store, viewerId, status.accountId)) throw new NotPermitted();
 }
 
-/** Delete: only the author; others get 404 when they cannot see it, 403 when they can. */
-export function assertCanDelete(store: Store, viewerId: string, status: StatusRecord | undefined): asserts status is StatusRecord {
-  assertVisible(store, viewerId, status);
-  if (status.accountId !== viewerId) throw new NotPermitted();
+/**
+ * Delete: the author, or a moderator (the issue's rule). Anyone else gets 404 whether or not they can see the
+ * status, as Mastodon answers (its destroy looks the id up among the caller's own statuses only).
+ */
+export function assertCanDelete(viewerId: string, isModerator: boolean, status: StatusRecord | undefined): asserts status is StatusRecord {
+  if (!status || status.deletedAt) throw new NotFound();
+  if (status.accountId !== viewerId && !isModerator) throw new NotFound();
 }

@@ -9,7 +9,8 @@ import { adjustStatusCounter, forgetReblog, getStatus, putStatus, removeFromAcco
 import { removePin } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { assertCanDelete } from "../policy/interaction.ts";
-import { visibleStatus } from "./read.ts";
+import { normaliseId } from "../../lib/ids.ts";
+import { roleCan } from "../accounts/roles.ts";
 
 export const STATUS_REMOVED = "status.removed";
 
@@ -27,11 +28,12 @@ export function discardStatus(store: Store, status: StatusRecord, now: number): 
   }
 }
 
-/** Deletes the viewer's status; returns it as it was, for the response (with its source text). */
+/** Deletes the viewer's status (any status, for moderators); returns it as it was, with its source text. */
 export async function deleteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
   const { store } = deps;
-  const target = visibleStatus(store, viewer.account.id, rawId);
-  assertCanDelete(store, viewer.account.id, target);
+  const id = normaliseId(rawId);
+  const target = id ? getStatus(store, id) : undefined;
+  assertCanDelete(viewer.account.id, roleCan(viewer.user.role, "manage_reports"), target);
   await store.write(() => {
     const fresh = getStatus(store, target.id);
     if (!fresh || fresh.deletedAt) return;

@@ -37,6 +37,9 @@ function isValidUrl(text: string): boolean {
   }
 }
 
+/** Longest hashtag name, in UTF-16 units (a 4-byte letter is 2): keeps tag timeline keys far below LMDB's limit. */
+const MAX_TAG_LENGTH = 200;
+
 /** Mentions and hashtags inside a stretch of text that holds no URL. */
 function splitWords(text: string, out: Segment[]): void {
   const hits: { index: number; segment: Segment }[] = [];
@@ -44,6 +47,8 @@ function splitWords(text: string, out: Segment[]): void {
     hits.push({ index: m.index!, segment: { kind: "mention", text: m[0], username: m[1]!, domain: m[2] ?? null } });
   }
   for (const m of text.matchAll(TAG_RE)) {
+    // A name longer than any real hashtag stays plain text (it could not be a timeline key either).
+    if (m[1]!.length > MAX_TAG_LENGTH) continue;
     hits.push({ index: m.index!, segment: { kind: "tag", text: m[0], name: m[1]! } });
   }
   hits.sort((a, b) => a.index - b.index);

@@ -1,11 +1,13 @@
-// GET /api/v1/accounts/verify_credentials and PATCH /api/v1/accounts/update_credentials: the signed-in
-// user's own account with its `source` and `role`.
+// GET /api/v1/accounts/verify_credentials, PATCH /api/v1/accounts/update_credentials and DELETE
+// /api/v1/profile/avatar|header: the signed-in user's own account with its `source` and `role`.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { updateCredentials, type ProfileUpdate } from "../../../../domain/accounts/update.ts";
+import { removeProfileImage, type ProfileImageKind } from "../../../../domain/accounts/profile-images.ts";
 import { ACCOUNT_LIMITS } from "../../../../domain/limits.ts";
 import { credentialExtras } from "../../../../domain/accounts/read.ts";
 import { CredentialAccountSchema, presentCredentialAccount } from "../../../../entities/account.ts";
+import type { UserViewer } from "../../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { authErrors, ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
 
@@ -31,8 +33,17 @@ const UpdateBody = t.Object({
       quote_policy: t.Optional(t.String({ description: "Accepted; quotes are not supported yet" })),
     }),
   ),
-  avatar: t.Optional(t.Any({ description: "Image file (accepted and ignored until media support lands)" })),
-  header: t.Optional(t.Any({ description: "Image file (accepted and ignored until media support lands)" })),
+  // Checked by the domain from the file's bytes, so that a wrong upload is Mastodon's 422, not a schema error.
+  avatar: t.Optional(
+    t.Any({
+      description: `JPEG, PNG, GIF, WebP or AVIF image (multipart), less than ${ACCOUNT_LIMITS.avatarSizeLimit} bytes; cropped to a centred square of at most ${ACCOUNT_LIMITS.avatarSide} px`,
+    }),
+  ),
+  header: t.Optional(
+    t.Any({
+      description: `JPEG, PNG, GIF, WebP or AVIF image (multipart), less than ${ACCOUNT_LIMITS.headerSizeLimit} bytes; shrunk to at most ${ACCOUNT_LIMITS.headerMaxPixels} pixels`,
+    }),
+  ),
   avatar_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxAvatarDescriptionLength} characters` })),
   header_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxHeaderDescriptionLength} characters` })),
   attribution_domains: t.Optional(t.Union([t.Array(t.String()), t.String()], { description: "Accepted; not stored yet" })),
@@ -52,6 +63,8 @@ function profileUpdate(body: Body): ProfileUpdate {
     indexable: flag(body.indexable),
     hideCollections: flag(body.hide_collections),
     fields: body.fields_attributes,
+    avatar: body.avatar,
+    header: body.header,
     avatarDescription: body.avatar_description,
     headerDescription: body.header_description,
     privacy: body.source?.privacy,
@@ -84,4 +97,19 @@ export const credentialsRoutes = (deps: Deps) =>
         response: { 200: CredentialAccountSchema, 400: ErrorBody, ...authErrors },
         detail: { summary: "Update the signed-in user's profile and posting defaults (JSON, form or multipart)", tags: ["accounts"] },
       },
-    );
+    )
+    .delete("/api/v1/profile/avatar", ({ viewer }) => withoutImage(deps, viewer, "avatar"), {
+      auth: ["write:accounts"],
+      response: { 200: CredentialAccountSchema, ...authErrors },
+      detail: { summary: "Remove the signed-in user's avatar (back to the default image)", tags: ["accounts"] },
+    })
+    .delete("/api/v1/profile/header", ({ viewer }) => withoutImage(deps, viewer, "header"), {
+      auth: ["write:accounts"],
+      response: { 200: CredentialAccountSchema, ...authErrors },
+      detail: { summary: "Remove the signed-in user's header (back to the default image)", tags: ["accounts"] },
+    });
+
+async function withoutImage(deps: Deps, viewer: UserViewer, kind: ProfileImageKind) {
+  const { account, user } = await removeProfileImage(deps, viewer, kind);
+  return presentCredentialAccount(deps.config, account, user, credentialExtras(deps, account.id));
+}
