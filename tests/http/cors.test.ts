@@ -26,8 +26,13 @@ test("API answers, success or error, carry the CORS headers and expose Link", as
   const error = await t.request("/api/v1/accounts/verify_credentials", { headers: { origin: "https://elk.example" } });
   expect(error.status).toBe(401);
   expect(error.headers.get("access-control-allow-origin")).toBe("*");
-  const token = await t.request("/oauth/token", { method: "POST", form: { grant_type: "nope" } });
+  const token = await t.request("/oauth/token", { method: "POST", form: { grant_type: "nope" }, headers: { origin: "https://elk.example" } });
   expect(token.headers.get("access-control-allow-origin")).toBe("*");
+});
+
+test("requests without an Origin (not from a browser) get no CORS headers", async () => {
+  const res = await t.request("/api/v2/instance");
+  expect(res.headers.get("access-control-allow-origin")).toBeNull();
 });
 
 test("the HTML authorize page is not opened to other origins", async () => {

@@ -12,8 +12,10 @@ function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
+// Only requests that carry an Origin (browsers) get CORS headers, as with Rails' rack-cors: other clients
+// would just carry them around.
 export const corsPlugin = new Elysia({ name: "warren-cors" }).onRequest(({ request, set }) => {
-  if (!CORS_PATHS.test(pathOf(request.url))) return;
+  if (!request.headers.has("origin") || !CORS_PATHS.test(pathOf(request.url))) return;
   set.headers["access-control-allow-origin"] = "*";
   set.headers["access-control-expose-headers"] = EXPOSED;
   if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
