@@ -30,6 +30,10 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
+// Keyspaces whose decoded records are kept (see openDB below). lmdb-js validates a kept record against
+// writes of this process's threads, not against other processes: only keyspaces the CLI never writes.
+const CACHED = new Set<KeyspaceName>(["statuses", "apps"]);
+
 export function openStore(dir: string, options: OpenOptions = { migrate: true }): Store {
   mkdirSync(dir, { recursive: true });
   const root: RootDatabase = open({
@@ -41,7 +45,16 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
   });
   const db = {} as Keyspaces;
   for (const [name, dbName] of Object.entries(KEYSPACES) as [KeyspaceName, string][]) {
-    db[name] = root.openDB({ name: dbName, encoding: "msgpack", keyEncoding: "ordered-binary", sharedStructuresKey: Symbol.for("structures") });
+    db[name] = root.openDB({
+      name: dbName,
+      encoding: "msgpack",
+      keyEncoding: "ordered-binary",
+      sharedStructuresKey: Symbol.for("structures"),
+      // Records read on nearly every request keep their decoded object; each read still asks LMDB whether
+      // the entry changed since (any thread of this process), so a hit is never stale. Records are never
+      // mutated in place, so sharing them is safe.
+      ...(CACHED.has(name) ? { cache: { validated: true } } : {}),
+    });
   }
   const store: Store = {
     dir,

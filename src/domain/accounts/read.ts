@@ -1,13 +1,13 @@
 // Reading accounts as the public sees them: local accounts whose user is not yet approved or has not
 // confirmed their e-mail address do not exist for anyone else (404, API.md §3.4).
 import type { Deps } from "../../deps.ts";
+import type { UserViewer } from "../auth/viewer.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { countFollowRequests } from "../../store/relationships.ts";
-import { commitScoped } from "../snapshot.ts";
 
 /** GET /api/v1/accounts?id[]= takes at most this many ids. */
 export const MAX_ACCOUNT_IDS = 40;
@@ -59,9 +59,16 @@ export function lookupAccount(deps: Deps, acct: string): AccountRecord {
 
 /** What CredentialAccount shows besides the account and user records. */
 export function credentialExtras(deps: Deps, accountId: string): { followRequestsCount: number } {
-  const counts = commitScoped<number>(deps.store, "followRequestCounts");
-  let count = counts.get(accountId);
   // Mastodon caps the count at 40: counting further would be wasted work.
-  if (count === undefined) counts.set(accountId, (count = countFollowRequests(deps.store, accountId, 40)));
-  return { followRequestsCount: count };
+  return { followRequestsCount: countFollowRequests(deps.store, accountId, 40) };
+}
+
+// Viewers are resolved once per commit (auth/viewer.ts), so extras kept beside the viewer object are exact
+// for as long as that object is handed out (verify_credentials is the most frequent call of all).
+const extrasByViewer = new WeakMap<UserViewer, { followRequestsCount: number }>();
+
+export function viewerCredentialExtras(deps: Deps, viewer: UserViewer): { followRequestsCount: number } {
+  let extras = extrasByViewer.get(viewer);
+  if (!extras) extrasByViewer.set(viewer, (extras = credentialExtras(deps, viewer.account.id)));
+  return extras;
 }

@@ -5,7 +5,7 @@ import type { Deps } from "../../../../deps.ts";
 import { updateCredentials, type ProfileUpdate } from "../../../../domain/accounts/update.ts";
 import { removeProfileImage, type ProfileImageKind } from "../../../../domain/accounts/profile-images.ts";
 import { ACCOUNT_LIMITS } from "../../../../domain/limits.ts";
-import { credentialExtras } from "../../../../domain/accounts/read.ts";
+import { credentialExtras, viewerCredentialExtras } from "../../../../domain/accounts/read.ts";
 import { CredentialAccountSchema, presentCredentialAccount } from "../../../../entities/account.ts";
 import type { UserViewer } from "../../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
@@ -78,7 +78,7 @@ export const credentialsRoutes = (deps: Deps) =>
     .use(authPlugin(deps))
     .get(
       "/api/v1/accounts/verify_credentials",
-      ({ viewer }) => presentCredentialAccount(deps.config, viewer.account, viewer.user, credentialExtras(deps, viewer.account.id)),
+      ({ viewer }) => presentCredentialAccount(deps.config, viewer.account, viewer.user, viewerCredentialExtras(deps, viewer)),
       {
         auth: ["profile", "read:accounts"],
         response: { 200: CredentialAccountSchema, ...authErrors },
