@@ -1,10 +1,7 @@
 // `warren accounts create|modify …`, with tootctl's words and output (see docs/cli.md). Accounts the CLI
 // creates are approved at once; they are confirmed only with --confirmed. Exit codes: 0 ok, 1 failed, 64 usage.
-import { loadConfig } from "../config.ts";
 import type { Deps } from "../deps.ts";
-import { openStore } from "../store/db.ts";
-import { createJobQueue } from "../jobs/runner.ts";
-import { ApiError } from "../lib/errors.ts";
+import { Failure, runSubcommand, UsageError } from "./command.ts";
 import { generatePassword } from "../domain/auth/password.ts";
 import { createLocalAccount } from "../domain/accounts/create.ts";
 import { changeUser, findLocalUser, type UserChanges } from "../domain/accounts/manage.ts";
@@ -16,8 +13,6 @@ const USAGE = `usage:
   warren accounts modify USERNAME [--role=ROLE] [--approve] [--confirm] [--email=EMAIL] [--disable | --enable] [--reset-password]
 `;
 
-class UsageError extends Error {}
-class Failure extends Error {}
 
 interface Parsed {
   positional: string[];
@@ -97,30 +92,6 @@ async function modify(deps: Deps, args: string[]): Promise<void> {
   process.stdout.write(password ? `OK\nNew password: ${password}\n` : "OK\n");
 }
 
-export async function runAccountsCommand(args: string[]): Promise<number> {
-  const [subcommand, ...rest] = args;
-  const run = subcommand === "create" ? create : subcommand === "modify" ? modify : null;
-  if (!run) {
-    process.stderr.write(subcommand ? `unknown accounts command: ${subcommand}\n${USAGE}` : USAGE);
-    return 64;
-  }
-  const config = loadConfig();
-  const store = openStore(config.dataDir);
-  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
-  try {
-    await run(deps, rest);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n${USAGE}`);
-      return 64;
-    }
-    if (error instanceof ApiError || error instanceof Failure) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await store.close();
-  }
+export function runAccountsCommand(args: string[]): Promise<number> {
+  return runSubcommand("accounts", USAGE, { create, modify }, args);
 }

@@ -1,10 +1,9 @@
 // `warren settings …`: instance settings the operator changes at run time (see docs/cli.md). They are stored
 // in the data directory and win over the environment. Exit codes: 0 ok, 1 failed, 64 usage.
-import { loadConfig, type RegistrationMode } from "../config.ts";
+import type { RegistrationMode } from "../config.ts";
 import type { Deps } from "../deps.ts";
-import { openStore } from "../store/db.ts";
-import { createJobQueue } from "../jobs/runner.ts";
-import { ApiError, NotFound } from "../lib/errors.ts";
+import { Failure, runSubcommand, UsageError } from "./command.ts";
+import { NotFound } from "../lib/errors.ts";
 import { publicId } from "../lib/ids.ts";
 import { registrationMode, setRegistrationMode } from "../domain/instance/registrations.ts";
 import { addRule, deleteRule, instanceRules } from "../domain/instance/rules.ts";
@@ -18,8 +17,6 @@ const USAGE = `usage:
   warren settings description ["TEXT"]
 `;
 
-class UsageError extends Error {}
-class Failure extends Error {}
 
 /** tootctl's words for the registration modes. */
 const MODES: Record<string, RegistrationMode> = { open: "open", approved: "approval", close: "closed" };
@@ -79,30 +76,6 @@ async function description(deps: Deps, args: string[]): Promise<void> {
 
 const COMMANDS: Record<string, (deps: Deps, args: string[]) => Promise<void>> = { registrations, rules, description };
 
-export async function runSettingsCommand(args: string[]): Promise<number> {
-  const [subcommand, ...rest] = args;
-  const run = subcommand && Object.hasOwn(COMMANDS, subcommand) ? COMMANDS[subcommand] : undefined;
-  if (!run) {
-    process.stderr.write(subcommand ? `unknown settings command: ${subcommand}\n${USAGE}` : USAGE);
-    return 64;
-  }
-  const config = loadConfig();
-  const store = openStore(config.dataDir);
-  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
-  try {
-    await run(deps, rest);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n${USAGE}`);
-      return 64;
-    }
-    if (error instanceof ApiError || error instanceof Failure) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await store.close();
-  }
+export function runSettingsCommand(args: string[]): Promise<number> {
+  return runSubcommand("settings", USAGE, COMMANDS, args);
 }

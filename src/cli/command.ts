@@ -1,0 +1,42 @@
+// What every operator command shares: the store opened on the configured data directory, and exit codes
+// (0 ok, 1 failed, 64 usage) with one line on stderr for what went wrong.
+import { loadConfig } from "../config.ts";
+import type { Deps } from "../deps.ts";
+import { openStore } from "../store/db.ts";
+import { createJobQueue } from "../jobs/runner.ts";
+import { ApiError } from "../lib/errors.ts";
+
+/** The command line is wrong: usage is printed, exit 64. */
+export class UsageError extends Error {}
+/** The command could not be carried out: exit 1. */
+export class Failure extends Error {}
+
+export type Subcommand = (deps: Deps, args: string[]) => Promise<void>;
+
+export async function runSubcommand(group: string, usage: string, subcommands: Record<string, Subcommand>, args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  const run = name && Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
+  if (!run) {
+    process.stderr.write(name ? `unknown ${group} command: ${name}\n${usage}` : usage);
+    return 64;
+  }
+  const config = loadConfig();
+  const store = openStore(config.dataDir);
+  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
+  try {
+    await run(deps, rest);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${usage}`);
+      return 64;
+    }
+    if (error instanceof ApiError || error instanceof Failure) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
