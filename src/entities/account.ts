@@ -113,9 +113,10 @@ function absolute(config: Config, url: string | null, fallback: string): string 
   return url.startsWith("/") ? `${config.url}${url}` : url;
 }
 
+const DAY_MS = 86_400_000;
+
 function midnight(ms: number): string {
-  const d = new Date(ms);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())).toISOString();
+  return new Date(ms - (ms % DAY_MS)).toISOString();
 }
 
 function isoOrNull(ms: number | null): string | null {

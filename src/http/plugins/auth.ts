@@ -12,8 +12,10 @@ import type { Deps } from "../../deps.ts";
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
   if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match ? match[1]! : null;
+    // "Bearer <token>", scheme case-insensitive (RFC 6750); anything else is not a bearer token.
+    if (header.length < 8 || header.charCodeAt(6) !== 32 || header.slice(0, 6).toLowerCase() !== "bearer") return null;
+    const token = header.slice(7).trim();
+    return token && !/\s/.test(token) ? token : null;
   }
   const url = request.url;
   const q = url.indexOf("?");
