@@ -29,7 +29,8 @@ export function scanPage<V>(
   const idAt = prefix.length;
   const upper: Key[] = query.maxId ? [...prefix, query.maxId] : [...prefix, END];
   if (query.minId) {
-    const lower = query.sinceId && query.sinceId > query.minId ? query.sinceId : query.minId;
+    // As Mastodon's to_a_paginated_by_id: with min_id, since_id is ignored.
+    const lower = query.minId;
     for (const row of keyspace.getRange({ start: [...prefix, lower], end: upper }) as Iterable<Row<V>>) {
       if (row.key[idAt] === lower) continue;
       if (!accept(row)) continue;

@@ -173,6 +173,8 @@ describe("cursors", () => {
     expect((await requests(`?limit=2&since_id=${cursors[4]}`)).names).toEqual(requesters.slice(0, 2));
     expect((await requests(`?limit=2&min_id=${cursors[4]}`)).names).toEqual(requesters.slice(2, 4));
     expect((await requests(`?since_id=${cursors[0]}`)).names).toEqual([]);
+    // With min_id, since_id is ignored, as Mastodon's to_a_paginated_by_id does.
+    expect((await requests(`?limit=2&min_id=${cursors[4]}&since_id=${cursors[1]}`)).names).toEqual(requesters.slice(2, 4));
   });
 
   test("padded, huge and malformed cursors never fail", async () => {
