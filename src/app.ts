@@ -19,9 +19,11 @@ import { statusesRoutes } from "./http/api/v1/statuses.ts";
 import { timelineRoutes } from "./http/api/v1/timelines.ts";
 import { listRoutes } from "./http/api/v1/lists.ts";
 import { markerRoutes } from "./http/api/v1/markers.ts";
+import { notificationV1Routes } from "./http/api/v1/notifications.ts";
 import { streamingRoutes } from "./http/streaming/routes.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
+import { notificationV2Routes } from "./http/api/v2/notifications.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
 import { instanceWebRoutes } from "./http/instance/routes.ts";
 import { mediaFileRoutes } from "./http/media-files.ts";
@@ -49,9 +51,11 @@ export function buildApp(deps: Deps) {
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
     .use(markerRoutes(deps))
+    .use(notificationV1Routes(deps))
     .use(streamingRoutes(deps))
     .use(instanceV1Routes(deps))
     .use(instanceV2Routes(deps))
+    .use(notificationV2Routes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(mediaFileRoutes(deps));

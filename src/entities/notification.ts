@@ -2,6 +2,7 @@
 // concern a status include it; a notification whose account or status is gone is not shown.
 import { t, type Static } from "elysia";
 import type { Deps } from "../deps.ts";
+import { groupKeyOf } from "../domain/notifications/group-key.ts";
 import { publicId } from "../lib/ids.ts";
 import { getAccount } from "../store/accounts.ts";
 import type { AccountRecord, NotificationRecord } from "../store/records.ts";
@@ -14,7 +15,7 @@ export const NotificationSchema = t.Object(
     id: t.String(),
     type: t.String({ description: "mention, status, reblog, follow, follow_request, favourite, poll, update, admin.sign_up, admin.report" }),
     created_at: t.String(),
-    group_key: t.String({ description: "ungrouped-<id> for notifications that are not grouped" }),
+    group_key: t.String({ description: "<type>-<status_id>-<hour> / follow-<hour> for groupable types, ungrouped-<id> otherwise" }),
     account: AccountSchema,
     status: t.Optional(StatusSchema),
   },
@@ -31,7 +32,7 @@ export function presentNotification(deps: Deps, recipient: AccountRecord, notifi
     id: publicId(notification.id),
     type: notification.type,
     created_at: new Date(notification.createdAt).toISOString(),
-    group_key: `ungrouped-${publicId(notification.id)}`,
+    group_key: groupKeyOf(notification),
     account: presentAccount(deps.config, from, recipient.id),
   };
   if (notification.statusId) {
@@ -39,6 +40,16 @@ export function presentNotification(deps: Deps, recipient: AccountRecord, notifi
     const [presented] = status && !status.deletedAt ? presentStatuses(deps, { account: recipient }, [status]) : [];
     if (!presented) return null;
     out.status = presented;
+  }
+  return out;
+}
+
+/** A page of notifications for their recipient; those whose account or status cannot be shown are left out. */
+export function presentNotifications(deps: Deps, recipient: AccountRecord, notifications: readonly NotificationRecord[]): Notification[] {
+  const out: Notification[] = [];
+  for (const n of notifications) {
+    const presented = presentNotification(deps, recipient, n);
+    if (presented) out.push(presented);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // Notification records and their indexes.
-import type { Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
+import { scanPage, type PageQuery } from "./paging.ts";
 import type { NotificationRecord } from "./records.ts";
 
 /** Inside a write. */
@@ -56,4 +57,33 @@ export function hasNotification(store: Store, recipientId: string, fromAccountId
     if (n.type === type && n.statusId === statusId) return true;
   }
   return false;
+}
+
+/** A page of `recipientId`'s notifications, newest first; `accept` filters without counting. */
+export function pageNotifications(
+  store: Store,
+  recipientId: string,
+  query: PageQuery,
+  accept: (n: NotificationRecord) => boolean,
+): NotificationRecord[] {
+  return scanPage<NotificationRecord>(store.db.notifications, [recipientId], query, (row) => accept(row.value)).map((row) => row.value);
+}
+
+/** `recipientId`'s notifications with ids in [fromId, toId), newest first. */
+export function notificationsInRange(store: Store, recipientId: string, fromId: string, toId: string): NotificationRecord[] {
+  const out: NotificationRecord[] = [];
+  for (const { value } of store.db.notifications.getRange({ start: [recipientId, fromId], end: [recipientId, toId] })) {
+    out.push(value as NotificationRecord);
+  }
+  return out.reverse();
+}
+
+/** Inside a write: removes every notification of `recipientId`. Returns how many. */
+export function clearNotifications(store: Store, recipientId: string): number {
+  const all: NotificationRecord[] = [];
+  for (const { value } of store.db.notifications.getRange({ start: [recipientId], end: [recipientId, END] })) {
+    all.push(value as NotificationRecord);
+  }
+  for (const n of all) removeNotification(store, n);
+  return all.length;
 }

@@ -1,0 +1,109 @@
+// Grouped notifications (API.md §4.8, §6.2). A page holds `limit` groups, each represented by its newest
+// notification in the scanned range; a group counts all of its notifications up to the page's newest id, and
+// on the last page its page_min_id reaches its oldest (the spec: "the last group carries data for all of its
+// notifications").
+import { NotFound } from "../../lib/errors.ts";
+import type { Store } from "../../store/db.ts";
+import { getNotification, notificationsInRange, notificationsOfStatus } from "../../store/notifications.ts";
+import type { PageQuery } from "../../store/paging.ts";
+import type { NotificationRecord } from "../../store/records.ts";
+import { groupKeyOf, parseGroupKey } from "./group-key.ts";
+import { lastReadNotificationId, listNotifications, matches, NO_FILTER, shownTo, type NotificationFilter } from "./read.ts";
+
+/** Samples of accounts per group. */
+export const SAMPLE_ACCOUNTS = 8;
+
+export interface NotificationGroupData {
+  key: string;
+  /** newest first; all shown notifications of the group (bounded by the page's newest id in lists) */
+  members: NotificationRecord[];
+  /** in lists: the oldest member inside the page's id range */
+  pageMin?: NotificationRecord;
+}
+
+/** Every shown notification of a group (hidden ones too with `includeHidden`), newest first. */
+export function groupMembers(
+  store: Store,
+  recipientId: string,
+  key: string,
+  filter: NotificationFilter = NO_FILTER,
+  includeHidden = false,
+): NotificationRecord[] {
+  const parsed = parseGroupKey(key);
+  if (!parsed) return [];
+  let candidates: NotificationRecord[];
+  if (parsed.kind === "single") {
+    const n = getNotification(store, recipientId, parsed.id);
+    // Any notification may be addressed alone (grouped_types[] can leave a groupable type ungrouped).
+    candidates = n ? [n] : [];
+  } else if (parsed.kind === "status") {
+    candidates = notificationsOfStatus(store, parsed.statusId)
+      .filter((n) => n.recipientId === recipientId)
+      .sort((a, b) => (a.id < b.id ? 1 : -1));
+  } else {
+    candidates = notificationsInRange(store, recipientId, parsed.fromId, parsed.toId);
+  }
+  const now = Date.now();
+  const inGroup = (n: NotificationRecord) => parsed.kind === "single" || groupKeyOf(n) === key;
+  return candidates.filter((n) => inGroup(n) && matches(filter, n) && (includeHidden || shownTo(store, recipientId, n, now)));
+}
+
+/** One group by key (`ungrouped-<id>` included); 404 when it has no notification the recipient may see. */
+export function findGroup(store: Store, recipientId: string, key: string): NotificationGroupData {
+  const members = groupMembers(store, recipientId, key);
+  if (members.length === 0) throw new NotFound();
+  return { key, members };
+}
+
+export interface GroupPage {
+  groups: NotificationGroupData[];
+  /** representative notification ids, newest first: the Link cursors */
+  cursors: string[];
+}
+
+/** A page of groups, newest first. `groupedTypes` null = every groupable type is grouped. */
+export function listGroups(
+  store: Store,
+  recipientId: string,
+  filter: NotificationFilter,
+  groupedTypes: ReadonlySet<string> | null,
+  query: PageQuery,
+): GroupPage {
+  // A row is accepted only when it opens a group not yet on the page, so `limit` counts groups.
+  const seen = new Set<string>();
+  const rows = listNotifications(store, recipientId, filter, query, (n) => {
+    const key = groupKeyOf(n, groupedTypes);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (rows.length === 0) return { groups: [], cursors: [] };
+  // The page's id range. An incomplete page is the last one in its direction, so its range runs to the
+  // cursor (or the end): the last group then carries data for all of its notifications (Mastodon #33271).
+  const newest = rows[0]!.id;
+  const oldest = rows.at(-1)!.id;
+  const last = rows.length < query.limit;
+  const below = (id: string) => (last && query.minId ? !query.maxId || id < query.maxId : id <= newest);
+  const above = (id: string) => (last && !query.minId ? !query.sinceId || id > query.sinceId : id >= oldest);
+  const groups = rows.map((row): NotificationGroupData => {
+    const key = groupKeyOf(row, groupedTypes);
+    if (key.startsWith("ungrouped-")) return { key, members: [row], pageMin: row };
+    const members = groupMembers(store, recipientId, key, filter).filter((n) => below(n.id));
+    const inPage = members.filter((n) => above(n.id));
+    return { key, members, pageMin: inPage.at(-1) ?? row };
+  });
+  return { groups, cursors: groups.map((g) => g.members[0]!.id) };
+}
+
+/** Groups with notifications newer than the `notifications` marker, counted up to `limit`. */
+export function unreadGroupCount(store: Store, recipientId: string, filter: NotificationFilter, groupedTypes: ReadonlySet<string> | null, limit: number): number {
+  return listGroups(store, recipientId, filter, groupedTypes, { limit, sinceId: lastReadNotificationId(store, recipientId) }).groups.length;
+}
+
+/** A page of a group's notifications (for the accounts that caused them), newest first. */
+export function pageGroupMembers(store: Store, recipientId: string, key: string, query: PageQuery): NotificationRecord[] {
+  let members = groupMembers(store, recipientId, key);
+  const { maxId, sinceId, minId } = query;
+  members = members.filter((n) => (!maxId || n.id < maxId) && (!sinceId || n.id > sinceId) && (!minId || n.id > minId));
+  return minId ? members.slice(Math.max(0, members.length - query.limit)) : members.slice(0, query.limit);
+}

@@ -1,0 +1,94 @@
+// Reading notifications: what a recipient is shown (API.md §6.1). Follow requests never appear (the spec);
+// notifications from accounts the recipient blocks or mutes with notifications are hidden here too (the block
+// clean-up job deletes them later), and so are those whose status is deleted or no longer visible.
+import { NotFound } from "../../lib/errors.ts";
+import { normaliseId } from "../../lib/ids.ts";
+import type { Store } from "../../store/db.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { getMarker } from "../../store/markers.ts";
+import { getNotification, pageNotifications } from "../../store/notifications.ts";
+import type { PageQuery } from "../../store/paging.ts";
+import type { NotificationRecord, NotificationType } from "../../store/records.ts";
+import { getMute, isBlocking } from "../../store/relationships.ts";
+import { getStatus } from "../../store/statuses.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+
+export const NOTIFICATION_TYPES: readonly NotificationType[] = [
+  "mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "admin.sign_up", "admin.report",
+];
+
+/** Notification lists: 40, at most 80 (API.md §9). */
+export const NOTIFICATION_LIST_LIMIT = 40;
+/** unread_count: 100, at most 1000. */
+export const UNREAD_COUNT_LIMIT = 100;
+export const UNREAD_COUNT_MAX = 1000;
+
+export interface NotificationFilter {
+  types: Set<string> | null;
+  excludeTypes: Set<string>;
+  accountId: string | null;
+}
+
+/** Unknown types are ignored; an empty `types[]` (after that) means every type. */
+export function notificationFilter(types: string[], excludeTypes: string[], accountId?: string): NotificationFilter {
+  const known = (list: string[]) => new Set(list.filter((type) => (NOTIFICATION_TYPES as readonly string[]).includes(type)));
+  const wanted = known(types);
+  return {
+    types: wanted.size > 0 ? wanted : null,
+    excludeTypes: known(excludeTypes),
+    // An account id that is not an id matches nothing.
+    accountId: accountId === undefined ? null : (normaliseId(accountId) ?? "-"),
+  };
+}
+
+export const NO_FILTER: NotificationFilter = { types: null, excludeTypes: new Set(), accountId: null };
+
+/** May `recipientId` see this notification at all (filters aside)? */
+export function shownTo(store: Store, recipientId: string, n: NotificationRecord, now = Date.now()): boolean {
+  if (n.type === "follow_request") return false;
+  if (!getAccount(store, n.fromAccountId)) return false;
+  if (isBlocking(store, recipientId, n.fromAccountId)) return false;
+  if (getMute(store, recipientId, n.fromAccountId, now)?.notifications) return false;
+  if (n.statusId) {
+    const status = getStatus(store, n.statusId);
+    if (!status || !canSeeStatus(store, recipientId, status)) return false;
+  }
+  return true;
+}
+
+export function matches(filter: NotificationFilter, n: NotificationRecord): boolean {
+  if (filter.types && !filter.types.has(n.type)) return false;
+  if (filter.excludeTypes.has(n.type)) return false;
+  return !filter.accountId || n.fromAccountId === filter.accountId;
+}
+
+/** A page of the recipient's notifications, newest first. */
+export function listNotifications(
+  store: Store,
+  recipientId: string,
+  filter: NotificationFilter,
+  query: PageQuery,
+  alsoAccept: (n: NotificationRecord) => boolean = () => true,
+): NotificationRecord[] {
+  const now = Date.now();
+  return pageNotifications(store, recipientId, query, (n) => matches(filter, n) && shownTo(store, recipientId, n, now) && alsoAccept(n));
+}
+
+/** One of the recipient's own notifications; 404 for anyone else's, unknown ids and hidden ones. */
+export function findNotification(store: Store, recipientId: string, rawId: string): NotificationRecord {
+  const id = normaliseId(rawId);
+  const n = id ? getNotification(store, recipientId, id) : undefined;
+  if (!n || !shownTo(store, recipientId, n)) throw new NotFound();
+  return n;
+}
+
+/** Id of the last notification the recipient read (the `notifications` marker), or null. */
+export function lastReadNotificationId(store: Store, recipientId: string): string | null {
+  const id = getMarker(store, recipientId, "notifications")?.lastReadId;
+  return id ? normaliseId(id) : null;
+}
+
+/** Notifications newer than the marker, counted up to `limit`. */
+export function unreadCount(store: Store, recipientId: string, filter: NotificationFilter, limit: number): number {
+  return listNotifications(store, recipientId, filter, { limit, sinceId: lastReadNotificationId(store, recipientId) }).length;
+}
