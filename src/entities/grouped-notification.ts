@@ -8,12 +8,13 @@ import { getAccount } from "../store/accounts.ts";
 import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
+import { Int } from "./integer.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
 
 export const NotificationGroupSchema = t.Object(
   {
     group_key: t.String(),
-    notifications_count: t.Integer(),
+    notifications_count: Int(),
     type: t.String(),
     most_recent_notification_id: t.String(),
     page_min_id: t.Optional(t.String({ description: "Only in paginated lists" })),

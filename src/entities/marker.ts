@@ -2,11 +2,12 @@
 import { t, type Static } from "elysia";
 import type { Markers } from "../domain/markers.ts";
 import type { MarkerRecord } from "../store/markers.ts";
+import { Int } from "./integer.ts";
 
 export const MarkerSchema = t.Object(
   {
     last_read_id: t.String({ description: "Id of the last status / notification read" }),
-    version: t.Integer({ description: "Grows by one with every change (optimistic locking)" }),
+    version: Int({ description: "Grows by one with every change (optimistic locking)" }),
     updated_at: t.String(),
   },
   { description: "Mastodon Marker" },

@@ -8,7 +8,11 @@ import { getAccount } from "../store/accounts.ts";
 import type { AccountRecord, NotificationRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
+import { Int } from "./integer.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
+
+/** `{count}` of GET /api/v1 and /api/v2/notifications/unread_count. */
+export const UnreadCountSchema = t.Object({ count: Int() }, { description: "Unread notifications (v1) or groups (v2)" });
 
 export const NotificationSchema = t.Object(
   {

@@ -6,7 +6,8 @@ import { NotFound } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
 import { getNotification, notificationsInRange, notificationsOfStatus } from "../../store/notifications.ts";
 import type { PageQuery } from "../../store/paging.ts";
-import type { NotificationRecord } from "../../store/records.ts";
+import type { AccountRecord, NotificationRecord } from "../../store/records.ts";
+import { getAccounts } from "../../store/accounts.ts";
 import { groupKeyOf, parseGroupKey } from "./group-key.ts";
 import { lastReadNotificationId, listNotifications, matches, NO_FILTER, shownTo, type NotificationFilter } from "./read.ts";
 
@@ -101,6 +102,11 @@ export function unreadGroupCount(store: Store, recipientId: string, filter: Noti
 }
 
 /** A page of a group's notifications (for the accounts that caused them), newest first. */
+/** The accounts behind notifications, each once, in the order they first appear. */
+export function groupSenders(store: Store, members: readonly NotificationRecord[]): AccountRecord[] {
+  return getAccounts(store, [...new Set(members.map((n) => n.fromAccountId))]);
+}
+
 export function pageGroupMembers(store: Store, recipientId: string, key: string, query: PageQuery): NotificationRecord[] {
   let members = groupMembers(store, recipientId, key);
   const { maxId, sinceId, minId } = query;

@@ -12,7 +12,7 @@ import {
   UNREAD_COUNT_MAX,
   unreadCount,
 } from "../../../domain/notifications/read.ts";
-import { NotificationSchema, presentNotification, presentNotifications } from "../../../entities/notification.ts";
+import { NotificationSchema, presentNotification, presentNotifications, UnreadCountSchema } from "../../../entities/notification.ts";
 import { NotFound } from "../../../lib/errors.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
@@ -68,7 +68,7 @@ export const notificationV1Routes = (deps: Deps) =>
       {
         auth: READ,
         query: t.Object({ ...filterQuery, limit: pagingQuery.limit }),
-        response: { 200: t.Object({ count: t.Integer() }), ...errors },
+        response: { 200: UnreadCountSchema, ...errors },
         detail: { summary: "How many notifications are newer than your notifications marker (capped by limit)", tags: ["notifications"] },
       },
     )

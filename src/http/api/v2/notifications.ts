@@ -4,13 +4,12 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { clearAllNotifications, dismissGroup } from "../../../domain/notifications/dismiss.ts";
 import { GROUPABLE_TYPES } from "../../../domain/notifications/group-key.ts";
-import { findGroup, listGroups, pageGroupMembers, unreadGroupCount } from "../../../domain/notifications/group.ts";
+import { findGroup, groupSenders, listGroups, pageGroupMembers, unreadGroupCount } from "../../../domain/notifications/group.ts";
 import { NOTIFICATION_LIST_LIMIT, notificationFilter, UNREAD_COUNT_LIMIT, UNREAD_COUNT_MAX } from "../../../domain/notifications/read.ts";
 import { AccountSchema, presentAccount } from "../../../entities/account.ts";
 import { GroupedNotificationsSchema, presentGroupedNotifications } from "../../../entities/grouped-notification.ts";
+import { UnreadCountSchema } from "../../../entities/notification.ts";
 import { BadRequest } from "../../../lib/errors.ts";
-import { getAccount } from "../../../store/accounts.ts";
-import type { AccountRecord } from "../../../store/records.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
@@ -72,7 +71,7 @@ export const notificationV2Routes = (deps: Deps) =>
       {
         auth: READ,
         query: t.Object({ ...groupingQuery, limit: pagingQuery.limit }),
-        response: { 200: t.Object({ count: t.Integer() }), ...errors },
+        response: { 200: UnreadCountSchema, ...errors },
         detail: { summary: "How many groups have notifications newer than your notifications marker", tags: ["notifications"] },
       },
     )
@@ -104,12 +103,7 @@ export const notificationV2Routes = (deps: Deps) =>
         const members = pageGroupMembers(deps.store, viewer.account.id, params.group_key, pageQuery(query, NOTIFICATION_LIST_LIMIT));
         const link = linkHeader({ baseUrl: deps.config.url, request, first: members[0]?.id, last: members.at(-1)?.id, next: true, prevParam: "min_id" });
         if (link) set.headers["link"] = link;
-        const accounts = new Map<string, AccountRecord>();
-        for (const n of members) {
-          const account = getAccount(deps.store, n.fromAccountId);
-          if (account) accounts.set(account.id, account);
-        }
-        return [...accounts.values()].map((a) => presentAccount(deps.config, a, viewer.account.id));
+        return groupSenders(deps.store, members).map((a) => presentAccount(deps.config, a, viewer.account.id));
       },
       {
         auth: READ,
