@@ -4,7 +4,7 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { countLists, getList, putList, removeList, type ListRecord, type RepliesPolicy } from "../../store/lists.ts";
+import { countLists, getList, listsOf, putList, removeList, type ListRecord, type RepliesPolicy } from "../../store/lists.ts";
 import { LIST_LIMITS } from "../limits.ts";
 import { LIST_DELETED, type ListJob } from "../timelines/jobs.ts";
 
@@ -17,6 +17,11 @@ export interface ListInput {
 }
 
 /** The viewer's list with this id, or 404. */
+/** The viewer's lists, for GET /api/v1/lists. */
+export function ownLists(store: Store, ownerId: string): ListRecord[] {
+  return listsOf(store, ownerId);
+}
+
 export function findOwnList(store: Store, ownerId: string, rawId: string): ListRecord {
   const id = normaliseId(rawId);
   const list = id ? getList(store, ownerId, id) : undefined;

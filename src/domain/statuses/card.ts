@@ -2,8 +2,9 @@
 // status that already has a card, or is gone, is left alone); a page without a usable card leaves none.
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
+import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { getCard, putCard } from "../../store/statuses-cards.ts";
+import { getCard, putCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
 import { fetchCardData } from "./card-fetch.ts";
 
 export const CARD_FETCH = "card.fetch";
@@ -11,6 +12,11 @@ export const CARD_FETCH = "card.fetch";
 export interface CardFetchPayload {
   statusId: string;
   url: string;
+}
+
+/** The card shown for a status (a reblog shows its original's), or undefined when none was fetched. */
+export function cardOf(store: Store, status: StatusRecord): PreviewCardRecord | undefined {
+  return getCard(store, status.reblogOfId ?? status.id);
 }
 
 export async function fetchStatusCard(store: Store, config: Config, payload: CardFetchPayload): Promise<void> {

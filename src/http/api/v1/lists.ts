@@ -2,10 +2,9 @@
 // and GET /api/v1/accounts/:id/lists. Only your own lists exist for you: any other id is 404.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
-import { createList, deleteList, findOwnList, updateList, type ListInput } from "../../../domain/lists/manage.ts";
+import { createList, deleteList, findOwnList, ownLists, updateList, type ListInput } from "../../../domain/lists/manage.ts";
 import { addListMembers, listMembersPage, listsWithAccount, removeListMembers } from "../../../domain/lists/members.ts";
 import { LIST_LIMITS } from "../../../domain/limits.ts";
-import { listsOf } from "../../../store/lists.ts";
 import { AccountSchema, presentAccount } from "../../../entities/account.ts";
 import { ListSchema, presentList } from "../../../entities/list.ts";
 import { authPlugin } from "../../plugins/auth.ts";
@@ -45,7 +44,7 @@ export const listRoutes = (deps: Deps) =>
   new Elysia({ name: "list-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
-    .get("/api/v1/lists", ({ viewer }) => listsOf(deps.store, viewer.account.id).map(presentList), {
+    .get("/api/v1/lists", ({ viewer }) => ownLists(deps.store, viewer.account.id).map(presentList), {
       auth: READ,
       response: { 200: t.Array(ListSchema), ...errors },
       detail: { summary: "Your lists", tags: ["lists"] },

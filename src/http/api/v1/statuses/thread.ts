@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { contextLimits, statusContext, visibleStatus } from "../../../../domain/statuses/read.ts";
-import { getCard } from "../../../../store/statuses-cards.ts";
+import { cardOf } from "../../../../domain/statuses/card.ts";
 import { presentStatuses, StatusSchema } from "../../../../entities/status.ts";
 import { presentPreviewCard, PreviewCardSchema } from "../../../../entities/preview-card.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
@@ -35,7 +35,7 @@ export const statusThreadRoutes = (deps: Deps) =>
       ({ viewer, params }) => {
         const viewerId = viewer?.account?.id ?? null;
         const status = visibleStatus(deps.store, viewerId, params.id);
-        const card = getCard(deps.store, status.reblogOfId ?? status.id);
+        const card = cardOf(deps.store, status);
         return card ? presentPreviewCard(deps.config, card, viewerId !== null) : {};
       },
       {
