@@ -78,6 +78,23 @@ describe("accounts create", () => {
     expect(mail.stderr).toBe("Validation failed: Email has already been taken\n");
   });
 
+  test("Mastodon's dev account: admin with admin@localhost, which then signs in", async () => {
+    const run = await cli("create", "admin", "--email=admin@localhost", "--confirmed");
+    expect(run.code).toBe(0);
+    const token = (await passwordToken(t, client, "admin@localhost", printedPassword(run.stdout))).access_token;
+    expect(((await (await me(token)).json()) as Record<string, any>).username).toBe("admin");
+    expect((await cli("modify", "admin", "--email=root@localhost")).code).toBe(0);
+  });
+
+  test("an address that is not one bare address fails with the API's message", async () => {
+    for (const email of ["<admin@example.com>", "two@at@example.com", "per%cent@example.com"]) {
+      const run = await cli("create", "badmail", `--email=${email}`);
+      expect({ email, code: run.code, stderr: run.stderr }).toEqual({ email, code: 1, stderr: "Validation failed: Email is invalid\n" });
+    }
+    const modify = await cli("modify", "root_user", "--email=<root@example.com>");
+    expect(modify).toEqual({ code: 1, stdout: "", stderr: "Validation failed: Email is invalid\n" });
+  });
+
   test("an unknown role fails", async () => {
     const run = await cli("create", "kingly", "--email=k@example.com", "--role=King");
     expect(run.code).toBe(1);

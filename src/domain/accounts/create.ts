@@ -10,13 +10,13 @@ import { findUserByEmail, insertAccount, usernameTaken } from "../../store/accou
 import type { AccountKeysRecord, AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { hashPassword } from "../auth/password.ts";
+import { isValidEmail, normaliseEmail } from "./email.ts";
 import { Problems, tooLong } from "./validation.ts";
 
 const generateRsa = promisify(generateKeyPair);
 
 export const USERNAME_PATTERN = /^[a-z0-9_]+$/i;
 const RESERVED_USERNAMES = new Set(["admin", "support", "help", "root", "webmaster", "administrator", "mod", "moderator", "instance", "actor", "inbox"]);
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const TAKEN = "has already been taken";
 
 export interface NewLocalAccount {
@@ -39,11 +39,6 @@ export interface PreparedAccount {
   keys: AccountKeysRecord;
 }
 
-/** Devise strips and lower-cases e-mail addresses before validating them. */
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 /** Adds the username, e-mail and password problems of a new account to `problems`. */
 export function checkNewAccount(deps: Deps, input: NewLocalAccount, problems: Problems): void {
   const { username, password } = input;
@@ -54,7 +49,7 @@ export function checkNewAccount(deps: Deps, input: NewLocalAccount, problems: Pr
   else if (!input.allowReserved && RESERVED_USERNAMES.has(username.toLowerCase())) problems.add("username", "ERR_RESERVED", "is reserved");
   else if (usernameTaken(deps.store, username)) problems.add("username", "ERR_TAKEN", TAKEN);
   if (!email) problems.add("email", "ERR_BLANK", "can't be blank");
-  else if (email.length > ACCOUNT_LIMITS.maxEmailLength || !EMAIL_PATTERN.test(email)) problems.add("email", "ERR_INVALID", "is invalid");
+  else if (!isValidEmail(email)) problems.add("email", "ERR_INVALID", "is invalid");
   else if (findUserByEmail(deps.store, email)) problems.add("email", "ERR_TAKEN", TAKEN);
   if (!password) problems.add("password", "ERR_BLANK", "can't be blank");
   else if (password.length < ACCOUNT_LIMITS.minPasswordLength) problems.add("password", "ERR_TOO_SHORT", `is too short (minimum is ${ACCOUNT_LIMITS.minPasswordLength} characters)`);

@@ -6,7 +6,7 @@ import { findAccountByAcct, findUserByEmail, getAccount, getUser, putAccount, pu
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { hashPassword } from "../auth/password.ts";
-import { normaliseEmail } from "./create.ts";
+import { isValidEmail, normaliseEmail } from "./email.ts";
 import { Problems } from "./validation.ts";
 
 export interface UserChanges {
@@ -33,7 +33,7 @@ export async function changeUser(deps: Deps, accountId: string, changes: UserCha
   if (email !== undefined) {
     const problems = new Problems();
     const owner = findUserByEmail(deps.store, email);
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.add("email", "ERR_INVALID", "is invalid");
+    if (!isValidEmail(email)) problems.add("email", "ERR_INVALID", "is invalid");
     else if (owner && owner.accountId !== accountId) problems.add("email", "ERR_TAKEN", "has already been taken");
     problems.throwIfAny();
   }
