@@ -30,8 +30,7 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
-// Keyspaces whose decoded records are kept (see openDB below). lmdb-js validates a kept record against
-// writes of this process's threads, not against other processes: only keyspaces the CLI never writes.
+// Keyspaces whose decoded records are kept (see openDB below): read on nearly every request.
 const CACHED = new Set<KeyspaceName>(["statuses", "apps"]);
 
 export function openStore(dir: string, options: OpenOptions = { migrate: true }): Store {
@@ -50,10 +49,14 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       encoding: "msgpack",
       keyEncoding: "ordered-binary",
       sharedStructuresKey: Symbol.for("structures"),
-      // Records read on nearly every request keep their decoded object; each read still asks LMDB whether
-      // the entry changed since (any thread of this process), so a hit is never stale. Records are never
-      // mutated in place, so sharing them is safe.
-      ...(CACHED.has(name) ? { cache: { validated: true } } : {}),
+      // Records read on nearly every request keep their decoded object. A kept entry remembers the LMDB
+      // transaction id of the page it was read from, and every read (inside writes too) compares it with
+      // the page's current one, so a write by any thread or process makes the next read decode afresh.
+      // Only reads may fill the cache: lmdb-js keeps a record written inside a transaction without that
+      // id and then never checks it again, so the writer thread went on answering its own value after
+      // a job on a worker thread (or the CLI) had replaced it, and wrote stale counters back.
+      // Records are never mutated in place, so sharing them is safe.
+      ...(CACHED.has(name) ? { cache: { validated: true }, cachePuts: false } : {}),
     });
   }
   const store: Store = {

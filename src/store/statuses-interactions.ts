@@ -25,10 +25,13 @@ export function insertFavourite(store: Store, row: JoinRow): void {
   store.db.favouriteOf.put([row.accountId, row.statusId], row.id);
 }
 
-/** Inside a write: the account stops counting as having favourited the status (list rows stay for the job). */
-export function forgetFavourite(store: Store, row: JoinRow): void {
+/** Inside a write: the account stops counting as having favourited the status (list rows stay for the job);
+ * true when it counted until now (so the counter moves once). */
+export function forgetFavourite(store: Store, row: JoinRow): boolean {
   const key = [row.accountId, row.statusId];
-  if (store.db.favouriteOf.get(key) === row.id) store.db.favouriteOf.remove(key);
+  if (store.db.favouriteOf.get(key) !== row.id) return false;
+  store.db.favouriteOf.remove(key);
+  return true;
 }
 
 /** Inside a write: drops the list rows of a favourite; true when they were there. */

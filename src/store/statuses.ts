@@ -26,7 +26,11 @@ export function putStatus(store: Store, status: StatusRecord): void {
 
 export type StatusCounter = "repliesCount" | "reblogsCount" | "favouritesCount";
 
-/** Inside a write: adds `delta` to a stored counter (never below zero). */
+/**
+ * Inside a write: adds `delta` to a stored counter (never below zero). Counters move in the transaction
+ * that adds or removes the row they count, reading the record inside it (see CACHED in db.ts), so a count
+ * always equals its live rows; `warren cache recount` recomputes them from those rows.
+ */
 export function adjustStatusCounter(store: Store, id: string, counter: StatusCounter, delta: number): void {
   const status = getStatus(store, id);
   if (!status) return;
@@ -95,11 +99,14 @@ export function reblogIdOf(store: Store, accountId: string, originalId: string):
   return store.db.reblogOf.get([accountId, originalId]);
 }
 
-/** Inside a write: the account no longer counts as having reblogged the original (the wrapper is discarded). */
-export function forgetReblog(store: Store, wrapper: StatusRecord): void {
-  if (!wrapper.reblogOfId) return;
+/** Inside a write: the account no longer counts as having reblogged the original (the wrapper is discarded);
+ * true when it counted until now (so the counter moves once). */
+export function forgetReblog(store: Store, wrapper: StatusRecord): boolean {
+  if (!wrapper.reblogOfId) return false;
   const key = [wrapper.accountId, wrapper.reblogOfId];
-  if (store.db.reblogOf.get(key) === wrapper.id) store.db.reblogOf.remove(key);
+  if (store.db.reblogOf.get(key) !== wrapper.id) return false;
+  store.db.reblogOf.remove(key);
+  return true;
 }
 
 /** Inside a write: drops a reblogged_by row. */

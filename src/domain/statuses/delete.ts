@@ -1,11 +1,11 @@
 // DELETE /api/v1/statuses/:id and unreblog. The request makes the status vanish at once (deletedAt set, out
-// of its account's list, pin and "has reblogged" rows gone, counters that the response shows corrected);
-// the rest of the removal is the idempotent `status.removed` job (remove.ts).
+// of its account's list and its parent's replies, pin and "has reblogged" rows gone, and the counters of
+// those rows lowered with them); the rest of the removal is the idempotent `status.removed` job (remove.ts).
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { adjustStatusCounter, forgetReblog, getStatus, putStatus, removeFromAccount } from "../../store/statuses.ts";
+import { adjustStatusCounter, forgetReblog, getStatus, putStatus, removeFromAccount, removeFromParent } from "../../store/statuses.ts";
 import { removePin } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { assertCanDelete } from "../policy/interaction.ts";
@@ -22,10 +22,13 @@ export function discardStatus(store: Store, status: StatusRecord, now: number): 
     if (account) putAccount(store, { ...account, statusesCount: Math.max(0, account.statusesCount - 1) });
   }
   removePin(store, status.accountId, status.id);
-  if (status.reblogOfId) {
-    forgetReblog(store, status);
-    adjustStatusCounter(store, status.reblogOfId, "reblogsCount", -1);
-  }
+  detachReply(store, status);
+  if (forgetReblog(store, status)) adjustStatusCounter(store, status.reblogOfId!, "reblogsCount", -1);
+}
+
+/** Inside a write: the status stops counting among its parent's replies (once, however often called). */
+export function detachReply(store: Store, status: StatusRecord): void {
+  if (removeFromParent(store, status)) adjustStatusCounter(store, status.inReplyToId!, "repliesCount", -1);
 }
 
 /** Deletes the viewer's status (any status, for moderators); returns it as it was, with its source text. */

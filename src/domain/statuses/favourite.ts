@@ -1,8 +1,8 @@
 // Favourite (idempotent) and unfavourite. Unfavouriting is asynchronous (spec rule 2): the request only
-// stops the account counting as having favourited the status, so every read shows `favourited: false` at
-// once; the `favourite.removed` job then removes the list rows, lowers the counter and withdraws the
-// notification. A favourite made again before the job runs is a new favourite with its own id, which the
-// job leaves alone.
+// stops the account counting as having favourited the status, and lowers the counter with it, so every
+// read shows `favourited: false` and the lowered count at once; the `favourite.removed` job then removes
+// the list rows and withdraws the notification. A favourite made again before the job runs is a new
+// favourite with its own id, which the job leaves alone.
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
@@ -40,29 +40,26 @@ export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: str
   });
 }
 
-/** Returns the status as the client should now see it: not favourited, counter already lowered. */
+/** Returns the status as the client should now see it: not favourited, counter lowered. */
 export async function unfavouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
   const { store } = deps;
   const me = viewer.account.id;
   const status = interactionTarget(deps, me, rawId);
-  const removed = await store.write(() => {
+  return store.write(() => {
     const id = favouriteIdOf(store, me, status.id);
-    if (!id) return false;
-    const row: JoinRow = { id, accountId: me, statusId: status.id };
-    forgetFavourite(store, row);
-    deps.jobs.enqueue(FAVOURITE_REMOVED, row);
-    return true;
+    if (id) {
+      const row: JoinRow = { id, accountId: me, statusId: status.id };
+      if (forgetFavourite(store, row)) adjustStatusCounter(store, status.id, "favouritesCount", -1);
+      deps.jobs.enqueue(FAVOURITE_REMOVED, row);
+    }
+    return getStatus(store, status.id) ?? status;
   });
-  const current = getStatus(store, status.id) ?? status;
-  return removed ? { ...current, favouritesCount: Math.max(0, current.favouritesCount - 1) } : current;
 }
 
-/** The job: idempotent, since the counter moves only when the list rows are actually removed. */
+/** The job: idempotent, since it only removes (the request already forgot the favourite and moved the counter). */
 export async function completeFavouriteRemoval(store: Store, row: JoinRow): Promise<void> {
   await store.write(() => {
-    forgetFavourite(store, row);
     if (!removeFavouriteRows(store, row)) return;
-    adjustStatusCounter(store, row.statusId, "favouritesCount", -1);
     const status = getStatus(store, row.statusId);
     if (status && !favouriteIdOf(store, row.accountId, row.statusId)) removeInteractionNotification(store, "favourite", row.accountId, status);
   });

@@ -1,24 +1,22 @@
-// The deferred part of deleting a status (the `status.removed` job): reblogs of it, the parent's reply
-// counter, favourites, bookmarks, notifications, the link card, and finally the record itself. Every step
-// only removes, and counters move only when the row they count is removed, so running twice is harmless.
+// The deferred part of deleting a status (the `status.removed` job): reblogs of it, favourites, bookmarks,
+// notifications, the link card, and finally the record itself. Every step only removes, and counters move
+// only when the row they count is removed, so running twice is harmless.
 // Work is done in bounded batches so that a popular status does not make one huge transaction.
 // (Home timelines, media and federation join this list when they exist.)
 import type { Store } from "../../store/db.ts";
 import { notificationsBetween, notificationsOfStatus, removeNotification } from "../../store/notifications.ts";
 import type { NotificationType, StatusRecord } from "../../store/records.ts";
 import {
-  adjustStatusCounter,
   getStatus,
   reblogIdOf,
   reblogIdsOfStatus,
-  removeFromParent,
   removeReblogRow,
   removeReplyRows,
   removeStatusRecord,
 } from "../../store/statuses.ts";
 import { removeCard } from "../../store/statuses-cards.ts";
 import { bookmarksOfStatus, favouritesOfStatus, forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
-import { discardStatus } from "./delete.ts";
+import { detachReply, discardStatus } from "./delete.ts";
 
 const BATCH = 500;
 
@@ -71,7 +69,8 @@ export async function removeStatus(store: Store, statusId: string): Promise<void
     if (!current) return;
     if (current.reblogOfId) return removeReblogWrapper(store, current, Date.now());
     if (!current.deletedAt) discardStatus(store, current, Date.now());
-    if (removeFromParent(store, current) && current.inReplyToId) adjustStatusCounter(store, current.inReplyToId, "repliesCount", -1);
+    // Done by the discard already, unless the status was deleted before replies were detached there.
+    detachReply(store, current);
     removeReplyRows(store, current.id);
     for (const n of notificationsOfStatus(store, current.id)) removeNotification(store, n);
     removeCard(store, current.id);
