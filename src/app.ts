@@ -40,7 +40,7 @@ export function buildApp(deps: Deps) {
   const app = new Elysia({ name: "warren", normalize: false })
     .use(corsPlugin)
     .use(errorsPlugin)
-    .use(paramsPlugin)
+    .use(paramsPlugin(deps.config))
     .use(cachePlugin)
     .use(openapiPlugin(documentation))
     .use(oauthRoutes(deps))

@@ -24,6 +24,8 @@ export interface Config {
   allowPrivateAddresses: boolean;
   /** Check every response against its schema (a mismatch is a logged 500). On under tests and development. */
   checkResponses: boolean;
+  /** Largest JSON, form or multipart body a route without uploads accepts (uploads declare their own). */
+  maxBodyBytes: number;
 }
 
 export interface SmtpConfig {
@@ -111,5 +113,6 @@ export function loadConfig(env: Env = process.env): Config {
     contactEmail: env.WARREN_CONTACT_EMAIL || "",
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
+    maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
 }

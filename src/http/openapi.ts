@@ -54,17 +54,25 @@ interface RouteInfo {
 const hasProperties = (schema: TSchema | undefined) => Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}).length > 0;
 
 /**
- * Called once the app is composed. Every route with a body may answer 400 (plugins/params.ts: the body
- * cannot be parsed; plugins/errors.ts: a required parameter is missing); every route with parameters may
- * answer 422 (a parameter of the wrong type or shape). Routes that document these themselves keep theirs.
+ * Called once the app is composed. Every route may answer 400 (plugins/params.ts: a forbidden parameter name
+ * such as `__proto__`, too many parameters, a body that cannot be parsed; plugins/errors.ts: a required
+ * parameter is missing), 414 and 431 (plugins/body-limits.ts: request line or headers too large); every
+ * route with a body may answer 408 and 413 (the body arrives too slowly or is too large); every route with
+ * parameters may answer 422 (a parameter of the wrong type or shape). Routes that document these themselves
+ * keep theirs.
  */
 export function documentCommonErrors(app: AnyElysia): void {
   for (const route of app.routes as RouteInfo[]) {
     const response = route.hooks?.response;
     if (!route.hooks || !response || typeof response !== "object" || Kind in response || route.method === "WS") continue;
     const hasBody = !["GET", "HEAD", "OPTIONS"].includes(route.method);
-    const required = (route.hooks.query as { required?: string[] } | undefined)?.required?.length;
-    if ((hasBody || required) && !response[400]) response[400] = ErrorBody;
+    response[400] ??= ErrorBody;
+    response[414] ??= ErrorBody;
+    response[431] ??= ErrorBody;
+    if (hasBody) {
+      response[408] ??= ErrorBody;
+      response[413] ??= ErrorBody;
+    }
     if ((hasProperties(route.hooks.query) || hasProperties(route.hooks.body)) && !response[422]) response[422] = ErrorBody;
   }
 }

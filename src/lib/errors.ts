@@ -65,3 +65,17 @@ export class OAuthError extends ApiError {
     super(status, code, { error_description: description });
   }
 }
+
+/** 413: the body is larger than the route accepts (refused from Content-Length or while it streams in). */
+export class PayloadTooLarge extends ApiError {
+  constructor(limit: number) {
+    super(413, `Request body too large (the limit is ${limit} bytes)`);
+  }
+}
+
+/** 408: the body stopped arriving before the read deadline. */
+export class RequestTimeout extends ApiError {
+  constructor() {
+    super(408, "The request body took too long to arrive");
+  }
+}

@@ -279,7 +279,7 @@ describe("update_credentials", () => {
     const res = await patch(user.token, { json: { locked: "maybe" } });
     expect(res.status).toBe(422);
     expect(((await res.json()) as Json).error).toStartWith("Validation failed");
-    for (const fields_attributes of ["nope", ["a"], [{ name: { nested: "x" } }]]) {
+    for (const fields_attributes of [["a"], [{ name: { nested: "x" } }]]) {
       expect(await problems({ fields_attributes })).toEqual({ fields: [{ error: "ERR_INVALID", description: "is invalid" }] });
     }
   });

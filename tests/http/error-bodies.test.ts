@@ -36,11 +36,16 @@ async function answer(res: Response) {
 
 describe("401 The access token is invalid", () => {
   test("no token, an unknown one, an empty or huge one, another scheme", async () => {
-    const headers: Record<string, string>[] = [{}, { authorization: "Bearer nope" }, { authorization: "Bearer " }, { authorization: `Bearer ${"x".repeat(100_000)}` }, { authorization: "Basic YTpi" }, { authorization: "Bearer a b" }];
+    const headers: Record<string, string>[] = [{}, { authorization: "Bearer nope" }, { authorization: "Bearer " }, { authorization: `Bearer ${"x".repeat(10_000)}` }, { authorization: "Basic YTpi" }, { authorization: "Bearer a b" }];
     for (const h of headers) {
       expect(await answer(await t.request("/api/v1/accounts/verify_credentials", { headers: h }))).toEqual({ status: 401, body: INVALID_TOKEN });
     }
     expect(await answer(await t.request("/api/v1/timelines/home?access_token=nope"))).toEqual({ status: 401, body: INVALID_TOKEN });
+  });
+
+  test("a token too large for the header limit is 431, as JSON", async () => {
+    const res = await t.request("/api/v1/accounts/verify_credentials", { headers: { authorization: `Bearer ${"x".repeat(100_000)}` } });
+    expect(await answer(res)).toEqual({ status: 431, body: { error: "Request header fields too large (the limit is 12288 bytes)" } });
   });
 
   test("carries the bearer challenge of RFC 6750", async () => {
@@ -102,8 +107,9 @@ describe("404", () => {
   });
 
   test("lookup and WebFinger: unknown, unicode and absurdly long addresses", async () => {
-    const names = ["nobody", "ñandú", "🐇", "a".repeat(5000), "é".repeat(3000)];
-    for (const acct of [...names, `alice@${"b".repeat(5000)}.example`, `${"é".repeat(3000)}@localhost:3000`]) {
+    // Long, yet within the 8 KiB request-target limit once percent-encoded (longer ones are 414, below).
+    const names = ["nobody", "ñandú", "🐇", "a".repeat(5000), "é".repeat(1200)];
+    for (const acct of [...names, `alice@${"b".repeat(5000)}.example`, `${"é".repeat(1200)}@localhost:3000`]) {
       expect(await answer(await t.request(`/api/v1/accounts/lookup?acct=${encodeURIComponent(acct)}`))).toEqual({ status: 404, body: NOT_FOUND });
     }
     for (const name of names) {
@@ -163,10 +169,22 @@ describe("400", () => {
   });
 
   test("too many parameters", async () => {
+    const repeated = Array.from({ length: 1001 }, () => "a=1").join("&");
+    expect(await answer(await t.request(`/api/v1/accounts/lookup?acct=alice&${repeated}`))).toEqual({ status: 400, body: { error: "Too many parameters" } });
     const params = Array.from({ length: 1500 }, (_, i) => `p${i}=1`).join("&");
-    expect(await answer(await t.request(`/api/v1/accounts/lookup?acct=alice&${params}`))).toEqual({ status: 400, body: { error: "Too many parameters" } });
     const res = await t.request("/api/v1/apps", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: params });
-    expect(await answer(res)).toEqual({ status: 400, body: { error: "Error occurred while parsing request parameters" } });
+    expect(await answer(res)).toEqual({ status: 400, body: { error: "Too many parameters" } });
+    const json = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`p${i}`, 1]));
+    expect(await answer(await t.request("/api/v1/apps", { method: "POST", json }))).toEqual({ status: 400, body: { error: "Too many parameters" } });
+  });
+
+  test("JSON nested too deeply", async () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 20; i++) deep = { a: deep };
+    expect(await answer(await t.request("/api/v1/apps", { method: "POST", json: { client_name: "x", deep } }))).toEqual({
+      status: 400,
+      body: { error: "Request parameters are nested too deeply" },
+    });
   });
 });
 

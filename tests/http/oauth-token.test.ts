@@ -122,6 +122,12 @@ describe("authorization_code", () => {
     expect((await codeGrant({ code, code_verifier: pkce.verifier })).status).toBe(200);
   });
 
+  test("PKCE downgrade: a code issued without a challenge is not exchanged with a verifier (RFC 9700 §2.1.1)", async () => {
+    const code = await codeFor();
+    await expectOAuthError(await codeGrant({ code, code_verifier: pkcePair().verifier }), 400, "invalid_grant");
+    expect((await codeGrant({ code })).status).toBe(200);
+  });
+
   test("a user disabled after authorizing gets no token", async () => {
     const dave = await createUser(t, "dave");
     const { code } = await authorize(t, { client_id: app.client_id, redirect_uri: CB }, dave);

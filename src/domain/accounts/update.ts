@@ -50,14 +50,15 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** The submitted fields in order, or null when their shape is wrong. */
 function fieldInputs(raw: unknown): FieldInput[] | null {
-  if (raw === "") return [];
   const list = Array.isArray(raw) ? raw : isObject(raw) ? Object.keys(raw).sort((a, b) => Number(a) - Number(b)).map((k) => raw[k]) : null;
   const valid = list?.every((f) => isObject(f) && ["name", "value"].every((k) => f[k] === undefined || typeof f[k] === "string"));
   return valid ? (list as FieldInput[]) : null;
 }
 
 function cleanFields(update: ProfileUpdate, problems: Problems): { name: string; value: string }[] | undefined {
-  if (update.fields === undefined) return undefined;
+  // A plain value where Rails expects a hash is not a field list; Rails drops it, and masto.js sends
+  // `fields_attributes=undefined` in every multipart update.
+  if (update.fields === undefined || typeof update.fields === "string" || typeof update.fields === "boolean") return undefined;
   const inputs = fieldInputs(update.fields);
   if (!inputs) {
     problems.add("fields", "ERR_INVALID", "is invalid");

@@ -60,6 +60,10 @@ async function authorizationCodeGrant(deps: Deps, app: AppRecord, input: TokenRe
     const verifier = input.code_verifier ?? "";
     if (!verifier) throw missing("code_verifier");
     if (!PKCE_PATTERN.test(verifier) || !sameSecret(pkceChallenge(verifier), code.codeChallenge)) throw invalidGrant();
+  } else if (input.code_verifier) {
+    // PKCE downgrade (RFC 9700 §2.1.1): a verifier for a code issued without a challenge means the code
+    // was not issued to the party that holds the verifier.
+    throw invalidGrant();
   }
   const account = getAccount(deps.store, code.accountId);
   const user = getUser(deps.store, code.accountId);

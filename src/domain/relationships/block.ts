@@ -7,6 +7,7 @@ import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { getBlock, insertBlock, removeBlock, removeFollow, removeFollowRequest } from "../../store/relationships.ts";
+import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
@@ -28,6 +29,8 @@ export async function blockAccount(deps: Deps, viewer: AccountRecord, rawTargetI
     removeFollow(store, target.id, viewer.id);
     removeFollowRequest(store, viewer.id, target.id);
     removeFollowRequest(store, target.id, viewer.id);
+    withdrawFollowNotifications(store, viewer.id, target.id);
+    withdrawFollowNotifications(store, target.id, viewer.id);
     if (getBlock(store, viewer.id, target.id)) return;
     const now = Date.now();
     const block = { v: 1 as const, id: newId(now), accountId: viewer.id, targetId: target.id, createdAt: now };

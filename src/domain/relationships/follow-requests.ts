@@ -10,6 +10,7 @@ import { pageFollowRequests } from "../../store/relationship-lists.ts";
 import type { AccountRecord, FollowRecord } from "../../store/records.ts";
 import { getFollowRequest, isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
+import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { FOLLOW_CREATED, type FollowJob } from "../timelines/jobs.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
@@ -51,6 +52,7 @@ export async function rejectFollowRequest(deps: Deps, viewer: AccountRecord, raw
   const requester = findTargetAccount(store, rawRequesterId, { allowSuspended: true });
   await store.write(() => {
     if (!removeFollowRequest(store, requester.id, viewer.id)) throw new NotFound();
+    withdrawFollowNotifications(store, requester.id, viewer.id);
   });
   return relationshipWith(store, viewer.id, requester.id);
 }

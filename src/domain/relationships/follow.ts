@@ -10,6 +10,7 @@ import {
   blockedEitherWay, getFollow, getFollowRequest, putFollow, putFollowRequest, removeFollow, removeFollowRequest,
 } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
+import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { FOLLOW_CREATED, FOLLOW_REMOVED, type FollowJob } from "../timelines/jobs.ts";
 import { acceptFollowRequest } from "./follow-requests.ts";
 import { findTargetAccount } from "./target.ts";
@@ -84,6 +85,7 @@ export async function unfollowAccount(deps: Deps, viewer: AccountRecord, rawTarg
   await deps.store.write(() => {
     if (removeFollow(deps.store, viewer.id, target.id)) deps.jobs.enqueue(FOLLOW_REMOVED, { followerId: viewer.id, targetId: target.id } satisfies FollowJob);
     removeFollowRequest(deps.store, viewer.id, target.id);
+    withdrawFollowNotifications(deps.store, viewer.id, target.id);
   });
   return relationshipWith(deps.store, viewer.id, target.id);
 }
@@ -93,6 +95,7 @@ export async function removeFromFollowers(deps: Deps, viewer: AccountRecord, raw
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
     if (removeFollow(deps.store, target.id, viewer.id)) deps.jobs.enqueue(FOLLOW_REMOVED, { followerId: target.id, targetId: viewer.id } satisfies FollowJob);
+    withdrawFollowNotifications(deps.store, target.id, viewer.id);
   });
   return relationshipWith(deps.store, viewer.id, target.id);
 }

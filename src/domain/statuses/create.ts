@@ -30,6 +30,21 @@ export interface NewStatusInput {
   language?: string;
   mediaIds?: string[];
   idempotencyKey?: string | null;
+  /** Features clients may ask for that this server does not have yet: refused, never silently dropped. */
+  scheduledAt?: string;
+  poll?: unknown;
+  quotedStatusId?: string;
+}
+
+/** A client that asked for a schedule, a poll or a quote must not get a plain post it did not ask for. */
+function refuseUnsupported(input: NewStatusInput): void {
+  if (input.scheduledAt !== undefined && input.scheduledAt.trim() !== "") {
+    throw new Unprocessable("Validation failed: Scheduled posts are not supported by this server yet");
+  }
+  if (input.poll !== undefined) throw new Unprocessable("Validation failed: Polls are not supported by this server yet");
+  if (input.quotedStatusId !== undefined && input.quotedStatusId.trim() !== "") {
+    throw new Unprocessable("Validation failed: Quotes are not supported by this server yet");
+  }
 }
 
 export function statusUrls(account: AccountRecord, id: string, reblog = false) {
@@ -73,6 +88,7 @@ function language(raw: string | undefined, fallback: string | null): string {
 
 export async function createStatus(deps: Deps, viewer: UserViewer, input: NewStatusInput): Promise<StatusRecord> {
   const { store, config } = deps;
+  refuseUnsupported(input);
   const author = viewer.account;
   const now = Date.now();
   const repeated = idempotentHit(store, author.id, input.idempotencyKey, now);

@@ -42,7 +42,10 @@ function validationResponse(error: any): Response {
   return json(422, { error: `Validation failed: ${field} ${reason}` });
 }
 
-export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, ({ code, error }) => {
+export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, ({ code, error: thrown }) => {
+  // Elysia wraps whatever a body parser throws in its ParseError: our parser's own errors (413, 408, a
+  // forbidden parameter name) keep their answer.
+  const error = code === "PARSE" && (thrown as Error).cause instanceof ApiError ? ((thrown as Error).cause as ApiError) : thrown;
   if (error instanceof Unauthorized) return json(error.status, error.body(), challenge(error));
   if (error instanceof ApiError) return json(error.status, error.body());
   switch (code) {

@@ -3,31 +3,56 @@
 // → `{ids: ["1","2"]}`, `poll[options][]`, `fields_attributes[0][name]`, `keywords_attributes[][keyword]`.
 // Scalars stay strings (JSON numbers become strings too), booleans stay booleans, nulls are dropped, files
 // stay Files. Schemas therefore describe form semantics; see http/schemas.ts for the helpers. Parameters a
-// route does not declare are dropped before validation, as Rails' strong parameters do (clients send extras).
+// route does not declare are dropped before validation, as Rails' strong parameters do (clients send extras),
+// and so is a plain value sent where the route expects a hash or an array (`fields_attributes=undefined`).
+//
+// Everything here is built from hostile bytes: objects have no prototype, names that reach into one
+// (`__proto__`, `constructor`, `prototype`) are refused with 400, text is cleaned of control characters
+// (lib/text.ts), and bodies are read under the limits of body-limits.ts.
 import { Elysia, type AnyElysia } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
+import type { Config } from "../../config.ts";
 import { BadRequest } from "../../lib/errors.ts";
+import { cleanText } from "../../lib/text.ts";
+import { bodyLimitOf, checkRequestHead, readBody } from "./body-limits.ts";
 
 type Value = string | boolean | File | Value[] | { [key: string]: Value };
 type Bag = { [key: string]: Value };
 
+/** Most names (form and query fields, or JSON keys and values) one request may carry. */
 const MAX_PARAMS = 1000;
+/** Deepest JSON nesting accepted; Mastodon's deepest parameter is two levels down. */
+const MAX_JSON_DEPTH = 16;
+const FORBIDDEN_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
+// Parameter objects inherit nothing from Object.prototype, so neither a name like `__proto__` nor a polluted
+// global prototype can reach them. Their only inherited member turns them into "[object Object]" where some
+// code (Elysia's validation messages, a careless String()) makes a string of one; it is a symbol, so no
+// parameter name can shadow it.
+const BAG_PROTOTYPE = Object.freeze(Object.create(null, { [Symbol.toPrimitive]: { value: () => "[object Object]" } }));
+const emptyBag = (): Bag => Object.create(BAG_PROTOTYPE);
+const isBag = (value: unknown): value is Bag =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof File);
+
+function checkName(name: string): string {
+  if (FORBIDDEN_NAMES.has(name)) throw new BadRequest(`Parameter name not allowed: ${name}`);
+  return name;
+}
 
 function parseKey(key: string): string[] {
   const first = key.indexOf("[");
-  if (first <= 0 || !key.endsWith("]")) return [key];
-  const parts = [key.slice(0, first)];
-  for (const match of key.slice(first).matchAll(/\[([^\]]*)\]/g)) parts.push(match[1]!);
+  if (first <= 0 || !key.endsWith("]")) return [checkName(key)];
+  const parts = [checkName(key.slice(0, first))];
+  for (const match of key.slice(first).matchAll(/\[([^\]]*)\]/g)) parts.push(checkName(match[1]!));
   return parts;
 }
 
 function assign(bag: Bag, path: string[], value: Value): void {
-  let node: any = bag;
+  let node: Bag | Value[] = bag;
   for (let i = 0; i < path.length; i++) {
     const part = path[i]!;
     const last = i === path.length - 1;
-    const nextIsArray = !last && path[i + 1] === "";
     if (part === "") {
       if (!Array.isArray(node)) return;
       if (last) {
@@ -36,100 +61,104 @@ function assign(bag: Bag, path: string[], value: Value): void {
       }
       // `a[][b]`: start a new element when the current one already has `b` (Rails semantics).
       const tail = node[node.length - 1];
-      const nextKey = path[i + 1]!;
-      if (tail && typeof tail === "object" && !Array.isArray(tail) && !(nextKey in tail)) {
+      if (isBag(tail) && !Object.hasOwn(tail, path[i + 1]!)) {
         node = tail;
       } else {
-        const fresh = {};
+        const fresh = emptyBag();
         node.push(fresh);
         node = fresh;
       }
       continue;
     }
-    if (typeof node !== "object" || node === null || Array.isArray(node)) return;
+    if (!isBag(node)) return;
     if (last) {
       node[part] = value;
       return;
     }
-    const existing = node[part];
-    if (nextIsArray) {
+    const existing = Object.hasOwn(node, part) ? node[part] : undefined;
+    if (path[i + 1] === "") {
       if (!Array.isArray(existing)) node[part] = [];
-    } else if (typeof existing !== "object" || existing === null || Array.isArray(existing) || existing instanceof File) {
-      node[part] = {};
+    } else if (!isBag(existing)) {
+      node[part] = emptyBag();
     }
-    node = node[part];
+    node = node[part] as Bag | Value[];
   }
 }
 
 /** Objects whose keys are all indices (`fields_attributes[0][name]`) become arrays in index order. */
 function indexedToArrays(value: Value): Value {
   if (Array.isArray(value)) return value.map(indexedToArrays);
-  if (typeof value !== "object" || value === null || value instanceof File) return value;
+  if (!isBag(value)) return value;
   const keys = Object.keys(value);
-  const entries = keys.map((k) => [k, indexedToArrays(value[k]!)] as const);
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-    return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, v]) => v);
+    return keys.sort((a, b) => Number(a) - Number(b)).map((k) => indexedToArrays(value[k]!));
   }
-  return Object.fromEntries(entries);
+  const out = emptyBag();
+  for (const k of keys) out[k] = indexedToArrays(value[k]!);
+  return out;
 }
 
 export function nestEntries(entries: Iterable<[string, string | File]>): Bag {
-  const bag: Bag = {};
+  const bag = emptyBag();
   let count = 0;
   for (const [key, value] of entries) {
     if (++count > MAX_PARAMS) throw new BadRequest("Too many parameters");
-    assign(bag, parseKey(key), value);
+    assign(bag, parseKey(key), typeof value === "string" ? cleanText(value) : value);
   }
   return indexedToArrays(bag) as Bag;
 }
 
-/** JSON bodies get the same scalar conventions as forms. */
-export function normaliseJson(value: unknown): Value | undefined {
+/** JSON bodies get the same scalar conventions, name rules and limits as forms. */
+export function normaliseJson(value: unknown, depth = 0, budget = { nodes: 0 }): Value | undefined {
+  if (++budget.nodes > MAX_PARAMS * 10) throw new BadRequest("Too many parameters");
   if (value === null || value === undefined) return undefined;
-  if (typeof value === "boolean" || typeof value === "string") return value;
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string") return cleanText(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
-  if (Array.isArray(value)) return value.map(normaliseJson).filter((v): v is Value => v !== undefined);
-  if (typeof value === "object") {
-    const out: Bag = {};
-    for (const [k, v] of Object.entries(value)) {
-      const n = normaliseJson(v);
-      if (n !== undefined) out[k.endsWith("[]") ? k.slice(0, -2) : k] = n;
-    }
-    return out;
+  if (typeof value !== "object") return undefined;
+  if (depth >= MAX_JSON_DEPTH) throw new BadRequest("Request parameters are nested too deeply");
+  if (Array.isArray(value)) {
+    return value.map((v) => normaliseJson(v, depth + 1, budget)).filter((v): v is Value => v !== undefined);
   }
-  return undefined;
+  const out = emptyBag();
+  for (const k of Object.keys(value)) {
+    const name = checkName(cleanText(k.endsWith("[]") ? k.slice(0, -2) : k));
+    const n = normaliseJson((value as Record<string, unknown>)[k], depth + 1, budget);
+    if (n !== undefined) out[name] = n;
+  }
+  return out;
 }
 
 export function parseQuery(url: string): Bag {
   const q = url.indexOf("?");
-  if (q < 0) return {};
+  if (q < 0) return emptyBag();
   return nestEntries(new URLSearchParams(url.slice(q + 1)));
 }
 
-async function parseBody(request: Request, contentType: string): Promise<Bag> {
+const unparseable = () => new BadRequest("Error occurred while parsing request parameters");
+
+async function parseBody(request: Request, contentType: string, limit: number): Promise<Bag> {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
-  if (type === "application/json" || type.endsWith("+json")) {
-    const text = await request.text();
-    if (text.trim() === "") return {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new BadRequest("Error occurred while parsing request parameters");
-    }
-    const value = normaliseJson(parsed);
-    return value && typeof value === "object" && !Array.isArray(value) && !(value instanceof File) ? value : {};
-  }
-  if (type === "application/x-www-form-urlencoded") {
-    return nestEntries(new URLSearchParams(await request.text()));
-  }
+  const isJson = type === "application/json" || type.endsWith("+json");
+  if (!isJson && type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return emptyBag();
+  const bytes = await readBody(request, limit);
   if (type === "multipart/form-data") {
-    const form = await request.formData().catch(() => {
-      throw new BadRequest("Error occurred while parsing request parameters");
+    const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData().catch(() => {
+      throw unparseable();
     });
     return nestEntries(form.entries() as unknown as Iterable<[string, string | File]>);
   }
-  return {};
+  const text = new TextDecoder().decode(bytes);
+  if (!isJson) return nestEntries(new URLSearchParams(text));
+  if (text.trim() === "") return emptyBag();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw unparseable();
+  }
+  const value = normaliseJson(parsed);
+  return isBag(value) ? value : emptyBag();
 }
 
 // Our parser handles every body (an empty JSON body is `{}`, as Rails treats it; Elysia's own multipart
@@ -147,19 +176,50 @@ export function indexRouteSchemas(app: AnyElysia): void {
   }
 }
 
-function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
-  if (!schema || typeof schema !== "object" || !("type" in schema) || schema.type !== "object") return value;
-  return Object.keys(value).length === 0 ? value : (Value.Clean(schema, value) as Bag);
+/** Every route's body schema, for the server's backstop body limit. */
+export function routeBodySchemas(): Iterable<TSchema | undefined> {
+  return [...routeSchemas.values()].map((schemas) => schemas.body);
 }
 
-export const paramsPlugin = new Elysia({ name: "warren-params" })
-  .onParse({ as: "global" }, async ({ request, contentType }) => parseBody(request, contentType ?? ""))
-  .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[0])
-  .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[1])
-  .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[2])
-  .onTransform({ as: "global" }, (ctx) => {
-    const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
-    ctx.query = undeclaredDropped(schemas?.query, parseQuery(ctx.request.url)) as any;
-    const body = ctx.body === undefined || ctx.body === null ? {} : (ctx.body as Bag);
-    ctx.body = undeclaredDropped(schemas?.body, body) as any;
-  });
+type SchemaNode = TSchema & { type?: string; anyOf?: SchemaNode[]; properties?: Record<string, SchemaNode> };
+
+/** True when the schema only takes a hash or an array, so a plain value sent for it means nothing. */
+function onlyTakesStructures(schema: SchemaNode): boolean {
+  if (schema.anyOf) return schema.anyOf.every(onlyTakesStructures);
+  return schema.type === "object" || schema.type === "array";
+}
+
+/** Rails drops a plain value sent for a hash or array parameter; so do we, at every level. */
+function plainValuesForStructuresDropped(schema: SchemaNode, value: Bag): void {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (!Object.hasOwn(value, name)) continue;
+    const given = value[name];
+    if (!isBag(given) && !Array.isArray(given) && onlyTakesStructures(property)) delete value[name];
+    else if (isBag(given) && property.type === "object") plainValuesForStructuresDropped(property, given);
+  }
+}
+
+function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
+  if (!schema || typeof schema !== "object" || !("type" in schema) || schema.type !== "object") return value;
+  if (Object.keys(value).length === 0) return value;
+  plainValuesForStructuresDropped(schema as SchemaNode, value);
+  return Value.Clean(schema, value) as Bag;
+}
+
+export const paramsPlugin = (config: Pick<Config, "maxBodyBytes">) =>
+  new Elysia({ name: "warren-params" })
+    .onRequest(({ request }) => checkRequestHead(request))
+    .onParse({ as: "global" }, async (ctx) => {
+      const route = (ctx as unknown as { route: string }).route;
+      const limit = bodyLimitOf(routeSchemas.get(`${ctx.request.method} ${route}`)?.body, config.maxBodyBytes);
+      return parseBody(ctx.request, ctx.request.headers.get("content-type") ?? "", limit);
+    })
+    .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[0])
+    .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[1])
+    .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[2])
+    .onTransform({ as: "global" }, (ctx) => {
+      const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
+      ctx.query = undeclaredDropped(schemas?.query, parseQuery(ctx.request.url)) as any;
+      const body = ctx.body === undefined || ctx.body === null ? emptyBag() : (ctx.body as Bag);
+      ctx.body = undeclaredDropped(schemas?.body, body) as any;
+    });

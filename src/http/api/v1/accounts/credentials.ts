@@ -10,8 +10,12 @@ import { CredentialAccountSchema, presentCredentialAccount } from "../../../../e
 import type { UserViewer } from "../../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { authErrors, ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
+import { uploadLimit } from "../../../plugins/body-limits.ts";
 
-const UpdateBody = t.Object({
+// Both images may come in one request, with the text fields beside them.
+const UPDATE_BODY_LIMIT = ACCOUNT_LIMITS.avatarSizeLimit + ACCOUNT_LIMITS.headerSizeLimit + 1024 * 1024;
+
+const UpdateBody = uploadLimit(t.Object({
   display_name: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxDisplayNameLength} characters` })),
   note: t.Optional(t.String({ description: `Plain-text bio, at most ${ACCOUNT_LIMITS.maxNoteLength} characters (a URL counts 23)` })),
   locked: t.Optional(Flag({ description: "Follow requests must be approved" })),
@@ -47,7 +51,7 @@ const UpdateBody = t.Object({
   avatar_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxAvatarDescriptionLength} characters` })),
   header_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxHeaderDescriptionLength} characters` })),
   attribution_domains: t.Optional(t.Union([t.Array(t.String()), t.String()], { description: "Accepted; not stored yet" })),
-});
+}), UPDATE_BODY_LIMIT);
 
 type Body = typeof UpdateBody.static;
 

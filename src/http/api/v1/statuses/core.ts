@@ -24,6 +24,19 @@ const NewStatusBody = t.Object({
   in_reply_to_id: t.Optional(t.String({ description: "Id of the status replied to; 404 if you cannot see it" })),
   language: t.Optional(t.String({ description: "ISO 639 code; others fall back to the user's language" })),
   media_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: `Attachment ids (media_ids[]=…), at most ${STATUS_LIMITS.maxMediaAttachments}` })),
+  scheduled_at: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
+  poll: t.Optional(
+    t.Object(
+      {
+        options: t.Optional(t.Union([t.String(), t.Array(t.String())])),
+        expires_in: t.Optional(t.String()),
+        multiple: t.Optional(Flag()),
+        hide_totals: t.Optional(Flag()),
+      },
+      { description: "Not supported yet: a poll is refused with 422" },
+    ),
+  ),
+  quoted_status_id: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
 });
 
 const optionalFlag = (value: FlagValue | undefined) => (value === undefined || value === "" ? undefined : toBool(value));
@@ -45,6 +58,9 @@ export const statusCoreRoutes = (deps: Deps) =>
           inReplyToId: body.in_reply_to_id,
           language: body.language,
           mediaIds: list(body.media_ids),
+          scheduledAt: body.scheduled_at,
+          poll: body.poll,
+          quotedStatusId: body.quoted_status_id,
           idempotencyKey: key ? sha256(key) : null,
         });
         return presentStatus(deps, viewer, status);

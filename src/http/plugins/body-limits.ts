@@ -1,0 +1,86 @@
+// Limits on what a request may make the server hold: the request line, the headers and the body. A body
+// is refused from its Content-Length before a byte is read, counted while it streams in (chunked bodies
+// declare no length), and dropped when it stops arriving. Uploads get their route's own limit, declared on
+// the route's body schema with `uploadLimit()`; every other body gets `config.maxBodyBytes` (1 MiB).
+import type { TSchema } from "@sinclair/typebox";
+import { ApiError, PayloadTooLarge, RequestTimeout } from "../../lib/errors.ts";
+
+/** How long a whole body may take to arrive; slow senders are dropped after it. */
+export const BODY_READ_TIMEOUT_MS = 30_000;
+/** Longest request target (path and query) answered; longer ones get 414. Bun itself refuses past 16 KiB. */
+export const MAX_URL_BYTES = 8 * 1024;
+/** Largest header section answered; larger ones get 431. Bun itself refuses past 16 KiB. */
+export const MAX_HEADER_BYTES = 12 * 1024;
+
+const UPLOAD_LIMIT = "x-max-body-bytes";
+
+/** Marks a route's body schema as an upload of at most `bytes` (multipart files and their fields). */
+export function uploadLimit<T extends TSchema>(schema: T, bytes: number): T {
+  (schema as Record<string, unknown>)[UPLOAD_LIMIT] = bytes;
+  return schema;
+}
+
+export function bodyLimitOf(schema: TSchema | undefined, fallback: number): number {
+  const declared = (schema as Record<string, unknown> | undefined)?.[UPLOAD_LIMIT];
+  return typeof declared === "number" ? declared : fallback;
+}
+
+/** The largest body any route accepts: Bun's own cap is set to it, as a backstop. */
+export function largestBodyLimit(schemas: Iterable<TSchema | undefined>, fallback: number): number {
+  let largest = fallback;
+  for (const schema of schemas) largest = Math.max(largest, bodyLimitOf(schema, fallback));
+  return largest;
+}
+
+class UriTooLong extends ApiError {
+  constructor() {
+    super(414, `Request URI too long (the limit is ${MAX_URL_BYTES} bytes)`);
+  }
+}
+
+class HeadersTooLarge extends ApiError {
+  constructor() {
+    super(431, `Request header fields too large (the limit is ${MAX_HEADER_BYTES} bytes)`);
+  }
+}
+
+/** Refuses a request line or header section over the limits (checked before routing). */
+export function checkRequestHead(request: Request): void {
+  const url = request.url;
+  const target = url.length - url.indexOf("/", url.indexOf("//") + 2);
+  if (target > MAX_URL_BYTES) throw new UriTooLong();
+  let size = 0;
+  request.headers.forEach((value, name) => {
+    size += name.length + value.length + 4;
+  });
+  if (size > MAX_HEADER_BYTES) throw new HeadersTooLarge();
+}
+
+/** Reads the whole body, refusing it past `limit` bytes or after BODY_READ_TIMEOUT_MS. */
+export async function readBody(request: Request, limit: number, timeoutMs = BODY_READ_TIMEOUT_MS): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw new PayloadTooLarge(limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RequestTimeout()), timeoutMs);
+  });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw new PayloadTooLarge(limit);
+      chunks.push(value);
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
