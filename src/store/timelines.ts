@@ -18,7 +18,11 @@ export interface PublicEntry {
   local: boolean;
 }
 
-export type PublicFeed = "public" | "public:local" | "public:remote" | `tag:${string}`;
+/** The public timeline in its three flavours, the same for statuses with media (only_media), and hashtags. */
+export type PublicFeed =
+  | "public" | "public:local" | "public:remote"
+  | "media" | "media:local" | "media:remote"
+  | `tag:${string}`;
 
 export const tagFeed = (tag: string): PublicFeed => `tag:${tag}`;
 

@@ -29,20 +29,32 @@ export async function remoteAccount(t: TestApp, username: string, domain = "remo
 
 /** A remote status arriving as the inbox would store it (indexed and fanned out like a local one). */
 export async function remoteStatus(t: TestApp, author: AccountRecord, fields: Partial<StatusRecord> = {}): Promise<StatusRecord> {
+  const [status] = await remoteStatuses(t, author, 1, fields);
+  return status!;
+}
+
+/** `count` remote statuses stored in one write (as a busy inbox batch would), oldest first, fanned out. */
+export async function remoteStatuses(t: TestApp, author: AccountRecord, count: number, fields: Partial<StatusRecord> = {}): Promise<StatusRecord[]> {
+  const statuses = Array.from({ length: count }, () => remoteStatusRecord(author, fields));
+  await t.deps.store.write(() => {
+    for (const status of statuses) {
+      insertStatus(t.deps.store, status);
+      onStatusCreated(t.deps, status);
+    }
+  });
+  await t.deps.jobs.drain();
+  return statuses;
+}
+
+function remoteStatusRecord(author: AccountRecord, fields: Partial<StatusRecord>): StatusRecord {
   const now = Date.now();
   const id = newId(now);
-  const status: StatusRecord = {
+  return {
     v: 1, id, accountId: author.id, uri: `${author.uri}/statuses/${id}`, url: `${author.url}/${id}`, local: false, text: "",
     content: `<p>remote ${id}</p>`, spoilerText: "", sensitive: false, visibility: "public", language: "en", inReplyToId: null,
     inReplyToAccountId: null, reblogOfId: null, applicationId: null, mentionIds: [], tags: [], mediaIds: [], repliesCount: 0,
     reblogsCount: 0, favouritesCount: 0, createdAt: now, editedAt: null, deletedAt: null, ...fields,
   };
-  await t.deps.store.write(() => {
-    insertStatus(t.deps.store, status);
-    onStatusCreated(t.deps, status);
-  });
-  await t.deps.jobs.drain();
-  return status;
 }
 
 /** A local user following a remote account (as an accepted remote follow would be stored). */

@@ -133,13 +133,13 @@ describe("when a page is no longer current", () => {
     const request = new Request(url);
     expect(keptPage(deps, cache, request, { headers: {} })).toBeUndefined();
     commit = 2;
-    cachedStatusList(deps, cache, request, { headers: {} }, null, () => []);
+    cachedStatusList(deps, cache, request, { headers: {} }, null, { limit: 20 }, () => []);
     expect(arrive()).toBeUndefined();
 
     // Nothing committed meanwhile: the repeat is answered from the kept page.
     const calm = new Request(url);
     expect(keptPage(deps, cache, calm, { headers: {} })).toBeUndefined();
-    cachedStatusList(deps, cache, calm, { headers: {} }, null, () => []);
+    cachedStatusList(deps, cache, calm, { headers: {} }, null, { limit: 20 }, () => []);
     expect(arrive()).toBeInstanceOf(Response);
   });
 });

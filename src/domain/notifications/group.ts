@@ -5,7 +5,7 @@
 import { NotFound } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
 import { getNotification, notificationsInRange, notificationsOfStatus } from "../../store/notifications.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import { RowBudget, type PageQuery } from "../../store/paging.ts";
 import type { AccountRecord, NotificationRecord } from "../../store/records.ts";
 import { getAccounts } from "../../store/accounts.ts";
 import { groupKeyOf, parseGroupKey } from "./group-key.ts";
@@ -79,11 +79,12 @@ export function listGroups(
     return true;
   });
   if (rows.length === 0) return { groups: [], cursors: [] };
-  // The page's id range. An incomplete page is the last one in its direction, so its range runs to the
-  // cursor (or the end): the last group then carries data for all of its notifications (Mastodon #33271).
+  // The page's id range. An incomplete page is the last one in its direction (unless its scan ran out of
+  // row budget), so its range runs to the cursor (or the end): the last group then carries data for all of
+  // its notifications (Mastodon #33271).
   const newest = rows[0]!.id;
   const oldest = rows.at(-1)!.id;
-  const last = rows.length < query.limit;
+  const last = rows.length < query.limit && !query.budget?.stoppedAt;
   const below = (id: string) => (last && query.minId ? !query.maxId || id < query.maxId : id <= newest);
   const above = (id: string) => (last && !query.minId ? !query.sinceId || id > query.sinceId : id >= oldest);
   const groups = rows.map((row): NotificationGroupData => {
@@ -98,7 +99,8 @@ export function listGroups(
 
 /** Groups with notifications newer than the `notifications` marker, counted up to `limit`. */
 export function unreadGroupCount(store: Store, recipientId: string, filter: NotificationFilter, groupedTypes: ReadonlySet<string> | null, limit: number): number {
-  return listGroups(store, recipientId, filter, groupedTypes, { limit, sinceId: lastReadNotificationId(store, recipientId) }).groups.length;
+  const query = { limit, sinceId: lastReadNotificationId(store, recipientId), budget: new RowBudget() };
+  return listGroups(store, recipientId, filter, groupedTypes, query).groups.length;
 }
 
 /** A page of a group's notifications (for the accounts that caused them), newest first. */

@@ -7,7 +7,7 @@ import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { getMarker } from "../../store/markers.ts";
 import { getNotification, pageNotifications } from "../../store/notifications.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import { RowBudget, type PageQuery } from "../../store/paging.ts";
 import type { NotificationRecord, NotificationType } from "../../store/records.ts";
 import { getMute, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
@@ -62,7 +62,7 @@ export function matches(filter: NotificationFilter, n: NotificationRecord): bool
   return !filter.accountId || n.fromAccountId === filter.accountId;
 }
 
-/** A page of the recipient's notifications, newest first. */
+/** A page of the recipient's notifications, newest first (bounded by `query.budget` when it has one). */
 export function listNotifications(
   store: Store,
   recipientId: string,
@@ -88,7 +88,11 @@ export function lastReadNotificationId(store: Store, recipientId: string): strin
   return id ? normaliseId(id) : null;
 }
 
-/** Notifications newer than the marker, counted up to `limit`. */
+/**
+ * Notifications newer than the marker, counted up to `limit`, among the newest unread rows a row budget
+ * lets the count examine (hidden and filtered-out rows cost as much to skip as to count).
+ */
 export function unreadCount(store: Store, recipientId: string, filter: NotificationFilter, limit: number): number {
-  return listNotifications(store, recipientId, filter, { limit, sinceId: lastReadNotificationId(store, recipientId) }).length;
+  const query = { limit, sinceId: lastReadNotificationId(store, recipientId), budget: new RowBudget() };
+  return listNotifications(store, recipientId, filter, query).length;
 }

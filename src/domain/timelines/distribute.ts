@@ -22,12 +22,16 @@ export const REBLOG_FALLOFF = 40;
 
 const entryOf = (status: StatusRecord): FeedEntry => ({ authorId: status.accountId, reblogOfId: status.reblogOfId });
 
-/** The public feeds a status belongs to: public ones that are not reblogs nor replies to others. */
+/**
+ * The public feeds a status belongs to: public ones that are not reblogs nor replies to others, and the
+ * media-only ones too when it carries media (so only_media reads an index instead of filtering the public one).
+ */
 export function publicFeedsOf(status: StatusRecord): PublicFeed[] {
   if (status.visibility !== "public" || status.reblogOfId) return [];
   const feeds: PublicFeed[] = status.tags.map(tagFeed);
   if (!status.inReplyToId || status.inReplyToAccountId === status.accountId) {
     feeds.push("public", status.local ? "public:local" : "public:remote");
+    if (status.mediaIds.length > 0) feeds.push("media", status.local ? "media:local" : "media:remote");
   }
   return feeds;
 }

@@ -1,8 +1,9 @@
 // Reading the timelines: one range scan over the feed, each candidate row checked with policy.ts as it is
 // read. Rows that fail are skipped without counting against the limit, so pages stay exact and gap-free
-// for max_id, since_id and min_id alike.
+// for max_id, since_id and min_id alike. A request's scan stops when its row budget (query.budget) is spent:
+// the page is then short, and its Link continues from the last row examined.
 import type { Store } from "../../store/db.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import { RowBudget, type PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { pageHomeFeed, pagePublicFeed, publicFeedExists, tagFeed, type PublicFeed } from "../../store/timelines.ts";
@@ -48,7 +49,9 @@ function pageFeed(store: Store, feed: PublicFeed, query: PageQuery, shows: (stat
 /** GET /api/v1/timelines/public. */
 export function publicTimeline(store: Store, viewerId: string | null, filter: PublicFilter, query: PageQuery): StatusRecord[] {
   const viewer = new TimelineViewer(store, viewerId);
-  const feed: PublicFeed = filter.origin === "all" ? "public" : `public:${filter.origin}`;
+  // only_media has its own feeds: filtering the public feed for media would read it all for a page.
+  const base = filter.onlyMedia ? "media" : "public";
+  const feed: PublicFeed = filter.origin === "all" ? base : `${base}:${filter.origin}`;
   return newestFirst(pageFeed(store, feed, query, (status) => publicShows(viewer, status, filter)), query);
 }
 
@@ -60,6 +63,8 @@ export function normaliseTag(raw: string): string {
 /**
  * GET /api/v1/timelines/tag/:hashtag. With any[], each tag's feed is paged and the pages merged: every
  * feed's best `limit` rows together hold the union's best `limit`, so the merged page is still exact.
+ * Each feed gets the request's row budget of its own (at most 1 + TAGS_PER_MODE feeds); when some stopped
+ * early, only the range every feed examined is kept, and the request's budget stops where that range ends.
  */
 export function tagTimeline(store: Store, viewerId: string | null, filter: TagFilter, query: PageQuery): StatusRecord[] {
   const [tag] = filter.anyOf;
@@ -67,10 +72,26 @@ export function tagTimeline(store: Store, viewerId: string | null, filter: TagFi
   const viewer = new TimelineViewer(store, viewerId);
   const shows = (status: StatusRecord) => tagShows(viewer, status, filter);
   const byId = new Map<string, StatusRecord>();
+  const budgets: RowBudget[] = [];
   for (const name of new Set(filter.anyOf)) {
-    for (const status of pageFeed(store, tagFeed(name), query, shows)) byId.set(status.id, status);
+    const budget = query.budget ? new RowBudget(query.budget.rows) : undefined;
+    if (budget) budgets.push(budget);
+    for (const status of pageFeed(store, tagFeed(name), { ...query, budget }, shows)) byId.set(status.id, status);
   }
-  const ascending = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (query.minId) return ascending.slice(0, query.limit).reverse();
-  return ascending.reverse().slice(0, query.limit);
+  const newer = !!query.minId;
+  const cut = mergedStop(budgets, newer);
+  const kept = [...byId.values()].filter((s) => cut === null || (newer ? s.id <= cut : s.id >= cut));
+  const ascending = kept.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const page = newer ? ascending.slice(0, query.limit).reverse() : ascending.reverse().slice(0, query.limit);
+  if (query.budget && cut !== null && page.length < query.limit) query.budget.stop(cut, newer ? "newer" : "older");
+  return page;
+}
+
+/** Where the examined ranges of several feed scans end together: the stop nearest the cursor, or null. */
+function mergedStop(budgets: RowBudget[], newer: boolean): string | null {
+  let cut: string | null = null;
+  for (const { stoppedAt } of budgets) {
+    if (stoppedAt !== null && (cut === null || (newer ? stoppedAt < cut : stoppedAt > cut))) cut = stoppedAt;
+  }
+  return cut;
 }

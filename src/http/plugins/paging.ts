@@ -1,7 +1,7 @@
 // Mastodon list paging: `limit` (default per endpoint, honoured up to twice the default, clamped above,
 // negatives made positive, garbage → 0 rows) and the cursor parameters, plus the `Link` header.
 import { normaliseId, publicId } from "../../lib/ids.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import { RowBudget, type PageQuery } from "../../store/paging.ts";
 
 export interface PagingParams {
   limit?: string;
@@ -25,6 +25,14 @@ export function pageQuery(query: PagingParams, defaultLimit: number, max?: numbe
   };
 }
 
+/**
+ * The page query of a filtered read (timelines, an account's statuses, notifications): it examines at most
+ * SCAN_ROW_BUDGET rows, and its Link header (pass `budget`) continues from where it stopped.
+ */
+export function boundedPageQuery(query: PagingParams, defaultLimit: number, max?: number): PageQuery {
+  return { ...pageQuery(query, defaultLimit, max), budget: new RowBudget() };
+}
+
 export interface LinkOptions {
   /** The public base URL and the request, whose other parameters the links repeat. */
   baseUrl: string;
@@ -35,6 +43,8 @@ export interface LinkOptions {
   /** Emit `next` (timelines and notifications always do on a non-empty page; other lists when full). */
   next: boolean;
   prevParam?: "min_id" | "since_id";
+  /** The budget of a bounded read: when it ran out, a link in the scan's direction starts past the last row examined. */
+  budget?: RowBudget;
 }
 
 const CURSORS = new Set(["max_id", "since_id", "min_id"]);
@@ -50,9 +60,14 @@ function pageUrl(baseUrl: string, request: Request, cursor: [string, string]): s
 }
 
 export function linkHeader(options: LinkOptions): string | null {
-  if (!options.first || !options.last) return null;
+  const stop = options.budget?.stoppedAt ? options.budget : null;
+  // A scan that stopped early may leave a short or empty page; its link in that direction still goes on.
+  const next = stop?.stoppedGoing === "older" ? stop.stoppedAt : options.next ? options.last : undefined;
+  const prev: [string, string] | null =
+    stop?.stoppedGoing === "newer" ? ["min_id", stop.stoppedAt!] : options.first ? [options.prevParam ?? "min_id", options.first] : null;
+  if (!stop && (!options.first || !options.last)) return null;
   const links: string[] = [];
-  if (options.next) links.push(`<${pageUrl(options.baseUrl, options.request, ["max_id", publicId(options.last)])}>; rel="next"`);
-  links.push(`<${pageUrl(options.baseUrl, options.request, [options.prevParam ?? "min_id", publicId(options.first)])}>; rel="prev"`);
+  if (next) links.push(`<${pageUrl(options.baseUrl, options.request, ["max_id", publicId(next)])}>; rel="next"`);
+  if (prev) links.push(`<${pageUrl(options.baseUrl, options.request, [prev[0], publicId(prev[1])])}>; rel="prev"`);
   return links.join(", ");
 }

@@ -6,7 +6,7 @@ import { accountStatuses, type AccountStatusFilters } from "../../../domain/stat
 import { StatusSchema } from "../../../entities/status.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
-import { pageQuery } from "../../plugins/paging.ts";
+import { boundedPageQuery } from "../../plugins/paging.ts";
 import { Flag, pagingQuery, toBool } from "../../schemas.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import { readErrors, STATUS_LIST_LIMIT, statusList, type Setter } from "./statuses/shared.ts";
@@ -44,8 +44,9 @@ const options = (summary: string) => ({
 export const accountStatusesRoutes = (deps: Deps) => {
   const list = (viewer: Viewer | null, id: string, query: Query, request: Request, set: Setter, onlyMedia: boolean) => {
     const account = findVisibleAccount(deps, id);
-    const statuses = accountStatuses(deps.store, viewer?.account?.id ?? null, account, filters(query, onlyMedia), pageQuery(query, STATUS_LIST_LIMIT));
-    return statusList(deps, request, set, viewer, statuses);
+    const page = boundedPageQuery(query, STATUS_LIST_LIMIT);
+    const statuses = accountStatuses(deps.store, viewer?.account?.id ?? null, account, filters(query, onlyMedia), page);
+    return statusList(deps, request, set, viewer, statuses, undefined, page.budget);
   };
   return new Elysia({ name: "account-statuses-routes", seed: deps.store.dir })
     .use(authPlugin(deps))

@@ -16,7 +16,7 @@ import { NotificationSchema, presentNotification, presentNotifications, UnreadCo
 import { NotFound } from "../../../lib/errors.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
-import { linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
+import { boundedPageQuery, linkHeader, parseLimit } from "../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, pagingQuery } from "../../schemas.ts";
 
 const READ = ["read:notifications"];
@@ -47,8 +47,9 @@ export const notificationV1Routes = (deps: Deps) =>
       "/api/v1/notifications",
       ({ viewer, query, request, set }) => {
         const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), query.account_id);
-        const page = listNotifications(deps.store, viewer.account.id, filter, pageQuery(query, NOTIFICATION_LIST_LIMIT));
-        const link = linkHeader({ baseUrl: deps.config.url, request, first: page[0]?.id, last: page.at(-1)?.id, next: true, prevParam: "min_id" });
+        const paging = boundedPageQuery(query, NOTIFICATION_LIST_LIMIT);
+        const page = listNotifications(deps.store, viewer.account.id, filter, paging);
+        const link = linkHeader({ baseUrl: deps.config.url, request, first: page[0]?.id, last: page.at(-1)?.id, next: true, prevParam: "min_id", budget: paging.budget });
         if (link) set.headers["link"] = link;
         return presentNotifications(deps, viewer.account, page);
       },

@@ -7,6 +7,7 @@
 // again while nothing (a revocation, a block, a new status) has been committed since the token was checked.
 import type { Deps } from "../../../deps.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
+import type { PageQuery } from "../../../store/paging.ts";
 import type { StatusRecord } from "../../../store/records.ts";
 import { freshSnapshot, lastCommitId } from "../../../domain/snapshot.ts";
 import { statusList, type Setter } from "./statuses/shared.ts";
@@ -72,19 +73,24 @@ function pageKey(request: Request): string {
   return `${request.headers.get("authorization") ?? ""} ${request.url}`;
 }
 
-/** A timeline page (statusList: presentation, Link header), kept for the early answer below. */
+/**
+ * A timeline page (statusList: presentation, Link header), kept for the early answer below. `read` pages
+ * with `page`, whose row budget says where the Link continues when the scan stopped early.
+ */
 export function cachedStatusList(
   deps: Deps,
   cache: PageCache,
   request: Request,
   set: Setter,
   viewer: Pick<Viewer, "account"> | null,
-  read: () => StatusRecord[],
+  page: PageQuery,
+  read: (page: PageQuery) => StatusRecord[],
 ): Response {
   const commit = arrivals.get(request);
   // Read from a fresh snapshot, so the page is never older than the id it is kept under.
   freshSnapshot(deps.store);
-  const body = encoder.encode(JSON.stringify(statusList(deps, request, set, viewer, read())));
+  const statuses = read(page);
+  const body = encoder.encode(JSON.stringify(statusList(deps, request, set, viewer, statuses, undefined, page.budget)));
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
   if (commit !== undefined) cache.set(pageKey(request), { commit, at: Date.now(), body, headers });

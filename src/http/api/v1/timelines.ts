@@ -1,6 +1,7 @@
 // GET /api/v1/timelines/home, /public, /tag/:hashtag and /list/:id: Status[], 20 by default and at most 40,
-// Link next (max_id) and prev (min_id) on every non-empty page. Public and hashtag timelines answer without
-// a token, and those anonymous answers may be cached by proxies for 15 s.
+// Link next (max_id) and prev (min_id) on every non-empty page, and past the last row examined when the
+// read ran out of its row budget (SCAN_ROW_BUDGET) first. Public and hashtag timelines answer without a
+// token, and those anonymous answers may be cached by proxies for 15 s.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { findOwnList } from "../../../domain/lists/manage.ts";
@@ -8,9 +9,10 @@ import { listTimeline } from "../../../domain/lists/timeline.ts";
 import type { Origin } from "../../../domain/timelines/policy.ts";
 import { homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
 import { StatusSchema } from "../../../entities/status.ts";
+import type { PageQuery } from "../../../store/paging.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
-import { pageQuery } from "../../plugins/paging.ts";
+import { boundedPageQuery, type PagingParams } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
 import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
 import { cachedStatusList, keptPage, PageCache } from "./timeline-pages.ts";
@@ -45,6 +47,8 @@ function tagNames(value: string | string[] | undefined): string[] {
   return list.map(normaliseTag).filter(Boolean).slice(0, TAGS_PER_MODE);
 }
 
+const page = (query: PagingParams) => boundedPageQuery(query, STATUS_LIST_LIMIT);
+
 const listResponse = { 200: t.Array(StatusSchema), 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 
 export const timelineRoutes = (deps: Deps) => {
@@ -56,7 +60,7 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/home",
       ({ viewer, query, request, set }) =>
-        cachedStatusList(deps, cache, request, set, viewer, () => homeTimeline(deps.store, viewer.account.id, pageQuery(query, STATUS_LIST_LIMIT))),
+        cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => homeTimeline(deps.store, viewer.account.id, p)),
       {
         auth: ["read:statuses"],
         query: HomeQuery,
@@ -68,8 +72,8 @@ export const timelineRoutes = (deps: Deps) => {
       "/api/v1/timelines/public",
       ({ viewer, query, request, set }) => {
         const filter = { origin: originOf(query), onlyMedia: toBool(query.only_media) };
-        const read = () => publicTimeline(deps.store, viewer?.account?.id ?? null, filter, pageQuery(query, STATUS_LIST_LIMIT));
-        return cachedStatusList(deps, cache, request, set, viewer, read);
+        const read = (p: PageQuery) => publicTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
+        return cachedStatusList(deps, cache, request, set, viewer, page(query), read);
       },
       {
         maybeAuth: ["read:statuses"],
@@ -89,8 +93,8 @@ export const timelineRoutes = (deps: Deps) => {
           allOf: tagNames(query.all),
           noneOf: tagNames(query.none),
         };
-        const read = () => tagTimeline(deps.store, viewer?.account?.id ?? null, filter, pageQuery(query, STATUS_LIST_LIMIT));
-        return cachedStatusList(deps, cache, request, set, viewer, read);
+        const read = (p: PageQuery) => tagTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
+        return cachedStatusList(deps, cache, request, set, viewer, page(query), read);
       },
       {
         maybeAuth: ["read:statuses"],
@@ -105,7 +109,7 @@ export const timelineRoutes = (deps: Deps) => {
       "/api/v1/timelines/list/:id",
       ({ viewer, params, query, request, set }) => {
         const list = findOwnList(deps.store, viewer.account.id, params.id);
-        return cachedStatusList(deps, cache, request, set, viewer, () => listTimeline(deps.store, list, pageQuery(query, STATUS_LIST_LIMIT)));
+        return cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => listTimeline(deps.store, list, p));
       },
       {
         auth: ["read:lists"],

@@ -12,7 +12,7 @@ import { UnreadCountSchema } from "../../../entities/notification.ts";
 import { BadRequest } from "../../../lib/errors.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
-import { linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
+import { boundedPageQuery, linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, pagingQuery } from "../../schemas.ts";
 import { filterQuery, listOf, TypeList } from "../v1/notifications.ts";
 
@@ -45,8 +45,9 @@ export const notificationV2Routes = (deps: Deps) =>
           throw new BadRequest("expand_accounts must be one of full, partial_avatars");
         }
         const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types));
-        const page = listGroups(deps.store, viewer.account.id, filter, groupedTypesOf(query.grouped_types), pageQuery(query, NOTIFICATION_LIST_LIMIT));
-        const link = linkHeader({ baseUrl: deps.config.url, request, first: page.cursors[0], last: page.cursors.at(-1), next: true, prevParam: "min_id" });
+        const paging = boundedPageQuery(query, NOTIFICATION_LIST_LIMIT);
+        const page = listGroups(deps.store, viewer.account.id, filter, groupedTypesOf(query.grouped_types), paging);
+        const link = linkHeader({ baseUrl: deps.config.url, request, first: page.cursors[0], last: page.cursors.at(-1), next: true, prevParam: "min_id", budget: paging.budget });
         if (link) set.headers["link"] = link;
         return presentGroupedNotifications(deps, viewer.account, page.groups, true);
       },

@@ -2,6 +2,7 @@
 import { t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import type { Viewer } from "../../../../domain/auth/viewer.ts";
+import type { RowBudget } from "../../../../store/paging.ts";
 import type { StatusRecord } from "../../../../store/records.ts";
 import { presentStatuses, type Status } from "../../../../entities/status.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
@@ -25,7 +26,7 @@ export type Setter = { headers: Record<string, unknown> };
 /**
  * Presents a page of statuses and sets its Link header. Status lists always offer `next` on a non-empty
  * page (the spec's rule 3) and `prev` with min_id. `cursors` are the rows' ids when the list is a join
- * table (favourites, bookmarks); by default the statuses' own ids.
+ * table (favourites, bookmarks); by default the statuses' own ids. `budget`: that of a bounded read.
  */
 export function statusList(
   deps: Deps,
@@ -34,8 +35,9 @@ export function statusList(
   viewer: Pick<Viewer, "account"> | null,
   statuses: StatusRecord[],
   cursors: string[] = statuses.map((s) => s.id),
+  budget?: RowBudget,
 ): Status[] {
-  const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id" });
+  const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
   return presentStatuses(deps, viewer, statuses);
 }
