@@ -26,6 +26,8 @@ export interface Config {
   checkResponses: boolean;
   /** Largest JSON, form or multipart body a route without uploads accepts (uploads declare their own). */
   maxBodyBytes: number;
+  /** How long a whole request body may take to arrive; slower senders get 408. */
+  bodyTimeoutMs: number;
 }
 
 export interface SmtpConfig {
@@ -114,5 +116,6 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
   };
 }

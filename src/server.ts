@@ -2,8 +2,6 @@
 import type { Config } from "./config.ts";
 import { buildApp, createDeps } from "./app.ts";
 import { log } from "./lib/log.ts";
-import { largestBodyLimit } from "./http/plugins/body-limits.ts";
-import { routeBodySchemas } from "./http/plugins/params.ts";
 
 export interface RunningServer {
   url: string;
@@ -15,12 +13,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const deps = createDeps(config);
   const app = buildApp(deps);
   await app.modules;
-  app.listen({
-    port: config.port,
-    hostname: process.env.WARREN_HOST || "0.0.0.0",
-    // A backstop only: each route refuses bodies over its own, smaller limit with a JSON 413 (body-limits.ts).
-    maxRequestBodySize: largestBodyLimit(routeBodySchemas(), config.maxBodyBytes) + 64 * 1024,
-  });
+  // Bun's own body cap (128 MiB, answered with a bare 413) stays: every route refuses bodies over its own,
+  // smaller limit with a JSON 413 as they stream in (http/plugins/body-limits.ts).
+  app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0" });
   const port = app.server!.port!;
   await deps.jobs.start();
   log.info("warren listening", { port, url: config.url, data: config.dataDir });

@@ -1,12 +1,11 @@
 // Limits on what a request may make the server hold: the request line, the headers and the body. A body
 // is refused from its Content-Length before a byte is read, counted while it streams in (chunked bodies
-// declare no length), and dropped when it stops arriving. Uploads get their route's own limit, declared on
-// the route's body schema with `uploadLimit()`; every other body gets `config.maxBodyBytes` (1 MiB).
+// declare no length), and dropped when it has not all arrived in time (config.bodyTimeoutMs). Uploads get
+// their route's own limit, declared on the route's body schema with `uploadLimit()`; every other body gets
+// `config.maxBodyBytes` (1 MiB).
 import type { TSchema } from "@sinclair/typebox";
 import { ApiError, PayloadTooLarge, RequestTimeout } from "../../lib/errors.ts";
 
-/** How long a whole body may take to arrive; slow senders are dropped after it. */
-export const BODY_READ_TIMEOUT_MS = 30_000;
 /** Longest request target (path and query) answered; longer ones get 414. Bun itself refuses past 16 KiB. */
 export const MAX_URL_BYTES = 8 * 1024;
 /** Largest header section answered; larger ones get 431. Bun itself refuses past 16 KiB. */
@@ -23,13 +22,6 @@ export function uploadLimit<T extends TSchema>(schema: T, bytes: number): T {
 export function bodyLimitOf(schema: TSchema | undefined, fallback: number): number {
   const declared = (schema as Record<string, unknown> | undefined)?.[UPLOAD_LIMIT];
   return typeof declared === "number" ? declared : fallback;
-}
-
-/** The largest body any route accepts: Bun's own cap is set to it, as a backstop. */
-export function largestBodyLimit(schemas: Iterable<TSchema | undefined>, fallback: number): number {
-  let largest = fallback;
-  for (const schema of schemas) largest = Math.max(largest, bodyLimitOf(schema, fallback));
-  return largest;
 }
 
 class UriTooLong extends ApiError {
@@ -56,8 +48,8 @@ export function checkRequestHead(request: Request): void {
   if (size > MAX_HEADER_BYTES) throw new HeadersTooLarge();
 }
 
-/** Reads the whole body, refusing it past `limit` bytes or after BODY_READ_TIMEOUT_MS. */
-export async function readBody(request: Request, limit: number, timeoutMs = BODY_READ_TIMEOUT_MS): Promise<Uint8Array> {
+/** Reads the whole body, refusing it past `limit` bytes or when it has not all arrived after `timeoutMs`. */
+export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw new PayloadTooLarge(limit);
   if (!request.body) return new Uint8Array(0);

@@ -137,11 +137,11 @@ export function parseQuery(url: string): Bag {
 
 const unparseable = () => new BadRequest("Error occurred while parsing request parameters");
 
-async function parseBody(request: Request, contentType: string, limit: number): Promise<Bag> {
+async function parseBody(request: Request, contentType: string, limit: number, timeoutMs: number): Promise<Bag> {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   const isJson = type === "application/json" || type.endsWith("+json");
   if (!isJson && type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return emptyBag();
-  const bytes = await readBody(request, limit);
+  const bytes = await readBody(request, limit, timeoutMs);
   if (type === "multipart/form-data") {
     const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData().catch(() => {
       throw unparseable();
@@ -176,11 +176,6 @@ export function indexRouteSchemas(app: AnyElysia): void {
   }
 }
 
-/** Every route's body schema, for the server's backstop body limit. */
-export function routeBodySchemas(): Iterable<TSchema | undefined> {
-  return [...routeSchemas.values()].map((schemas) => schemas.body);
-}
-
 type SchemaNode = TSchema & { type?: string; anyOf?: SchemaNode[]; properties?: Record<string, SchemaNode> };
 
 /** True when the schema only takes a hash or an array, so a plain value sent for it means nothing. */
@@ -206,13 +201,13 @@ function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
   return Value.Clean(schema, value) as Bag;
 }
 
-export const paramsPlugin = (config: Pick<Config, "maxBodyBytes">) =>
+export const paramsPlugin = (config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">) =>
   new Elysia({ name: "warren-params" })
     .onRequest(({ request }) => checkRequestHead(request))
     .onParse({ as: "global" }, async (ctx) => {
       const route = (ctx as unknown as { route: string }).route;
       const limit = bodyLimitOf(routeSchemas.get(`${ctx.request.method} ${route}`)?.body, config.maxBodyBytes);
-      return parseBody(ctx.request, ctx.request.headers.get("content-type") ?? "", limit);
+      return parseBody(ctx.request, ctx.request.headers.get("content-type") ?? "", limit, config.bodyTimeoutMs);
     })
     .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[0])
     .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[1])
