@@ -7,6 +7,7 @@ import type { Deps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
 import { createJobQueue } from "./jobs/runner.ts";
 import { corsPlugin } from "./http/plugins/cors.ts";
+import { rateLimitsPlugin } from "./http/plugins/rate-limits.ts";
 import { errorsPlugin } from "./http/plugins/errors.ts";
 import { indexRouteSchemas, paramsPlugin } from "./http/plugins/params.ts";
 import { cachePlugin } from "./http/plugins/cache.ts";
@@ -39,6 +40,7 @@ export function buildApp(deps: Deps) {
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })
     .use(corsPlugin)
+    .use(rateLimitsPlugin(deps))
     .use(errorsPlugin)
     .use(paramsPlugin(deps.config))
     .use(cachePlugin)

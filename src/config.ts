@@ -1,6 +1,8 @@
 // Environment → typed configuration. Every variable is optional: `npm start` on a fresh checkout serves a
 // working instance. An invalid value stops start-up with one line naming the variable (ConfigError).
+import { isIP } from "node:net";
 import { resolve } from "node:path";
+import ipaddr from "ipaddr.js";
 
 export type RegistrationMode = "open" | "approval" | "closed";
 
@@ -21,6 +23,12 @@ export interface Config {
   smtp: SmtpConfig | null;
   instanceTitle: string;
   contactEmail: string;
+  /** Mastodon's rack-attack throttles (src/http/plugins/rate-limits.ts); off only for benchmarks and tests. */
+  rateLimits: boolean;
+  /** Every rate limit is multiplied by this (an instance behind one shared NAT may want more). */
+  rateLimitFactor: number;
+  /** Proxies (addresses or CIDR ranges) besides loopback whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
   allowPrivateAddresses: boolean;
   /** Check every response against its schema (a mismatch is a logged 500). On under tests and development. */
   checkResponses: boolean;
@@ -70,6 +78,14 @@ function choice<T extends string>(env: Env, name: string, allowed: readonly T[],
   return raw as T;
 }
 
+/** Comma or space separated IP addresses and CIDR ranges, e.g. "10.0.0.0/8, 2001:db8::1". */
+function addressRanges(env: Env, name: string): string[] {
+  const entries = (env[name] || "").split(/[\s,]+/).filter(Boolean);
+  const invalid = entries.find((entry) => !ipaddr.isValidCIDR(entry) && !(isIP(entry) && ipaddr.isValid(entry)));
+  if (invalid) throw new ConfigError(`${name} must list IP addresses or CIDR ranges, got "${invalid}"`);
+  return entries;
+}
+
 function baseUrl(env: Env, port: number): URL {
   const raw = env.WARREN_URL || `http://localhost:${port}`;
   let url: URL;
@@ -113,6 +129,9 @@ export function loadConfig(env: Env = process.env): Config {
     smtp: smtp(env),
     instanceTitle: env.WARREN_TITLE || "Warren",
     contactEmail: env.WARREN_CONTACT_EMAIL || "",
+    rateLimits: flag(env, "WARREN_RATE_LIMITS", true),
+    rateLimitFactor: integer(env, "WARREN_RATE_LIMIT_FACTOR", 1, 1, 1_000_000),
+    trustedProxies: addressRanges(env, "WARREN_TRUSTED_PROXIES"),
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),

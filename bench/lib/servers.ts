@@ -42,6 +42,8 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
     WARREN_HOST: "127.0.0.1",
     WARREN_URL: url,
     WARREN_LOG: "off",
+    // Load from one address would be refused within a second; scenarios that measure the limits turn them on.
+    WARREN_RATE_LIMITS: "off",
     ...options.env,
   };
   const { proc, output } = spawnServer([bun, ...(options.bunFlags ?? []), "src/main.ts", "serve"], env);

@@ -53,13 +53,17 @@ interface RouteInfo {
 
 const hasProperties = (schema: TSchema | undefined) => Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}).length > 0;
 
+/** Routes the rate limits (plugins/rate-limits.ts) may answer 429: the API, and password sign-ins. */
+const mayBeThrottled = (route: RouteInfo) =>
+  route.path.startsWith("/api") || (route.method === "POST" && ["/oauth/token", "/oauth/authorize"].includes(route.path));
+
 /**
  * Called once the app is composed. Every route may answer 400 (plugins/params.ts: a forbidden parameter name
  * such as `__proto__`, too many parameters, a body that cannot be parsed; plugins/errors.ts: a required
  * parameter is missing), 414 and 431 (plugins/body-limits.ts: request line or headers too large); every
  * route with a body may answer 408 and 413 (the body arrives too slowly or is too large); every route with
- * parameters may answer 422 (a parameter of the wrong type or shape). Routes that document these themselves
- * keep theirs.
+ * parameters may answer 422 (a parameter of the wrong type or shape); API routes and password sign-ins may
+ * answer 429 (plugins/rate-limits.ts). Routes that document these themselves keep theirs.
  */
 export function documentCommonErrors(app: AnyElysia): void {
   for (const route of app.routes as RouteInfo[]) {
@@ -74,6 +78,7 @@ export function documentCommonErrors(app: AnyElysia): void {
       response[413] ??= ErrorBody;
     }
     if ((hasProperties(route.hooks.query) || hasProperties(route.hooks.body)) && !response[422]) response[422] = ErrorBody;
+    if (mayBeThrottled(route)) response[429] ??= ErrorBody;
   }
 }
 
@@ -103,6 +108,7 @@ export function documentWebSockets(app: AnyElysia, documentation: Documentation)
           403: error("The token's scopes or the login do not allow streaming"),
           404: error("Not a WebSocket upgrade request"),
           422: error("An app token: streaming needs a user"),
+          429: error("Too many requests from this address, token or user (see the X-RateLimit-* headers)"),
         },
       },
     };

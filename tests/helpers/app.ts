@@ -20,7 +20,7 @@ export interface TestApp {
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), "warren-test-"));
-  const config = loadConfig({ WARREN_DATA_DIR: dir, WARREN_URL: BASE, WARREN_JOB_WORKERS: "0", ...env });
+  const config = loadConfig({ WARREN_DATA_DIR: dir, WARREN_URL: BASE, WARREN_JOB_WORKERS: "0", WARREN_RATE_LIMITS: "off", ...env });
   const deps = createDeps(config);
   const app = buildApp(deps);
   await app.modules;

@@ -22,6 +22,15 @@ function findUser(store: Store, login: string): UserRecord | undefined {
   return account ? getUser(store, account.id) : undefined;
 }
 
+/**
+ * Whom a sign-in attempt is for, as rate limits count it: the account the login names (so its username and
+ * its e-mail address share one allowance), else the login itself.
+ */
+export function signInSubject(store: Store, login: string): string {
+  const trimmed = login.trim();
+  return findUser(store, trimmed)?.accountId ?? `login:${trimmed.toLowerCase().slice(0, ACCOUNT_LIMITS.maxEmailLength)}`;
+}
+
 /** A user may sign in unless the login is disabled or the account suspended. */
 export function mayUseLogin(account: AccountRecord, user: UserRecord): boolean {
   return !user.disabled && !account.suspended;

@@ -1,0 +1,109 @@
+// Mastodon's rate limits (API.md §11; the table is rate-limits/table.ts). Request throttles are counted as a
+// request arrives, before its body is read; sign-in throttles once the body names the login. Every response
+// a throttle matched (every /api response) carries X-RateLimit-Limit/Remaining/Reset for the matched limit
+// with the fewest requests left; an exceeded one answers 429 {"error":"Too many requests"} with Retry-After.
+// WARREN_RATE_LIMITS=off leaves the plugin empty; WARREN_RATE_LIMIT_FACTOR multiplies every limit.
+import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
+import type { Deps } from "../../deps.ts";
+import { viewerFromToken } from "../../domain/auth/viewer.ts";
+import { signInSubject } from "../../domain/oauth/sign-in.ts";
+import { bearerToken } from "./auth.ts";
+import { clientBucket, trustedRanges } from "./rate-limits/client-ip.ts";
+import { REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts, type Throttle } from "./rate-limits/table.ts";
+import { FixedWindows, type Count } from "./rate-limits/windows.ts";
+
+type Headers = Record<string, string | number>;
+
+const PAGING = /(?:^|&)(?:max_id|min_id|since_id|page)=[^&]/;
+
+function pathAndQuery(url: string): [string, string] {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const q = url.indexOf("?", start);
+  return q < 0 ? [url.slice(start), ""] : [url.slice(start, q), url.slice(q + 1)];
+}
+
+/** Mastodon's format: ISO 8601 with microseconds, the end of the window. */
+const resetText = (resetAt: number) => new Date(resetAt).toISOString().replace("Z", "000Z");
+
+function describe(headers: Headers, count: Count): void {
+  headers["x-ratelimit-limit"] = String(count.limit);
+  headers["x-ratelimit-remaining"] = String(count.remaining);
+  headers["x-ratelimit-reset"] = resetText(count.resetAt);
+}
+
+function tooManyRequests(headers: Headers, count: Count, now: number): Response {
+  describe(headers, count);
+  headers["retry-after"] = String(Math.max(1, Math.ceil((count.resetAt - now) / 1000)));
+  return new Response(JSON.stringify({ error: "Too many requests" }), {
+    status: 429,
+    headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+/** A string field of a parsed form or JSON body, read as an own property only. */
+function field(body: unknown, name: string): string | null {
+  if (!body || typeof body !== "object" || !Object.hasOwn(body, name)) return null;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : null;
+}
+
+/** The login of a password sign-in: the password grant, or the sign-in form of the authorization page. */
+function signInLogin(method: string, path: string, body: unknown): string | null {
+  if (method !== "POST") return null;
+  if (path === "/oauth/token") return field(body, "grant_type") === "password" ? (field(body, "username") ?? "") : null;
+  if (path === "/oauth/authorize") {
+    const username = field(body, "username");
+    return username || field(body, "password") ? (username ?? "") : null;
+  }
+  return null;
+}
+
+export function rateLimitsPlugin(deps: Deps) {
+  const plugin = new Elysia({ name: "warren-rate-limits", seed: deps.store.dir });
+  if (!deps.config.rateLimits) return plugin;
+  const windows = new FixedWindows(deps.config.rateLimitFactor);
+  const proxies = trustedRanges(deps.config.trustedProxies);
+
+  const clientOf = (request: Request, server: Server | null) =>
+    clientBucket(server ? (server.requestIP(request)?.address ?? null) : null, request.headers.get("x-forwarded-for"), proxies);
+
+  /** Counts the request against each throttle that applies, in order; a 429 Response at the first exceeded. */
+  async function apply<Facts>(throttles: Throttle<Facts>[], facts: Facts, headers: Headers): Promise<Response | undefined> {
+    const now = Date.now();
+    let fewest = Number(headers["x-ratelimit-remaining"] ?? Infinity);
+    for (const throttle of throttles) {
+      const key = throttle.key(facts);
+      if (key === null) continue;
+      const count = await windows.hit(throttle, key, now);
+      if (count.exceeded) return tooManyRequests(headers, count, now);
+      if (count.remaining < fewest) {
+        fewest = count.remaining;
+        describe(headers, count);
+      }
+    }
+  }
+
+  return plugin
+    .onRequest(({ request, server, set }) => {
+      const [path, query] = pathAndQuery(request.url);
+      const token = bearerToken(request);
+      const viewer = token ? viewerFromToken(deps.store, token) : null;
+      const facts: RequestFacts = {
+        method: request.method,
+        path,
+        paging: PAGING.test(query),
+        ip: clientOf(request, server),
+        tokenId: viewer?.token.id ?? null,
+        userId: viewer?.account?.id ?? null,
+      };
+      return apply(REQUEST_THROTTLES, facts, set.headers as Headers);
+    })
+    .onBeforeHandle({ as: "global" }, ({ request, server, body, set }) => {
+      const [path] = pathAndQuery(request.url);
+      const login = signInLogin(request.method, path, body);
+      if (login === null) return;
+      const facts = { ip: clientOf(request, server), subject: signInSubject(deps.store, login) };
+      return apply(SIGN_IN_THROTTLES, facts, set.headers as Headers);
+    });
+}

@@ -1,0 +1,68 @@
+// Mastodon's rack-attack throttles (API.md §11), by route and method. Each names what it counts: a client
+// address bucket (client-ip.ts), an access token, a user, or the account a sign-in is for.
+import type { Limit } from "./windows.ts";
+
+export interface RequestFacts {
+  method: string;
+  path: string;
+  /** The query carries max_id, min_id, since_id or page. */
+  paging: boolean;
+  ip: string;
+  /** Valid tokens only; an unknown token is an unauthenticated request. */
+  tokenId: string | null;
+  /** The account behind a user token (null for app tokens). */
+  userId: string | null;
+}
+
+export interface SignInFacts {
+  ip: string;
+  /** The account the login names, or the login itself when it names none. */
+  subject: string;
+}
+
+export interface Throttle<Facts> extends Limit {
+  /** What this request counts against, or null when the throttle does not apply to it. */
+  key(facts: Facts): string | null;
+}
+
+const MINUTES = 60;
+const HOUR = 60 * MINUTES;
+
+const isApi = (f: RequestFacts) => f.path.startsWith("/api");
+const STATUS_DELETE = /^\/api\/v1\/statuses\/[^/]+\/?$/;
+const UNREBLOG = /^\/api\/v1\/statuses\/[^/]+\/unreblog\/?$/;
+const MEDIA_UPLOAD = /^\/api\/v[12]\/media\/?$/;
+const isPost = (f: RequestFacts, path: string) => f.method === "POST" && (f.path === path || f.path === `${path}/`);
+
+/** Checked before the body is read; applied in this order, the first exceeded one answers 429. */
+export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
+  { name: "api_authenticated", limit: 1500, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) ? f.userId : null) },
+  { name: "api_token", limit: 300, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) ? f.tokenId : null) },
+  // App tokens have no user: their requests count per address as well, as Mastodon's do.
+  { name: "api_unauthenticated", limit: 300, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) && !f.userId ? f.ip : null) },
+  {
+    name: "media_upload",
+    limit: 30,
+    periodSeconds: 30 * MINUTES,
+    key: (f) => (f.method === "POST" && MEDIA_UPLOAD.test(f.path) ? f.userId : null),
+  },
+  {
+    name: "deletes",
+    limit: 30,
+    periodSeconds: 30 * MINUTES,
+    key: (f) => ((f.method === "DELETE" && STATUS_DELETE.test(f.path)) || (f.method === "POST" && UNREBLOG.test(f.path)) ? f.userId : null),
+  },
+  { name: "sign_up", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (isPost(f, "/api/v1/accounts") ? f.ip : null) },
+  { name: "app_registration", limit: 5, periodSeconds: 10 * MINUTES, key: (f) => (isPost(f, "/api/v1/apps") ? f.ip : null) },
+  { name: "paging_authenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging ? f.userId : null) },
+  { name: "paging_unauthenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging && !f.userId ? f.ip : null) },
+];
+
+/**
+ * Password sign-ins: the password grant and the sign-in form of the authorization page. Mastodon's web
+ * sign-in limits; per address first, so that a refused guess does not also use up the account's allowance.
+ */
+export const SIGN_IN_THROTTLES: Throttle<SignInFacts>[] = [
+  { name: "sign_in_ip", limit: 25, periodSeconds: 5 * MINUTES, key: (f) => f.ip },
+  { name: "sign_in_account", limit: 25, periodSeconds: HOUR, key: (f) => f.subject },
+];

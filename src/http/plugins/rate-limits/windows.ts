@@ -1,0 +1,51 @@
+// Counting requests in fixed windows aligned to the epoch, as rack-attack does (a 5-minute window ends at
+// :00, :05, …), on rate-limiter-flexible's in-memory limiter. The window's number is part of the key, so a
+// new window starts from zero whatever the limiter's own expiry says; the limiter's timers free the counts
+// of past windows. Counts live in this process only: a restart forgets them, which an attacker cannot
+// cause, and LMDB writes on every request would cost far more than the limits protect.
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+
+export interface Limit {
+  name: string;
+  limit: number;
+  periodSeconds: number;
+}
+
+export interface Count {
+  limit: number;
+  remaining: number;
+  /** End of the current window, epoch milliseconds. */
+  resetAt: number;
+  exceeded: boolean;
+}
+
+export class FixedWindows {
+  private readonly limiters = new Map<string, RateLimiterMemory>();
+
+  constructor(private readonly factor: number) {}
+
+  private limiter(limit: Limit): RateLimiterMemory {
+    let limiter = this.limiters.get(limit.name);
+    if (!limiter) {
+      limiter = new RateLimiterMemory({ keyPrefix: limit.name, points: limit.limit * this.factor, duration: limit.periodSeconds });
+      this.limiters.set(limit.name, limiter);
+    }
+    return limiter;
+  }
+
+  /** Counts one request for `key` and reports where it stands. */
+  async hit(limit: Limit, key: string, now: number): Promise<Count> {
+    const periodMs = limit.periodSeconds * 1000;
+    const window = Math.floor(now / periodMs);
+    const resetAt = (window + 1) * periodMs;
+    const allowed = limit.limit * this.factor;
+    let consumed: number;
+    try {
+      consumed = (await this.limiter(limit).consume(`${window}:${key}`, 1, { customDuration: (resetAt - now) / 1000 })).consumedPoints;
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      consumed = refusal.consumedPoints;
+    }
+    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, exceeded: consumed > allowed };
+  }
+}
