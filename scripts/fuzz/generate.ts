@@ -1,0 +1,170 @@
+// One request per (seed, index): pick a strategy, build valid parameters from the operation's schemas,
+// spoil them, encode them (JSON, form, multipart, or something broken) and choose who is asking.
+import { bag, formEncode, jsonEncode, multipartEncode, percentEncode, railsPairs, wtf8, type Bag } from "./encode.ts";
+import { QUERY_ABUSE, lyingContentType, malformedBody } from "./malformed.ts";
+import { STRATEGY_WEIGHTS, mutate, type Place, type Strategy } from "./mutate.ts";
+import { Random } from "./random.ts";
+import { validObject, validValue } from "./schema-values.ts";
+import type { Operation, OperationKind } from "./spec.ts";
+import { badId, unicodeEdge, type Pools } from "./values.ts";
+
+export interface Token {
+  /** Who holds it, for the report: "alice (read write follow push profile)". */
+  label: string;
+  token: string;
+}
+
+export interface Credentials {
+  user: Token[];
+  narrow: Token[];
+  app: Token[];
+  revoked: Token[];
+}
+
+export interface FuzzRequest {
+  index: number;
+  operation: string;
+  kind: OperationKind;
+  strategy: Strategy;
+  auth: string;
+  method: string;
+  /** Path and query, already encoded. */
+  target: string;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  /** WebSocket frames to send once the socket is open. */
+  frames?: (string | Uint8Array)[];
+}
+
+export interface Generator {
+  operations: Operation[];
+  pools: Pools;
+  credentials: Credentials;
+  strategies: Partial<Record<Strategy, number>>;
+}
+
+const AUTH_WEIGHTS = { none: 15, user: 45, narrow: 12, app: 10, revoked: 5, garbage: 8, queryToken: 5 };
+
+function garbageAuthorization(rng: Random, token: string): string {
+  return rng.pick([
+    "",
+    "Bearer",
+    "Bearer ",
+    `Bearer ${"x".repeat(10_000)}`,
+    "Basic YWxpY2U6cGFzc3dvcmQ=",
+    `bearer ${token}`,
+    `Bearer ${token} extra`,
+    `Bearer ${token.toUpperCase()}`,
+    `Bearer ${token.slice(0, -1)}`,
+    "Bearer \u00ff\u00e9\u00e0",
+    "Bearer ../../../../",
+    `Token ${token}`,
+  ]);
+}
+
+function pathFor(rng: Random, op: Operation, strategy: Strategy, pools: Pools): string {
+  return op.path.replace(/\{([^}]+)\}|\*/g, (_, name: string | undefined) => {
+    const param = name ?? "*";
+    let value = String(validValue(rng, op.parameters.find((p) => p.name === param)?.schema ?? {}, param, op.path, pools));
+    if (strategy === "badIds" || (strategy === "unicode" && rng.chance(0.5))) value = strategy === "badIds" ? badId(rng) : unicodeEdge(rng);
+    if (param === "*") return value;
+    // Printable ASCII ids go raw half of the time, so that `..` and `%2e` reach the router as written.
+    return /^[\x21-\x7e]*$/.test(value) && !/[/?#]/.test(value) && rng.chance(0.5) ? value : percentEncode(value);
+  });
+}
+
+function place(rng: Random, values: Bag, declared: string[], required: string[]): Place {
+  return { values, declared, required, raw: [] };
+}
+
+function websocketFrames(rng: Random, pools: Pools): (string | Uint8Array)[] {
+  const frames = [
+    () => JSON.stringify({ type: "subscribe", stream: rng.pick(["user", "public", "public:local", "direct", "user:notification"]) }),
+    () => JSON.stringify({ type: "subscribe", stream: "hashtag", tag: rng.pick(pools.tags) }),
+    () => JSON.stringify({ type: "subscribe", stream: "list", list: rng.pick([...pools.lists, badId(rng)]) }),
+    () => JSON.stringify({ type: "unsubscribe", stream: ["hashtag", "x"] }),
+    () => JSON.stringify({ type: "subscribe", stream: unicodeEdge(rng), tag: unicodeEdge(rng) }),
+    () => JSON.stringify({ type: rng.pick(["subscribe", "unsubscribe"]), stream: rng.pick([1, null, {}, [[]], true]) }),
+    () => '{"__proto__":{"type":"subscribe","stream":"user"},"constructor":{"prototype":{"stream":"direct"}}}',
+    () => JSON.stringify({ type: "subscribe", stream: "hashtag", tag: "t".repeat(rng.pick([300, 100_000])) }),
+    () => "[".repeat(10_000) + "]".repeat(10_000),
+    () => "not json at all",
+    () => "",
+    () => wtf8("\ud800\u0000"),
+    () => new Uint8Array([0, 1, 2, 255]),
+  ];
+  return Array.from({ length: rng.int(1, 4) }, () => rng.pick(frames)());
+}
+
+export async function generate(generator: Generator, seed: number, index: number): Promise<FuzzRequest> {
+  const { operations, pools, credentials } = generator;
+  const op = operations[index % operations.length]!;
+  const rng = Random.forRequest(seed, index);
+  const strategy = rng.weighted(generator.strategies as Record<Strategy, number>);
+  const headers: Record<string, string> = {};
+
+  const queryParams = op.parameters.filter((p) => p.in === "query");
+  const query = place(rng, bag(), queryParams.map((p) => p.name), queryParams.filter((p) => p.required).map((p) => p.name));
+  for (const p of queryParams) {
+    if (p.required || rng.chance(0.5)) query.values[p.name] = validValue(rng, p.schema, p.name, op.path, pools);
+  }
+  for (const p of op.parameters.filter((p) => p.in === "header")) {
+    if (rng.chance(0.5)) headers[p.name] = String(validValue(rng, p.schema, p.name, op.path, pools));
+  }
+  const body = op.body
+    ? place(rng, validObject(rng, op.body, op.path, pools), Object.keys(op.body.properties ?? {}), op.body.required ?? [])
+    : undefined;
+  mutate(rng, strategy, body && (queryParams.length === 0 || rng.chance(0.75)) ? body : query);
+
+  let auth = rng.weighted(AUTH_WEIGHTS);
+  const holder = auth === "none" || auth === "garbage" || auth === "queryToken" ? "user" : auth;
+  const token = rng.pick(credentials[holder]);
+  if (auth === "garbage") headers.authorization = garbageAuthorization(rng, token.token);
+  else if (auth === "queryToken") query.values.access_token = token.token;
+  else if (auth !== "none") headers.authorization = `Bearer ${token.token}`;
+  const label = auth === "none" ? "anonymous" : `${auth}: ${token.label}`;
+
+  let queryString = formEncode(railsPairs(query.values), query.raw);
+  if (strategy === "queryAbuse") queryString = [queryString, rng.pick(QUERY_ABUSE)].filter(Boolean).join("&");
+  const target = pathFor(rng, op, strategy, pools) + (queryString ? `?${queryString}` : "");
+  const request: FuzzRequest = { index, operation: op.key, kind: op.kind, strategy, auth: label, method: op.method, target, headers };
+
+  if (op.kind === "websocket") {
+    request.frames = websocketFrames(rng, pools);
+    // Without the upgrade headers the route is plain HTTP; fuzz that too.
+    if (rng.chance(0.4)) request.kind = "http";
+    return request;
+  }
+  // GET and HEAD requests cannot carry a body through fetch; their spoiled bodies become spoiled queries.
+  if (!body && !["POST", "PUT", "PATCH", "DELETE"].includes(op.method)) return request;
+  if (strategy === "malformedBody") {
+    const raw = malformedBody(rng);
+    if (raw.contentType) headers["content-type"] = raw.contentType;
+    request.body = raw.body;
+    return request;
+  }
+  if (!body) return request;
+  const pairs = railsPairs(body.values);
+  const encoding = rng.weighted({ json: 45, form: 30, multipart: 25 });
+  let contentType: string;
+  if (encoding === "json") {
+    contentType = "application/json";
+    request.body = wtf8(jsonEncode(body.values));
+  } else if (encoding === "form") {
+    contentType = "application/x-www-form-urlencoded";
+    request.body = wtf8(formEncode(pairs, body.raw));
+  } else {
+    const boundary = `----fuzz${rng.int(0, 1e9)}`;
+    contentType = `multipart/form-data; boundary=${boundary}`;
+    request.body = await multipartEncode(pairs, boundary, body.raw);
+  }
+  const sent = strategy === "wrongContentType" ? lyingContentType(rng, contentType) : contentType;
+  if (sent) headers["content-type"] = sent;
+  return request;
+}
+
+export function enabledStrategies(without: string[]): Partial<Record<Strategy, number>> {
+  const unknown = without.filter((name) => !(name in STRATEGY_WEIGHTS));
+  if (unknown.length > 0) throw new Error(`unknown strategies: ${unknown.join(", ")} (known: ${Object.keys(STRATEGY_WEIGHTS).join(", ")})`);
+  return Object.fromEntries(Object.entries(STRATEGY_WEIGHTS).filter(([name]) => !without.includes(name)));
+}

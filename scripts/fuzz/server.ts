@@ -1,0 +1,66 @@
+// The server under test: `bun src/main.ts serve` as a child process on a fresh data directory on loopback,
+// with rate limits off and sign-ups open, and its memory read from /proc.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { captureOutput, freePort, run, stop, waitForHttp } from "../../bench/lib/process.ts";
+
+const root = join(import.meta.dir, "../..");
+
+export interface ServerUnderTest {
+  url: string;
+  pid: number;
+  /** Everything the server printed so far (errors are logged even with WARREN_LOG=off). */
+  output(): string;
+  exitCode(): number | null;
+  cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(dataDir: string): Promise<ServerUnderTest> {
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    WARREN_DATA_DIR: dataDir,
+    WARREN_PORT: String(port),
+    WARREN_HOST: "127.0.0.1",
+    WARREN_URL: url,
+    WARREN_LOG: "off",
+    WARREN_RATE_LIMITS: "off",
+    WARREN_REGISTRATIONS: "open",
+  };
+  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const output = captureOutput(proc);
+  try {
+    await waitForHttp(`${url}/api/v2/instance`, proc, output, 200, 60_000);
+  } catch (error) {
+    await stop(proc);
+    throw error;
+  }
+  return {
+    url,
+    pid: proc.pid,
+    output,
+    exitCode: () => proc.exitCode,
+    cli: (...args) => run([process.execPath, "src/main.ts", ...args], { cwd: root, env }),
+    stop: () => stop(proc),
+  };
+}
+
+export interface MemorySample {
+  /** Resident set, kB: includes the pages of the LMDB file mapped so far, which grow with the data. */
+  rssKb: number;
+  /** Anonymous resident memory, kB: the heap and what a leak would grow. */
+  anonKb: number;
+}
+
+export function sampleMemory(pid: number): MemorySample | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
+    return { rssKb: field("VmRSS"), anonKb: field("RssAnon") };
+  } catch {
+    return undefined;
+  }
+}
