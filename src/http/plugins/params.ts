@@ -60,7 +60,7 @@ function assign(bag: Bag, path: string[], value: Value): void {
         return;
       }
       // `a[][b]`: start a new element when the current one already has `b` (Rails semantics).
-      const tail = node[node.length - 1];
+      const tail: Value | undefined = node[node.length - 1];
       if (isBag(tail) && !Object.hasOwn(tail, path[i + 1]!)) {
         node = tail;
       } else {
