@@ -34,7 +34,7 @@ const outDir = join(import.meta.dir, "../.bench");
 const profileDir = join(outDir, "profiles");
 
 async function sample(url: string, spec: RequestSpec): Promise<Sample> {
-  const res = await fetch(url + spec.path, { method: spec.method, headers: spec.headers, body: spec.body?.replaceAll("{{n}}", "sample") });
+  const res = await fetch(url + spec.path.replaceAll("{{n}}", "00000000"), { method: spec.method, headers: spec.headers, body: spec.body?.replaceAll("{{n}}", "sample") });
   const body = await res.bytes();
   if (res.status !== (spec.expectStatus ?? 200)) {
     throw new Error(`${spec.method} ${spec.path} answered ${res.status}: ${new TextDecoder().decode(body)}`);

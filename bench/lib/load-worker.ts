@@ -8,9 +8,17 @@ declare const self: Worker;
 self.onmessage = async (event: MessageEvent<LoadJob>) => {
   const job = event.data;
   const url = new URL(job.url);
-  const fixed = job.body?.includes("{{n}}") ? null : encodeRequest(url, job.method, job.headers, job.body);
+  const varies = job.url.includes("{{n}}") || job.body?.includes("{{n}}");
+  const fixed = varies ? null : encodeRequest(url, job.method, job.headers, job.body);
   let n = 0;
-  const request = () => fixed ?? encodeRequest(url, job.method, job.headers, job.body!.replaceAll("{{n}}", `${job.thread}-${n++}`));
+  const request = () => {
+    if (fixed) return fixed;
+    const counter = n++;
+    // In a URL, an 8-digit number unique per request (threads < 100): it can stand for the end of an id.
+    const inUrl = String(counter * 100 + job.thread).padStart(8, "0").slice(-8);
+    const target = new URL(job.url.replaceAll("{{n}}", inUrl));
+    return encodeRequest(target, job.method, job.headers, job.body?.replaceAll("{{n}}", `${job.thread}-${counter}`));
+  };
 
   const latencies: number[] = [];
   const unexpected: Record<string, number> = {};

@@ -4,7 +4,8 @@ import { summarise, type Measurement } from "./stats.ts";
 
 export interface RequestSpec {
   method: string;
-  /** Path on the server under test, e.g. /api/v1/accounts/verify_credentials */
+  /** Path on the server under test, e.g. /api/v1/accounts/verify_credentials; `{{n}}` here is an 8-digit
+   * number unique per request (reads that must miss the page cache, e.g. a varying max_id). */
   path: string;
   headers?: Record<string, string>;
   /** Sent as is; `{{n}}` is replaced by a counter unique per request (for writes that must differ). */

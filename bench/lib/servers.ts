@@ -17,6 +17,8 @@ export interface ChildServer {
 export interface Warren extends ChildServer {
   /** Runs `warren <args>` (the CLI) against the same data directory. */
   cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
+  /** Runs a bun script (a seeding step too big for the API) with Warren's environment, so on its data directory. */
+  script(path: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
 }
 
 function spawnServer(cmd: string[], env: Record<string, string | undefined>) {
@@ -57,6 +59,7 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
   return {
     url,
     cli: (...args) => run([bun, "src/main.ts", ...args], { cwd: root, env }),
+    script: (path, ...args) => run([bun, path, ...args], { cwd: root, env }),
     async stop() {
       await stop(proc);
       rmSync(dir, { recursive: true, force: true });

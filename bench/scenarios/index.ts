@@ -4,8 +4,9 @@ import { verifyCredentials } from "./verify-credentials.ts";
 import { getStatus, postStatus } from "./statuses.ts";
 import { homeTimeline20, homeTimeline40 } from "./home-timeline.ts";
 import { fanOut, type TimedCheck } from "./fan-out.ts";
+import { homeMuted, publicOnlyMedia } from "./filtered-reads.ts";
 
-export const SCENARIOS: Scenario[] = [verifyCredentials, postStatus, getStatus, homeTimeline20, homeTimeline40];
+export const SCENARIOS: Scenario[] = [verifyCredentials, postStatus, getStatus, homeTimeline20, homeTimeline40, publicOnlyMedia, homeMuted];
 
 /** Timed operations (not request rates), run after the scenarios; each fails above its limit. */
 export const TIMED_CHECKS: TimedCheck[] = [fanOut];

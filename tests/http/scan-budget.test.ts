@@ -151,5 +151,5 @@ describe("notifications filtered by type", () => {
     expect(seen.length).toBe(1);
     expect(requests).toBe(3);
     expect((await get(t, `/api/v1/notifications/${seen[0]}`, recipient.token)).body.type).toBe("follow");
-  });
+  }, 30_000);
 });

@@ -42,10 +42,15 @@ export function publicFeedsOf(status: StatusRecord): PublicFeed[] {
  */
 export function onStatusCreated(deps: Deps, status: StatusRecord): void {
   const { store } = deps;
-  for (const feed of publicFeedsOf(status)) putPublicEntry(store, feed, status.id, { accountId: status.accountId, local: status.local });
+  putPublicEntries(store, status);
   if (isLocalAccountId(store, status.accountId)) addToHome(store, status.accountId, status);
   const payload: StatusJob = { statusId: status.id };
   deps.jobs.enqueue(STATUS_CREATED, payload);
+}
+
+/** Inside a write: the status's rows in the public feeds it belongs to. */
+export function putPublicEntries(store: Store, status: StatusRecord): void {
+  for (const feed of publicFeedsOf(status)) putPublicEntry(store, feed, status.id, { accountId: status.accountId, local: status.local });
 }
 
 /** Inside a write: adds the row unless it would repeat a reblog near the top. True when added. */
