@@ -4,6 +4,7 @@ import { bag, formEncode, jsonEncode, multipartEncode, percentEncode, railsPairs
 import { QUERY_ABUSE, lyingContentType, malformedBody } from "./malformed.ts";
 import { STRATEGY_WEIGHTS, mutate, type Place, type Strategy } from "./mutate.ts";
 import { Random } from "./random.ts";
+import { rawRequest } from "./raw.ts";
 import { validObject, validValue } from "./schema-values.ts";
 import type { Operation, OperationKind } from "./spec.ts";
 import { badId, unicodeEdge, type Pools } from "./values.ts";
@@ -34,6 +35,10 @@ export interface FuzzRequest {
   body?: Uint8Array;
   /** WebSocket frames to send once the socket is open. */
   frames?: (string | Uint8Array)[];
+  /** Send the body as a chunked stream in a few pieces (no Content-Length). */
+  chunked?: boolean;
+  /** The whole request as bytes, written on a socket instead of going through fetch. */
+  raw?: Uint8Array;
 }
 
 export interface Generator {
@@ -127,8 +132,14 @@ export async function generate(generator: Generator, seed: number, index: number
   let queryString = formEncode(railsPairs(query.values), query.raw);
   if (strategy === "queryAbuse") queryString = [queryString, rng.pick(QUERY_ABUSE)].filter(Boolean).join("&");
   const target = pathFor(rng, op, strategy, pools) + (queryString ? `?${queryString}` : "");
-  const request: FuzzRequest = { index, operation: op.key, kind: op.kind, strategy, auth: label, method: op.method, target, headers };
+  const method = strategy === "wrongMethod" ? rng.pick(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "PROPFIND"]) : op.method;
+  const request: FuzzRequest = { index, operation: op.key, kind: op.kind, strategy, auth: label, method, target, headers };
 
+  if (strategy === "rawSocket") {
+    request.kind = "http";
+    request.raw = rawRequest(rng, method, target, pools.domain, headers.authorization);
+    return request;
+  }
   if (op.kind === "websocket") {
     request.frames = websocketFrames(rng, pools);
     // Without the upgrade headers the route is plain HTTP; fuzz that too.
@@ -136,11 +147,12 @@ export async function generate(generator: Generator, seed: number, index: number
     return request;
   }
   // GET and HEAD requests cannot carry a body through fetch; their spoiled bodies become spoiled queries.
-  if (!body && !["POST", "PUT", "PATCH", "DELETE"].includes(op.method)) return request;
+  if (method === "GET" || method === "HEAD" || (!body && !["POST", "PUT", "PATCH", "DELETE"].includes(method))) return request;
   if (strategy === "malformedBody") {
     const raw = malformedBody(rng);
     if (raw.contentType) headers["content-type"] = raw.contentType;
     request.body = raw.body;
+    request.chunked = rng.chance(0.1);
     return request;
   }
   if (!body) return request;
@@ -160,6 +172,8 @@ export async function generate(generator: Generator, seed: number, index: number
   }
   const sent = strategy === "wrongContentType" ? lyingContentType(rng, contentType) : contentType;
   if (sent) headers["content-type"] = sent;
+  if (strategy === "wrongContentType" && rng.chance(0.3)) headers["content-encoding"] = rng.pick(["gzip", "br", "deflate", "identity, gzip", "zstd"]);
+  request.chunked = rng.chance(0.1);
   return request;
 }
 

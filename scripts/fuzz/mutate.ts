@@ -17,6 +17,8 @@ export const STRATEGY_WEIGHTS = {
   queryAbuse: 5,
   malformedBody: 8,
   wrongContentType: 5,
+  wrongMethod: 3,
+  rawSocket: 2,
 };
 
 export type Strategy = keyof typeof STRATEGY_WEIGHTS;
@@ -113,7 +115,8 @@ export function mutate(rng: Random, strategy: Strategy, place: Place): void {
       const depth = rng.pick([64, 1_000, 10_000, 100_000]);
       const key = place.declared.length > 0 ? rng.pick(place.declared) : "a";
       values[key] = deepJson(depth, rng);
-      place.raw.push([key + "[a]".repeat(Math.min(depth, 20_000)), "1"]);
+      // Nested names: shallow enough to pass the URL limit in a query, deep enough to hurt a recursive parser.
+      place.raw.push([key + "[a]".repeat(rng.pick([30, 500, 2_000, 20_000])), "1"]);
       return;
     }
     case "badIds":

@@ -33,6 +33,8 @@ export interface FuzzResult {
   perOperation: Map<string, Map<string, number>>;
   statuses: Map<string, number>;
   strategies: Map<string, number>;
+  /** Statuses of the unspoiled requests (strategy "valid"): shows that fixtures let them through. */
+  validStatuses: Map<string, number>;
   /** The first failures, in detail (files under dir/failures). */
   failures: Failure[];
   failureCount: number;
@@ -58,6 +60,7 @@ export function writeFailure(dir: string, base: string, seed: number, failure: F
   const name = `${request.index}-${outcome.status}`;
   const bodyFile = join(folder, `${name}.body`);
   if (request.body) writeFileSync(bodyFile, request.body);
+  if (request.raw) writeFileSync(join(folder, `${name}.raw`), request.raw);
   if (request.frames) writeFileSync(join(folder, `${name}.frames.json`), JSON.stringify(request.frames.map(String)));
   const file = join(folder, `${name}.txt`);
   writeFileSync(
@@ -67,7 +70,7 @@ export function writeFailure(dir: string, base: string, seed: number, failure: F
       `strategy: ${request.strategy}; auth: ${request.auth}; kind: ${request.kind}`,
       `regenerate against a fresh server: bun scripts/fuzz.ts --seed ${seed} --only ${request.index}`,
       "",
-      curlLine(base, request, bodyFile),
+      request.raw ? `nc ${new URL(base).hostname} ${new URL(base).port} < ${join(folder, `${name}.raw`)}` : curlLine(base, request, bodyFile),
       "",
       "answer:",
       outcome.detail,
@@ -91,6 +94,7 @@ export function summary(result: FuzzResult): string {
       `(${(result.requests / seconds).toFixed(0)} req/s, ${result.concurrency} in flight)`,
     `statuses: ${histogram(result.statuses)}`,
     `strategies: ${histogram(result.strategies)}`,
+    `statuses of valid requests: ${histogram(result.validStatuses)}`,
     `server memory, MB anonymous / resident: start ${mb(memory.start?.anonKb)} / ${mb(memory.start?.rssKb)}, ` +
       `after warm-up ${mb(memory.warm?.anonKb)} / ${mb(memory.warm?.rssKb)}, peak ${mb(memory.peak?.anonKb)} / ${mb(memory.peak?.rssKb)}, ` +
       `end ${mb(memory.end?.anonKb)} / ${mb(memory.end?.rssKb)}; anonymous growth after warm-up ${memory.growthMb?.toFixed(0) ?? "?"} MB ` +

@@ -48,6 +48,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const perOperation = new Map<string, Map<string, number>>();
   const statuses = new Map<string, number>();
   const strategies = new Map<string, number>();
+  const validStatuses = new Map<string, number>();
   const memory: MemoryFigures = { boundMb: options.maxGrowthMb };
   let failureCount = 0;
   let generator: Generator;
@@ -77,7 +78,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
         count(perOperation.get(request.operation)!, outcome.status);
         count(statuses, outcome.status);
         count(strategies, request.strategy);
-        if (isFailure(outcome)) {
+        if (request.strategy === "valid") count(validStatuses, outcome.status);
+        if (isFailure(request, outcome)) {
           failureCount++;
           if (failures.length < DETAILED_FAILURES) {
             const failure = { request, outcome, serverLog: server.output().slice(logBefore, logBefore + 8000) };
@@ -118,6 +120,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
     perOperation,
     statuses,
     strategies,
+    validStatuses,
     failures,
     failureCount,
     problems,

@@ -2,9 +2,10 @@
 // a hang; an event stream counts as answered once its first bytes arrive (then it is closed); a WebSocket
 // is opened, sent its frames and closed.
 import type { FuzzRequest } from "./generate.ts";
+import { hasUnknownVersion, sendRaw } from "./raw.ts";
 
 export interface Outcome {
-  /** An HTTP status, or "hang", "network-error", "ws-open", "ws-refused", "ws-close-<code>". */
+  /** An HTTP status, or "hang", "network-error", "closed", "garbled", "ws-open", "ws-refused", "ws-close-<code>". */
   status: string;
   ms: number;
   /** The start of the answer's body (or the error), kept for failures. */
@@ -14,7 +15,8 @@ export interface Outcome {
 /** WebSocket close codes that mean the server failed, as a 5xx does. */
 const WS_SERVER_ERRORS = new Set([1011, 1014]);
 
-export function isFailure(outcome: Outcome): boolean {
+export function isFailure(request: FuzzRequest, outcome: Outcome): boolean {
+  if (outcome.status === "505" && request.raw && hasUnknownVersion(request.raw)) return false;
   return outcome.status === "hang" || /^5\d\d$/.test(outcome.status) || [...WS_SERVER_ERRORS].some((c) => outcome.status === `ws-close-${c}`);
 }
 
@@ -36,13 +38,27 @@ async function readSome(body: ReadableStream<Uint8Array>, limit: number, eventSt
   return text;
 }
 
+/** The body in three pieces a few milliseconds apart, sent with chunked transfer encoding. */
+function trickle(body: Uint8Array): ReadableStream<Uint8Array> {
+  const cut = [0, Math.floor(body.length / 3), Math.floor((2 * body.length) / 3), body.length];
+  let piece = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (piece === 3) return controller.close();
+      if (piece > 0) await Bun.sleep(5);
+      controller.enqueue(body.subarray(cut[piece]!, cut[piece + 1]!));
+      piece++;
+    },
+  });
+}
+
 async function sendHttp(base: string, request: FuzzRequest, timeoutMs: number): Promise<Omit<Outcome, "ms">> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await fetch(base + request.target, {
       method: request.method,
       headers: request.headers,
-      body: request.body,
+      body: request.body && request.chunked ? trickle(request.body) : request.body,
       redirect: "manual",
       signal,
       // Each request on its own connection: a server that drops a connection after a refused upload must
@@ -89,6 +105,11 @@ function sendWebSocket(base: string, request: FuzzRequest, timeoutMs: number): P
 
 export async function send(base: string, request: FuzzRequest, timeoutMs: number): Promise<Outcome> {
   const started = performance.now();
-  const outcome = request.kind === "websocket" ? await sendWebSocket(base, request, timeoutMs) : await sendHttp(base, request, timeoutMs);
+  const { hostname, port } = new URL(base);
+  const outcome = request.raw
+    ? await sendRaw(hostname, Number(port), request.raw, timeoutMs)
+    : request.kind === "websocket"
+      ? await sendWebSocket(base, request, timeoutMs)
+      : await sendHttp(base, request, timeoutMs);
   return { ...outcome, ms: Math.round(performance.now() - started) };
 }

@@ -29,6 +29,9 @@ export async function startServer(dataDir: string): Promise<ServerUnderTest> {
     WARREN_LOG: "off",
     WARREN_RATE_LIMITS: "off",
     WARREN_REGISTRATIONS: "open",
+    // Bodies that stop arriving are dropped after this; the fuzzer's raw requests that announce more than
+    // they send must be answered well within its per-request time-out.
+    WARREN_BODY_TIMEOUT_SECONDS: "5",
   };
   const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = captureOutput(proc);

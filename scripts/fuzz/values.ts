@@ -111,7 +111,7 @@ export function text(rng: Random): string {
     "see https://example.com/a?b=c",
     "multi\nline\ntext",
     "caf\u00e9 \u2603",
-    "x".repeat(rng.int(1, 600)),
+    "x".repeat(rng.int(1, rng.chance(0.8) ? 30 : 600)),
   ]);
 }
 
@@ -179,7 +179,8 @@ export function valueByName(rng: Random, name: string, path: string, pools: Pool
     case "in_reply_to_id":
       return pickId(rng, pools.statuses);
     case "media_ids":
-      return [pickId(rng, pools.statuses)];
+      // No media fixtures: a status id names no attachment (422); mostly send none.
+      return rng.chance(0.8) ? [] : [pickId(rng, pools.statuses)];
     case "max_id":
     case "since_id":
     case "min_id":
@@ -251,7 +252,7 @@ export function valueByName(rng: Random, name: string, path: string, pools: Pool
     case "privacy":
       return rng.pick(["public", "unlisted", "private", "direct"]);
     case "file":
-      return rng.pick(["android-chrome-192x192.png", "apple-touch-icon.png", "x.png"]);
+      return rng.pick(["36x36.png", "192x192.png", "1024x1024.png", "99999999x99999999.png", "0x0.png", "apple-touch-icon.png"]);
     case "idempotency-key":
       return `key-${rng.int(0, 50)}`;
     case "fields_attributes":
