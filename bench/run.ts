@@ -52,7 +52,7 @@ const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b :
 
 async function runScenario(scenario: Scenario): Promise<Row> {
   const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.name}.md`] : [];
-  const warren = await startWarren({ bunFlags });
+  const warren = await startWarren({ bunFlags, env: scenario.env });
   let bare: ChildServer | null = null;
   try {
     const spec = await scenario.prepare(new BenchClient(warren));
@@ -101,6 +101,10 @@ const when = new Date().toISOString();
 console.log(`\nWarren benchmark ${when}: ${connections} connections, ${threads} generator thread(s), ` +
   `best of ${rounds} runs of ${durationMs / 1000}s after ${warmupMs / 1000}s warm-up each, ${availableParallelism()} CPUs, Bun ${Bun.version}\n`);
 if (rows.length) console.log(table(rows));
+for (const scenario of scenarios) {
+  const [row, base] = [rows.find((r) => r.scenario === scenario.name), rows.find((r) => r.scenario === scenario.variantOf)];
+  if (row && base) console.log(`\n${row.scenario} / ${base.scenario}: ${(row.ratio / base.ratio).toFixed(3)} (their ratios to the bare handler)`);
+}
 for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
 }

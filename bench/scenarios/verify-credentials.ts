@@ -14,3 +14,12 @@ export const verifyCredentials: Scenario = {
     };
   },
 };
+
+/** The same request with Mastodon's rate limits on, raised so that the load is counted but never refused. */
+export const verifyCredentialsRateLimited: Scenario = {
+  ...verifyCredentials,
+  name: "verify_credentials_rate_limited",
+  description: "GET /api/v1/accounts/verify_credentials, user token, rate limits on (x1,000,000)",
+  env: { WARREN_RATE_LIMITS: "on", WARREN_RATE_LIMIT_FACTOR: "1000000" },
+  variantOf: "verify_credentials",
+};

@@ -23,13 +23,10 @@ function pathAndQuery(url: string): [string, string] {
   return q < 0 ? [url.slice(start), ""] : [url.slice(start, q), url.slice(q + 1)];
 }
 
-/** Mastodon's format: ISO 8601 with microseconds, the end of the window. */
-const resetText = (resetAt: number) => new Date(resetAt).toISOString().replace("Z", "000Z");
-
 function describe(headers: Headers, count: Count): void {
   headers["x-ratelimit-limit"] = String(count.limit);
   headers["x-ratelimit-remaining"] = String(count.remaining);
-  headers["x-ratelimit-reset"] = resetText(count.resetAt);
+  headers["x-ratelimit-reset"] = count.resetText;
 }
 
 function tooManyRequests(headers: Headers, count: Count, now: number): Response {
@@ -89,11 +86,12 @@ export function rateLimitsPlugin(deps: Deps) {
       const [path, query] = pathAndQuery(request.url);
       const token = bearerToken(request);
       const viewer = token ? viewerFromToken(deps.store, token) : null;
+      let ip: string | undefined;
       const facts: RequestFacts = {
         method: request.method,
         path,
         paging: PAGING.test(query),
-        ip: clientOf(request, server),
+        ip: () => (ip ??= clientOf(request, server)),
         tokenId: viewer?.token.id ?? null,
         userId: viewer?.account?.id ?? null,
       };

@@ -7,7 +7,8 @@ export interface RequestFacts {
   path: string;
   /** The query carries max_id, min_id, since_id or page. */
   paging: boolean;
-  ip: string;
+  /** The client's address bucket, worked out on first use: requests with a user token rarely need it. */
+  ip(): string;
   /** Valid tokens only; an unknown token is an unauthenticated request. */
   tokenId: string | null;
   /** The account behind a user token (null for app tokens). */
@@ -39,7 +40,7 @@ export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
   { name: "api_authenticated", limit: 1500, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) ? f.userId : null) },
   { name: "api_token", limit: 300, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) ? f.tokenId : null) },
   // App tokens have no user: their requests count per address as well, as Mastodon's do.
-  { name: "api_unauthenticated", limit: 300, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) && !f.userId ? f.ip : null) },
+  { name: "api_unauthenticated", limit: 300, periodSeconds: 5 * MINUTES, key: (f) => (isApi(f) && !f.userId ? f.ip() : null) },
   {
     name: "media_upload",
     limit: 30,
@@ -52,10 +53,10 @@ export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
     periodSeconds: 30 * MINUTES,
     key: (f) => ((f.method === "DELETE" && STATUS_DELETE.test(f.path)) || (f.method === "POST" && UNREBLOG.test(f.path)) ? f.userId : null),
   },
-  { name: "sign_up", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (isPost(f, "/api/v1/accounts") ? f.ip : null) },
-  { name: "app_registration", limit: 5, periodSeconds: 10 * MINUTES, key: (f) => (isPost(f, "/api/v1/apps") ? f.ip : null) },
+  { name: "sign_up", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (isPost(f, "/api/v1/accounts") ? f.ip() : null) },
+  { name: "app_registration", limit: 5, periodSeconds: 10 * MINUTES, key: (f) => (isPost(f, "/api/v1/apps") ? f.ip() : null) },
   { name: "paging_authenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging ? f.userId : null) },
-  { name: "paging_unauthenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging && !f.userId ? f.ip : null) },
+  { name: "paging_unauthenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging && !f.userId ? f.ip() : null) },
 ];
 
 /**

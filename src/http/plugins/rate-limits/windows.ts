@@ -16,11 +16,15 @@ export interface Count {
   remaining: number;
   /** End of the current window, epoch milliseconds. */
   resetAt: number;
+  /** The same, as Mastodon's X-RateLimit-Reset shows it: ISO 8601 with microseconds. */
+  resetText: string;
   exceeded: boolean;
 }
 
 export class FixedWindows {
   private readonly limiters = new Map<string, RateLimiterMemory>();
+  /** Formatting a date costs more than counting: each window's end is formatted once. */
+  private readonly resetTexts = new Map<number, string>();
 
   constructor(private readonly factor: number) {}
 
@@ -46,6 +50,16 @@ export class FixedWindows {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       consumed = refusal.consumedPoints;
     }
-    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, exceeded: consumed > allowed };
+    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, resetText: this.resetText(resetAt), exceeded: consumed > allowed };
+  }
+
+  private resetText(resetAt: number): string {
+    let text = this.resetTexts.get(resetAt);
+    if (text === undefined) {
+      if (this.resetTexts.size > 64) this.resetTexts.clear(); // a few windows of each length are current
+      text = new Date(resetAt).toISOString().replace("Z", "000Z");
+      this.resetTexts.set(resetAt, text);
+    }
+    return text;
   }
 }
