@@ -7,12 +7,13 @@ import type { Random } from "./random.ts";
 const UNKNOWN_VERSION = "HTTP/9.9";
 
 /**
- * Whether the request line is not `METHOD target HTTP/1.x` (`HTTP/9.9`, or an extra word before the
- * version). Bun's parser answers those 505 before Warren sees them: the one 5xx that is not a defect.
+ * Whether the request line is not `METHOD target HTTP/1.x` in visible ASCII (`HTTP/9.9`, an extra word, a
+ * NUL or raw UTF-8 in the target). Bun's parser answers those 505 before Warren sees them: the one 5xx
+ * that is not Warren's defect.
  */
-export function hasUnknownVersion(raw: Uint8Array): boolean {
+export function hasMalformedRequestLine(raw: Uint8Array): boolean {
   const line = new TextDecoder().decode(raw.subarray(0, 4096)).split("\r\n", 1)[0]!;
-  return !/^\S+ \S+ HTTP\/1\.[01]$/.test(line);
+  return !/^[!-~]+ [!-~]+ HTTP\/1\.[01]$/.test(line);
 }
 
 export function rawRequest(rng: Random, method: string, target: string, host: string, authorization?: string): Uint8Array {

@@ -2,7 +2,7 @@
 // a hang; an event stream counts as answered once its first bytes arrive (then it is closed); a WebSocket
 // is opened, sent its frames and closed.
 import type { FuzzRequest } from "./generate.ts";
-import { hasUnknownVersion, sendRaw } from "./raw.ts";
+import { hasMalformedRequestLine, sendRaw } from "./raw.ts";
 
 export interface Outcome {
   /** An HTTP status, or "hang", "network-error", "closed", "garbled", "ws-open", "ws-refused", "ws-close-<code>". */
@@ -16,7 +16,7 @@ export interface Outcome {
 const WS_SERVER_ERRORS = new Set([1011, 1014]);
 
 export function isFailure(request: FuzzRequest, outcome: Outcome): boolean {
-  if (outcome.status === "505" && request.raw && hasUnknownVersion(request.raw)) return false;
+  if (outcome.status === "505" && request.raw && hasMalformedRequestLine(request.raw)) return false;
   return outcome.status === "hang" || /^5\d\d$/.test(outcome.status) || [...WS_SERVER_ERRORS].some((c) => outcome.status === `ws-close-${c}`);
 }
 
