@@ -23,6 +23,16 @@ async function passwordToken(api: Api, app: { client_id: string; client_secret: 
   return body.access_token as string;
 }
 
+/** A CSRF cookie and its form token from the sign-in page, so that fuzzed sign-in forms get past the check. */
+async function signInForm(base: string, clientId: string): Promise<{ cookie: string; token: string }> {
+  const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: OOB, scope: "read" });
+  const res = await fetch(`${base}/oauth/authorize?${query}`);
+  const cookie = /warren_csrf=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+  const token = /name="authenticity_token" value="([^"]+)"/.exec(await res.text())?.[1];
+  if (!cookie || !token) throw new Error(`fixture: no CSRF cookie and token from the sign-in page (${res.status})`);
+  return { cookie, token };
+}
+
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 100; i++) {
     const value = await probe();
@@ -36,7 +46,9 @@ export async function createFixtures(server: ServerUnderTest): Promise<{ pools: 
   const api = apiClient(server.url);
   const names = ["alice", "bob", "carol"];
   const passwords = await Promise.all(names.map((name) => createUser(server, name)));
-  const app = await must(api, "POST", "/api/v1/apps", { json: { client_name: "fuzz", redirect_uris: OOB, scopes: ALL } });
+  const app = await must(api, "POST", "/api/v1/apps", {
+    json: { client_name: "fuzz", redirect_uris: [OOB, "https://client.example/cb", "myapp://cb"], scopes: ALL },
+  });
   const [alice, bob, carol] = await Promise.all(names.map((name, i) => passwordToken(api, app, name, passwords[i]!, ALL))) as [string, string, string];
   const narrow = await passwordToken(api, app, "alice", passwords[0]!, "read:statuses");
   const writeFollows = await passwordToken(api, app, "bob", passwords[1]!, "write:follows");
@@ -75,12 +87,16 @@ export async function createFixtures(server: ServerUnderTest): Promise<{ pools: 
   const grouped = await must(api, "GET", "/api/v2/notifications", { token: alice });
   const groupKeys = (grouped.notification_groups as { group_key: string }[]).map((g) => g.group_key);
 
+  const csrf = await signInForm(server.url, app.client_id);
+
   const token = (label: string, value: string): Token => ({ label, token: value });
   return {
     pools: {
       domain: new URL(server.url).host,
       accounts: [aliceId, bobId, carolId],
       usernames: names,
+      passwords,
+      csrf,
       statuses,
       lists: [list],
       notifications,

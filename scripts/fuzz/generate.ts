@@ -5,7 +5,7 @@ import { QUERY_ABUSE, lyingContentType, malformedBody } from "./malformed.ts";
 import { STRATEGY_WEIGHTS, mutate, type Place, type Strategy } from "./mutate.ts";
 import { Random } from "./random.ts";
 import { rawRequest } from "./raw.ts";
-import { validObject, validValue } from "./schema-values.ts";
+import { included, validObject, validValue } from "./schema-values.ts";
 import type { Operation, OperationKind } from "./spec.ts";
 import { badId, unicodeEdge, type Pools } from "./values.ts";
 
@@ -67,6 +67,26 @@ function garbageAuthorization(rng: Random, token: string): string {
   ]);
 }
 
+/** Headers some clients and most attackers add: origins, forwarded addresses, cookies, conditionals. */
+function noiseHeaders(rng: Random, op: Operation, pools: Pools, headers: Record<string, string>): void {
+  if (op.path.startsWith("/oauth/") && rng.chance(0.9)) {
+    const session = rng.pick(["", "x", "1.2.3", "a".repeat(4000), "\u00ff\u00fe", "eyJhIjoxfQ.sig", "%00"]);
+    headers.cookie = `warren_csrf=${rng.chance(0.8) ? pools.csrf.cookie : "other"}; warren_session=${session}`;
+  }
+  if (!rng.chance(0.15)) return;
+  const [name, value] = rng.pick<[string, string]>([
+    ["origin", rng.pick(["https://evil.example", "null", "http://127.0.0.1"])],
+    ["access-control-request-method", rng.pick(["DELETE", "PROPFIND", ""])],
+    ["x-forwarded-for", rng.pick(["1.2.3.4", "127.0.0.1, 10.0.0.1", "::1", "not an address", "1.2.3.4, ".repeat(500)])],
+    ["accept", rng.pick(["text/html", "application/activity+json", "*/*;q=0", "x".repeat(5000)])],
+    ["accept-language", rng.pick(["zz", "*", "de-DE;q=abc", "\u00e9"])],
+    ["if-none-match", rng.pick(['"x"', "*", "W/"])],
+    ["range", rng.pick(["bytes=0-0", "bytes=-1", "bytes=99999999999-"])],
+    ["cookie", rng.pick(["a=b", "=;=;=", "x".repeat(10_000)])],
+  ]);
+  headers[name] = value;
+}
+
 function pathFor(rng: Random, op: Operation, strategy: Strategy, pools: Pools): string {
   return op.path.replace(/\{([^}]+)\}|\*/g, (_, name: string | undefined) => {
     const param = name ?? "*";
@@ -78,7 +98,7 @@ function pathFor(rng: Random, op: Operation, strategy: Strategy, pools: Pools): 
   });
 }
 
-function place(rng: Random, values: Bag, declared: string[], required: string[]): Place {
+function place(values: Bag, declared: string[], required: string[]): Place {
   return { values, declared, required, raw: [] };
 }
 
@@ -109,19 +129,20 @@ export async function generate(generator: Generator, seed: number, index: number
   const headers: Record<string, string> = {};
 
   const queryParams = op.parameters.filter((p) => p.in === "query");
-  const query = place(rng, bag(), queryParams.map((p) => p.name), queryParams.filter((p) => p.required).map((p) => p.name));
+  const query = place(bag(), queryParams.map((p) => p.name), queryParams.filter((p) => p.required).map((p) => p.name));
   for (const p of queryParams) {
-    if (p.required || rng.chance(0.5)) query.values[p.name] = validValue(rng, p.schema, p.name, op.path, pools);
+    if (included(rng, p.name, p.required)) query.values[p.name] = validValue(rng, p.schema, p.name, op.path, pools);
   }
+  noiseHeaders(rng, op, pools, headers);
   for (const p of op.parameters.filter((p) => p.in === "header")) {
     if (rng.chance(0.5)) headers[p.name] = String(validValue(rng, p.schema, p.name, op.path, pools));
   }
   const body = op.body
-    ? place(rng, validObject(rng, op.body, op.path, pools), Object.keys(op.body.properties ?? {}), op.body.required ?? [])
+    ? place(validObject(rng, op.body, op.path, pools), Object.keys(op.body.properties ?? {}), op.body.required ?? [])
     : undefined;
   mutate(rng, strategy, body && (queryParams.length === 0 || rng.chance(0.75)) ? body : query);
 
-  let auth = rng.weighted(AUTH_WEIGHTS);
+  const auth = rng.weighted(AUTH_WEIGHTS);
   const holder = auth === "none" || auth === "garbage" || auth === "queryToken" ? "user" : auth;
   const token = rng.pick(credentials[holder]);
   if (auth === "garbage") headers.authorization = garbageAuthorization(rng, token.token);
@@ -155,7 +176,12 @@ export async function generate(generator: Generator, seed: number, index: number
     request.chunked = rng.chance(0.1);
     return request;
   }
-  if (!body) return request;
+  if (body) await attachBody(rng, request, body);
+  return request;
+}
+
+/** Encodes the parameters as JSON, a form or multipart, and with `wrongContentType` mislabels them. */
+async function attachBody(rng: Random, request: FuzzRequest, body: Place): Promise<void> {
   const pairs = railsPairs(body.values);
   const encoding = rng.weighted({ json: 45, form: 30, multipart: 25 });
   let contentType: string;
@@ -170,11 +196,11 @@ export async function generate(generator: Generator, seed: number, index: number
     contentType = `multipart/form-data; boundary=${boundary}`;
     request.body = await multipartEncode(pairs, boundary, body.raw);
   }
-  const sent = strategy === "wrongContentType" ? lyingContentType(rng, contentType) : contentType;
-  if (sent) headers["content-type"] = sent;
-  if (strategy === "wrongContentType" && rng.chance(0.3)) headers["content-encoding"] = rng.pick(["gzip", "br", "deflate", "identity, gzip", "zstd"]);
+  const lying = request.strategy === "wrongContentType";
+  const sent = lying ? lyingContentType(rng, contentType) : contentType;
+  if (sent) request.headers["content-type"] = sent;
+  if (lying && rng.chance(0.3)) request.headers["content-encoding"] = rng.pick(["gzip", "br", "deflate", "identity, gzip", "zstd"]);
   request.chunked = rng.chance(0.1);
-  return request;
 }
 
 export function enabledStrategies(without: string[]): Partial<Record<Strategy, number>> {

@@ -41,6 +41,8 @@ export function rawRequest(rng: Random, method: string, target: string, host: st
     () => head(`${method} ${target} HTTP/1.1`, "X-Folded: a\r\n b\r\n\r\n"),
     () => head(`${method} ${target} HTTP/1.1`, "X-Nul: a\u0000b\r\n\r\n"),
     () => head(`${method} ${target} HTTP/1.1`, "Bare: lf\n\n"),
+    () => head(`${method} ${target} HTTP/1.1`, "X-Unicode: \u00e9\ud83d\ude00\ud800\r\nAccept-Language: \u00e9\r\n\r\n"),
+    () => `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer \u00e9\ud83d\ude00\r\n\r\n`,
     () => head(`${method} ${target} HTTP/1.1`, `Authorization: Bearer one\r\nAuthorization: Bearer two\r\n\r\n`),
     () => head(`${method} ${target} HTTP/1.1`, `Content-Length: -1\r\n\r\n`),
     () => head(`${method} ${target} HTTP/1.1`, `Content-Length: 99999999999999999999\r\n\r\n`),

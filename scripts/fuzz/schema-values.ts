@@ -27,12 +27,23 @@ export function validValue(rng: Random, schema: Schema, name: string, path: stri
   }
 }
 
-/** Required properties always, the others half of the time. */
+/**
+ * Parameters a route needs although its schema leaves them optional (so that their absence gets the
+ * route's own error, as on Mastodon): a valid request always sends them.
+ */
+const NEEDED = new Set(["client_id", "client_secret", "redirect_uri", "redirect_uris", "response_type", "grant_type", "client_name",
+  "username", "password", "email", "agreement", "status", "title", "authenticity_token", "decision", "code_challenge_method", "acct", "resource", "account_ids"]);
+
+/** Whether a valid request sends a parameter: always when required or needed, otherwise half of the time. */
+export function included(rng: Random, name: string, required: boolean): boolean {
+  return required || NEEDED.has(name) || rng.chance(0.5);
+}
+
 export function validObject(rng: Random, schema: Schema, path: string, pools: Pools): Bag {
   const out = bag();
   const required = new Set(schema.required ?? []);
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
-    if (required.has(key) || rng.chance(0.5)) out[key] = validValue(rng, property, key, path, pools);
+    if (included(rng, key, required.has(key))) out[key] = validValue(rng, property, key, path, pools);
   }
   return out;
 }

@@ -7,6 +7,10 @@ export interface Pools {
   domain: string;
   accounts: string[];
   usernames: string[];
+  /** The fixture users' passwords, in the order of `usernames`. */
+  passwords: string[];
+  /** A CSRF cookie value and the matching form token of the sign-in page. */
+  csrf: { cookie: string; token: string };
   statuses: string[];
   lists: string[];
   notifications: string[];
@@ -210,16 +214,22 @@ export function valueByName(rng: Random, name: string, path: string, pools: Pool
       return rng.pick(pools.apps).client_secret;
     case "redirect_uri":
     case "redirect_uris":
-      return rng.pick(["urn:ietf:wg:oauth:2.0:oob", "https://client.example/cb", "myapp://cb"]);
+      return rng.chance(0.7) ? "urn:ietf:wg:oauth:2.0:oob" : rng.pick(["https://client.example/cb", "myapp://cb"]);
     case "scope":
     case "scopes":
-      return rng.pick(SCOPES);
+      return rng.chance(0.5) ? "read" : rng.pick(SCOPES);
     case "grant_type":
       return rng.pick(["authorization_code", "password", "client_credentials", "refresh_token", "bogus"]);
     case "response_type":
-      return rng.pick(["code", "token"]);
+      return rng.chance(0.8) ? "code" : "token";
+    case "response_mode":
+      return rng.pick(["query", "fragment", "form_post", "bogus"]);
+    case "force_login":
+      return rng.pick(["true", "false"]);
+    case "decision":
+      return rng.chance(0.8) ? "approve" : "deny";
     case "code_challenge_method":
-      return rng.pick(["S256", "plain"]);
+      return rng.chance(0.9) ? "S256" : "plain";
     case "code_challenge":
     case "code_verifier":
       return "A".repeat(rng.pick([43, 64, 128]));
@@ -228,11 +238,13 @@ export function valueByName(rng: Random, name: string, path: string, pools: Pool
     case "email":
       return `fz${rng.int(0, 1e9)}@example.com`;
     case "password":
-      return `pw-${rng.int(0, 1e9)}-secret`;
+      return rng.chance(0.3) ? rng.pick(pools.passwords) : `pw-${rng.int(0, 1e9)}-secret`;
     case "agreement":
       return rng.pick([true, "true", "1"]);
     case "token":
       return rng.pick(pools.spareTokens);
+    case "authenticity_token":
+      return rng.chance(0.8) ? pools.csrf.token : "other";
     case "access_token":
       return pools.streamToken;
     case "stream":

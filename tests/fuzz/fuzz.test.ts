@@ -24,7 +24,7 @@ describe("fuzzing", () => {
     const generator: Generator = {
       operations: [operation],
       pools: {
-        domain: "localhost", accounts: ["1"], usernames: ["alice"], statuses: ["2"], lists: ["3"], notifications: ["4"],
+        domain: "localhost", accounts: ["1"], usernames: ["alice"], passwords: ["pw"], csrf: { cookie: "c", token: "t" }, statuses: ["2"], lists: ["3"], notifications: ["4"],
         groupKeys: ["ungrouped-4"], tags: ["fuzz"], apps: [{ client_id: "c", client_secret: "s" }], spareTokens: ["t"], streamToken: "t",
       },
       credentials: { user: [{ label: "u", token: "U" }], narrow: [{ label: "n", token: "N" }], app: [{ label: "a", token: "A" }], revoked: [{ label: "r", token: "R" }] },
