@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-// CLI entry, with tootctl's words: `serve`, `accounts …`, `settings …`.
+// CLI entry, with tootctl's words: `serve`, `accounts …`, `settings …`, `cache …`.
 import { ConfigError, loadConfig } from "./config.ts";
 import { startServer } from "./server.ts";
 import { runCli } from "./cli/index.ts";

@@ -1,6 +1,7 @@
 // tootctl-like operator commands, dispatched by their first word. Each module prints what it did and
 // returns an exit code (0 ok, 1 failed, 64 usage).
 import { runAccountsCommand } from "./accounts.ts";
+import { runCacheCommand } from "./cache.ts";
 import { runSettingsCommand } from "./settings.ts";
 
 export const USAGE = `usage:
@@ -10,6 +11,7 @@ export const USAGE = `usage:
   warren settings registrations open|approved|close
   warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
   warren settings description ["TEXT"]
+  warren cache recount statuses|accounts
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -18,6 +20,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runAccountsCommand(args);
     case "settings":
       return runSettingsCommand(args);
+    case "cache":
+      return runCacheCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

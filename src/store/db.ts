@@ -30,6 +30,9 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
+// msgpackr's shared record structures live under this key in every keyspace, next to the records.
+const STRUCTURES_KEY = Symbol.for("structures");
+
 // Keyspaces whose decoded records are kept (see openDB below): read on nearly every request.
 const CACHED = new Set<KeyspaceName>(["statuses", "apps"]);
 
@@ -48,7 +51,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       name: dbName,
       encoding: "msgpack",
       keyEncoding: "ordered-binary",
-      sharedStructuresKey: Symbol.for("structures"),
+      sharedStructuresKey: STRUCTURES_KEY,
       // Records read on nearly every request keep their decoded object. A kept entry remembers the LMDB
       // transaction id of the page it was read from, and every read (inside writes too) compares it with
       // the page's current one, so a write by any thread or process makes the next read decode afresh.
@@ -88,4 +91,20 @@ export function fitsInKey(...texts: string[]): boolean {
   let bytes = 0;
   for (const text of texts) bytes += Buffer.byteLength(text);
   return bytes <= 1900;
+}
+
+/** Number of records in a keyspace keyed by plain ids (its shared structures entry left out). */
+export function countRecords(keyspace: Database): number {
+  return keyspace.getCount() - (keyspace.doesExist(STRUCTURES_KEY) ? 1 : 0);
+}
+
+/** The `limit` record ids after `afterId` (from the first with null) in a keyspace keyed by plain ids. */
+export function recordIdsAfter(keyspace: Database, afterId: string | null, limit: number): string[] {
+  const out: string[] = [];
+  for (const key of keyspace.getKeys({ start: afterId ?? undefined })) {
+    if (typeof key !== "string" || key === afterId) continue;
+    out.push(key);
+    if (out.length >= limit) break;
+  }
+  return out;
 }

@@ -1,0 +1,35 @@
+// The stored counters of an account recomputed from the rows they count (`warren cache recount accounts`).
+// statuses_count moves with the account's statuses_by_account rows except direct messages (reblogs count,
+// as on Mastodon); followers_count and following_count with the follow index rows.
+import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
+import type { AccountRecord, StatusRecord } from "./records.ts";
+
+export type AccountCounts = Pick<AccountRecord, "statusesCount" | "followersCount" | "followingCount">;
+
+function rowsUnder(keyspace: Store["db"][keyof Store["db"]], owner: string): number {
+  let count = 0;
+  for (const _ of keyspace.getKeys({ start: [owner], end: [owner, END] })) count++;
+  return count;
+}
+
+export function countAccountRows(store: Store, accountId: string): AccountCounts {
+  let statusesCount = 0;
+  for (const key of store.db.statusesByAccount.getKeys({ start: [accountId], end: [accountId, END] })) {
+    const status: StatusRecord | undefined = store.db.statuses.get((key as string[])[1]!);
+    if (status && status.visibility !== "direct") statusesCount++;
+  }
+  return {
+    statusesCount,
+    followersCount: rowsUnder(store.db.followersIndex, accountId),
+    followingCount: rowsUnder(store.db.followingIndex, accountId),
+  };
+}
+
+/** Ids of stored accounts (local and remote) in id order, the `limit` after `afterId`. */
+export function accountIdsAfter(store: Store, afterId: string | null, limit: number): string[] {
+  return recordIdsAfter(store.db.accounts, afterId, limit);
+}
+
+export function countStoredAccounts(store: Store): number {
+  return countRecords(store.db.accounts);
+}

@@ -1,0 +1,38 @@
+// The stored counters of a status recomputed from the rows they count (`warren cache recount statuses`).
+// Each counter moves with one kind of row, in the transaction that adds or removes it:
+// replies_count with the status_replies rows under the status, reblogs_count with the live reblogs (a
+// reblogs_by_status row that reblog_of still points at), favourites_count with the live favourites (a
+// favourites_by_status row that favourite_of still points at).
+import type { Database } from "lmdb";
+import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
+import type { StatusRecord } from "./records.ts";
+import { favouriteIdOf } from "./statuses-interactions.ts";
+import { reblogIdOf } from "./statuses.ts";
+
+export type StatusCounts = Pick<StatusRecord, "repliesCount" | "reblogsCount" | "favouritesCount">;
+
+/** Rows [statusId, rowId] → accountId under a status that `live` accepts. */
+function liveRows(keyspace: Database, statusId: string, live: (rowId: string, accountId: string) => boolean): number {
+  let count = 0;
+  for (const { key, value } of keyspace.getRange({ start: [statusId], end: [statusId, END] })) {
+    if (live((key as string[])[1]!, value as string)) count++;
+  }
+  return count;
+}
+
+export function countStatusRows(store: Store, statusId: string): StatusCounts {
+  let repliesCount = 0;
+  for (const _ of store.db.statusReplies.getKeys({ start: [statusId], end: [statusId, END] })) repliesCount++;
+  const reblogsCount = liveRows(store.db.reblogsByStatus, statusId, (id, accountId) => reblogIdOf(store, accountId, statusId) === id);
+  const favouritesCount = liveRows(store.db.favouritesByStatus, statusId, (id, accountId) => favouriteIdOf(store, accountId, statusId) === id);
+  return { repliesCount, reblogsCount, favouritesCount };
+}
+
+/** Ids of stored statuses (reblogs included) in id order, the `limit` after `afterId`. */
+export function statusIdsAfter(store: Store, afterId: string | null, limit: number): string[] {
+  return recordIdsAfter(store.db.statuses, afterId, limit);
+}
+
+export function countStoredStatuses(store: Store): number {
+  return countRecords(store.db.statuses);
+}
