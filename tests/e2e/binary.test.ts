@@ -151,6 +151,13 @@ test("the binary's settings command changes what the running server reports", as
   expect(instance.registrations).toMatchObject({ enabled: true, approval_required: false });
 });
 
+test("the binary's cache recount runs beside the server", async () => {
+  const { stdout, stderr, code } = await cli("cache", "recount", "accounts");
+  expect(code).toBe(0);
+  expect(stdout).toMatch(/^OK, recounted \d+ records \(0 corrected\)\n$/);
+  expect(stderr).toContain("Recounting accounts: 100%");
+});
+
 test("an unknown command prints usage and exits 64", async () => {
   const { stderr, code } = await cli("frobnicate");
   expect(code).toBe(64);
