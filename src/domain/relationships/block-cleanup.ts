@@ -6,7 +6,7 @@ import { notificationsBetween, removeNotification } from "../../store/notificati
 import { isBlocking } from "../../store/relationships.ts";
 import { getStatus, pageAccountStatuses } from "../../store/statuses.ts";
 import { pageFavourites } from "../../store/statuses-interactions.ts";
-import { completeFavouriteRemoval } from "../statuses/favourite.ts";
+import { removeFavourite } from "../statuses/favourite.ts";
 import { removeStatus } from "../statuses/remove.ts";
 import { removeFeedsAcrossBlock } from "../timelines/follows.ts";
 import type { BlockCreated } from "./block.ts";
@@ -28,7 +28,7 @@ const everything = { limit: Infinity };
 /** `fromId`'s favourites and reblogs of `authorId`'s statuses, removed as an unfavourite / unreblog would. */
 async function removeInteractionsOf(store: Store, fromId: string, authorId: string): Promise<void> {
   const byAuthor = (statusId: string) => getStatus(store, statusId)?.accountId === authorId;
-  for (const row of pageFavourites(store, fromId, everything, byAuthor)) await completeFavouriteRemoval(store, row);
+  for (const row of pageFavourites(store, fromId, everything, byAuthor)) await removeFavourite(store, row);
   const reblogs = pageAccountStatuses(store, fromId, everything, (s) => s.reblogOfId !== null && !s.deletedAt && byAuthor(s.reblogOfId));
   for (const wrapper of reblogs) await removeStatus(store, wrapper.id);
 }

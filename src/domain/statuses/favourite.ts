@@ -56,6 +56,15 @@ export async function unfavouriteStatus(deps: Deps, viewer: UserViewer, rawId: s
   });
 }
 
+/** A favourite removed by someone else's action (block clean-up): forgotten, counted down and its rows
+ * removed, as an unfavourite and its job would. Idempotent. */
+export async function removeFavourite(store: Store, row: JoinRow): Promise<void> {
+  await store.write(() => {
+    if (forgetFavourite(store, row)) adjustStatusCounter(store, row.statusId, "favouritesCount", -1);
+  });
+  await completeFavouriteRemoval(store, row);
+}
+
 /** The job: idempotent, since it only removes (the request already forgot the favourite and moved the counter). */
 export async function completeFavouriteRemoval(store: Store, row: JoinRow): Promise<void> {
   await store.write(() => {
