@@ -15,6 +15,8 @@ export interface ChildServer {
 }
 
 export interface Warren extends ChildServer {
+  /** The server process, for sampling its memory. */
+  pid: number;
   /** Runs `warren <args>` (the CLI) against the same data directory. */
   cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
   /** Runs a bun script (a seeding step too big for the API) with Warren's environment, so on its data directory. */
@@ -58,6 +60,7 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
   }
   return {
     url,
+    pid: proc.pid,
     cli: (...args) => run([bun, "src/main.ts", ...args], { cwd: root, env }),
     script: (path, ...args) => run([bun, path, ...args], { cwd: root, env }),
     async stop() {
