@@ -67,7 +67,14 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     db,
     // The child transaction is what makes a throw inside `fn` roll back every write `fn` made: lmdb-js
     // commits a plain batched transaction's writes even when its callback throws.
-    write: (fn) => root.transaction(() => root.childTransaction(fn)) as Promise<any>,
+    // lmdb-js resolves a transaction once it is committed and visible, and syncs it to disk just after
+    // (overlappingSync): waiting for that sync too is what makes an acknowledged write survive a power cut,
+    // not only a killed process. Writes committed together share one sync.
+    write: async (fn) => {
+      const result = await (root.transaction(() => root.childTransaction(fn)) as Promise<any>);
+      await root.flushed;
+      return result;
+    },
     flushed: async () => {
       await root.flushed;
     },
