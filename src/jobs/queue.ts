@@ -7,9 +7,19 @@ import { putJob, type JobCounts, type JobRecord } from "../store/jobs.ts";
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
+/**
+ * Which share of the workers a job waits for (docs/jobs.md): `realtime` for what a user is waiting to see
+ * (fan-out, notifications, stream signals), `default` for clean-ups, `network` for work that waits on other
+ * servers (link cards, e-mail, deliveries), `backfill` for bulk feed work nobody is watching.
+ */
+export type Lane = "realtime" | "default" | "network" | "backfill";
+export const LANES: readonly Lane[] = ["realtime", "default", "network", "backfill"];
+
 export interface EnqueueOptions {
   delayMs?: number;
   maxAttempts?: number;
+  /** Overrides the lane declared for the job type (handlers/index.ts `lanes`). */
+  lane?: Lane;
 }
 
 /** What a handler raises with `ctx.emit`: any structured-clonable (in practice JSON) object. */
