@@ -16,9 +16,13 @@ export function bag(): Bag {
   return Object.create(null) as Bag;
 }
 
+const utf8 = new TextEncoder();
+
 /** UTF-8 of every code point, and of lone surrogates as if they were code points (WTF-8). */
 export function wtf8(text: string): Uint8Array {
-  const bytes: number[] = [];
+  if (text.isWellFormed()) return utf8.encode(text);
+  const bytes = new Uint8Array(text.length * 3);
+  let at = 0;
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i);
     const next = text.charCodeAt(i + 1);
@@ -26,24 +30,36 @@ export function wtf8(text: string): Uint8Array {
       c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
       i++;
     }
-    if (c < 0x80) bytes.push(c);
-    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    if (c < 0x80) bytes[at++] = c;
+    else if (c < 0x800) {
+      bytes[at++] = 0xc0 | (c >> 6);
+      bytes[at++] = 0x80 | (c & 63);
+    } else if (c < 0x10000) {
+      bytes[at++] = 0xe0 | (c >> 12);
+      bytes[at++] = 0x80 | ((c >> 6) & 63);
+      bytes[at++] = 0x80 | (c & 63);
+    } else {
+      bytes[at++] = 0xf0 | (c >> 18);
+      bytes[at++] = 0x80 | ((c >> 12) & 63);
+      bytes[at++] = 0x80 | ((c >> 6) & 63);
+      bytes[at++] = 0x80 | (c & 63);
+    }
   }
-  return Uint8Array.from(bytes);
+  return bytes.subarray(0, at);
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const HEX = Array.from({ length: 256 }, (_, b) => "%" + b.toString(16).toUpperCase().padStart(2, "0"));
 
+/** Percent-encoding of the WTF-8 bytes, so that lone surrogates reach the server as the bytes ED A0 80 and alike. */
 export function percentEncode(text: string): string {
-  if (/^[A-Za-z0-9\-._~]*$/.test(text)) return text;
-  let out = "";
+  if (text.isWellFormed()) return encodeURIComponent(text);
+  const parts: string[] = [];
   for (const byte of wtf8(text)) {
     const ch = String.fromCharCode(byte);
-    out += byte < 0x80 && UNRESERVED.test(ch) ? ch : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+    parts.push(byte < 0x80 && UNRESERVED.test(ch) ? ch : HEX[byte]!);
   }
-  return out;
+  return parts.join("");
 }
 
 function scalar(value: unknown): string | File {

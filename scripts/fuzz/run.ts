@@ -29,6 +29,18 @@ export interface FuzzOptions {
 
 const DETAILED_FAILURES = 200;
 
+/** What the requests got, counted as they come back. */
+interface Tally {
+  perOperation: Map<string, Map<string, number>>;
+  statuses: Map<string, number>;
+  strategies: Map<string, number>;
+  validStatuses: Map<string, number>;
+  failures: Failure[];
+  failureCount: number;
+  problems: string[];
+  memory: MemoryFigures;
+}
+
 function count<K>(map: Map<K, number>, key: K) {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
@@ -39,23 +51,70 @@ async function buildGenerator(server: ServerUnderTest, without: string[]): Promi
   return { operations: operationsOf(document as any), pools, credentials, strategies: enabledStrategies(without) };
 }
 
+/** Sends the requests, `concurrency` at a time; stops early if the server dies. */
+async function drive(server: ServerUnderTest, generator: Generator, options: FuzzOptions, tally: Tally, dir: string): Promise<boolean> {
+  const indices = options.only ?? Array.from({ length: options.count }, (_, i) => i);
+  const warmAt = Math.floor(indices.length / 10);
+  let next = 0;
+  let done = 0;
+  let serverDied = false;
+  const worker = async () => {
+    while (next < indices.length && !serverDied) {
+      const index = indices[next++]!;
+      const request = await generate(generator, options.seed, index);
+      const logBefore = server.output().length;
+      const outcome = await send(server.url, request, options.timeoutMs);
+      count(tally.perOperation.get(request.operation)!, outcome.status);
+      count(tally.statuses, outcome.status);
+      count(tally.strategies, request.strategy);
+      if (request.strategy === "valid") count(tally.validStatuses, outcome.status);
+      if (isFailure(request, outcome) && ++tally.failureCount <= DETAILED_FAILURES) {
+        const failure = { request, outcome, serverLog: server.output().slice(logBefore, logBefore + 8000) };
+        tally.failures.push(failure);
+        writeFailure(dir, server.url, options.seed, failure);
+      }
+      if (server.exitCode() !== null && !serverDied) {
+        serverDied = true;
+        tally.problems.push(`the server exited with code ${server.exitCode()} during request ${index} (${request.operation})`);
+      }
+      if (++done === warmAt) tally.memory.warm = sampleMemory(server.pid);
+      if (done % 1000 === 0) {
+        const peak = Math.round((tally.memory.peak?.anonKb ?? 0) / 1024);
+        const own = Math.round(process.memoryUsage().rss / 1048576);
+        options.progress?.(`${done}/${indices.length} requests, ${tally.failureCount} failures, server peak ${peak} MB, fuzzer ${own} MB`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return !serverDied;
+}
+
+function checkGrowth(memory: MemoryFigures, problems: string[]): void {
+  if (!memory.warm || !memory.end) return;
+  memory.growthMb = (memory.end.anonKb - memory.warm.anonKb) / 1024;
+  if (memory.growthMb > memory.boundMb) {
+    problems.push(`anonymous memory grew ${memory.growthMb.toFixed(0)} MB after warm-up (bound ${memory.boundMb} MB)`);
+  }
+}
+
 export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const dir = mkdtempSync(join(tmpdir(), "warren-fuzz-"));
   const server = await startServer(join(dir, "data"));
-  const progress = options.progress ?? (() => {});
-  const problems: string[] = [];
-  const failures: Failure[] = [];
-  const perOperation = new Map<string, Map<string, number>>();
-  const statuses = new Map<string, number>();
-  const strategies = new Map<string, number>();
-  const validStatuses = new Map<string, number>();
-  const memory: MemoryFigures = { boundMb: options.maxGrowthMb };
-  let failureCount = 0;
-  let generator: Generator;
+  const tally: Tally = {
+    perOperation: new Map(),
+    statuses: new Map(),
+    strategies: new Map(),
+    validStatuses: new Map(),
+    failures: [],
+    failureCount: 0,
+    problems: [],
+    memory: { boundMb: options.maxGrowthMb },
+  };
+  const { memory, problems } = tally;
   const started = performance.now();
   try {
-    generator = await buildGenerator(server, options.without);
-    for (const op of generator.operations) perOperation.set(op.key, new Map());
+    const generator = await buildGenerator(server, options.without);
+    for (const op of generator.operations) tally.perOperation.set(op.key, new Map());
     problems.push(...(await checkInvariants(server.url, "before")).map((p) => `before the run: ${p}`));
 
     memory.start = sampleMemory(server.pid);
@@ -63,68 +122,23 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
       const sample = sampleMemory(server.pid);
       if (sample && (!memory.peak || sample.anonKb > memory.peak.anonKb)) memory.peak = sample;
     }, 500);
-
-    const indices = options.only ?? Array.from({ length: options.count }, (_, i) => i);
-    const warmAt = Math.floor(indices.length / 10);
-    let next = 0;
-    let done = 0;
-    let serverDied = false;
-    const worker = async () => {
-      while (next < indices.length && !serverDied) {
-        const index = indices[next++]!;
-        const request = await generate(generator, options.seed, index);
-        const logBefore = server.output().length;
-        const outcome = await send(server.url, request, options.timeoutMs);
-        count(perOperation.get(request.operation)!, outcome.status);
-        count(statuses, outcome.status);
-        count(strategies, request.strategy);
-        if (request.strategy === "valid") count(validStatuses, outcome.status);
-        if (isFailure(request, outcome)) {
-          failureCount++;
-          if (failures.length < DETAILED_FAILURES) {
-            const failure = { request, outcome, serverLog: server.output().slice(logBefore, logBefore + 8000) };
-            failures.push(failure);
-            writeFailure(dir, server.url, options.seed, failure);
-          }
-        }
-        if (server.exitCode() !== null) {
-          serverDied = true;
-          problems.push(`the server exited with code ${server.exitCode()} during request ${index} (${request.operation})`);
-        }
-        if (++done === warmAt) memory.warm = sampleMemory(server.pid);
-        if (done % 1000 === 0) progress(`${done}/${indices.length} requests, ${failureCount} failures, ${Math.round((memory.peak?.anonKb ?? 0) / 1024)} MB peak`);
-      }
-    };
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
-    clearInterval(sampler);
+    const alive = await drive(server, generator, options, tally, dir).finally(() => clearInterval(sampler));
     memory.end = sampleMemory(server.pid);
-    if (memory.warm && memory.end) {
-      memory.growthMb = (memory.end.anonKb - memory.warm.anonKb) / 1024;
-      if (memory.growthMb > options.maxGrowthMb) {
-        problems.push(`anonymous memory grew ${memory.growthMb.toFixed(0)} MB after warm-up (bound ${options.maxGrowthMb} MB)`);
-      }
-    }
-    if (!serverDied) problems.push(...(await checkInvariants(server.url, "after")).map((p) => `after the run: ${p}`));
+    checkGrowth(memory, problems);
+    if (alive) problems.push(...(await checkInvariants(server.url, "after")).map((p) => `after the run: ${p}`));
   } catch (error) {
     problems.push(`the run itself failed: ${error instanceof Error ? error.stack : String(error)}\n${server.output().slice(-4000)}`);
   } finally {
     await server.stop();
   }
   const result: FuzzResult = {
-    ok: failureCount === 0 && problems.length === 0,
+    ...tally,
+    ok: tally.failureCount === 0 && problems.length === 0,
     seed: options.seed,
-    requests: [...statuses.values()].reduce((a, b) => a + b, 0),
-    operations: perOperation.size,
+    requests: [...tally.statuses.values()].reduce((a, b) => a + b, 0),
+    operations: tally.perOperation.size,
     durationMs: performance.now() - started,
     concurrency: options.concurrency,
-    perOperation,
-    statuses,
-    strategies,
-    validStatuses,
-    failures,
-    failureCount,
-    problems,
-    memory,
     dir,
   };
   if (result.ok && !options.keep) rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // The server under test: `bun src/main.ts serve` as a child process on a fresh data directory on loopback,
-// with rate limits off and sign-ups open, and its memory read from /proc.
+// with rate limits off, sign-ups open and responses checked against their schemas, and its memory read
+// from /proc.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureOutput, freePort, run, stop, waitForHttp } from "../../bench/lib/process.ts";
@@ -32,6 +33,8 @@ export async function startServer(dataDir: string): Promise<ServerUnderTest> {
     // Bodies that stop arriving are dropped after this; the fuzzer's raw requests that announce more than
     // they send must be answered well within its per-request time-out.
     WARREN_BODY_TIMEOUT_SECONDS: "5",
+    // Every answer is checked against the schema /openapi/json publishes for it: a mismatch is a logged 500.
+    WARREN_CHECK_RESPONSES: "true",
   };
   const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = captureOutput(proc);
