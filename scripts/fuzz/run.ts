@@ -69,7 +69,7 @@ async function drive(server: ServerUnderTest, generator: Generator, options: Fuz
       count(tally.strategies, request.strategy);
       if (request.strategy === "valid") count(tally.validStatuses, outcome.status);
       if (isFailure(request, outcome) && ++tally.failureCount <= DETAILED_FAILURES) {
-        const failure = { request, outcome, serverLog: server.output().slice(logBefore, logBefore + 8000) };
+        const failure = { request, outcome, serverLog: server.output().slice(logBefore, logBefore + 65_536) };
         tally.failures.push(failure);
         writeFailure(dir, server.url, options.seed, failure);
       }
