@@ -3,6 +3,7 @@
 //                       [--without strategy,…] [--only index,…] [--keep]
 // Exits 1 on any 5xx, hang, WebSocket server error, invariant violation or memory growth beyond the bound.
 import { parseArgs } from "node:util";
+import { enabledStrategies } from "./fuzz/generate.ts";
 import { summary } from "./fuzz/report.ts";
 import { runFuzz } from "./fuzz/run.ts";
 
@@ -28,13 +29,21 @@ function integer(name: keyof typeof values): number {
   return n;
 }
 
+const without = values.without ? values.without.split(",") : [];
+try {
+  enabledStrategies(without);
+} catch (error) {
+  process.stderr.write(`--without: ${(error as Error).message}\n`);
+  process.exit(64);
+}
+
 const result = await runFuzz({
   seed: integer("seed"),
   count: integer("count"),
   concurrency: Math.max(1, integer("concurrency")),
   timeoutMs: integer("timeout"),
   maxGrowthMb: integer("max-growth-mb"),
-  without: values.without ? values.without.split(",") : [],
+  without,
   only: values.only?.split(",").map(Number),
   keep: values.keep,
   progress: (line) => process.stderr.write(`${line}\n`),

@@ -45,10 +45,10 @@ function count<K>(map: Map<K, number>, key: K) {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
-async function buildGenerator(server: ServerUnderTest, without: string[]): Promise<Generator> {
+async function buildGenerator(server: ServerUnderTest, strategies: Generator["strategies"]): Promise<Generator> {
   const { pools, credentials } = await createFixtures(server);
   const document = await (await fetch(`${server.url}/openapi/json`)).json();
-  return { operations: operationsOf(document as any), pools, credentials, strategies: enabledStrategies(without) };
+  return { operations: operationsOf(document as any), pools, credentials, strategies };
 }
 
 /** Sends the requests, `concurrency` at a time; stops early if the server dies. */
@@ -98,6 +98,7 @@ function checkGrowth(memory: MemoryFigures, problems: string[]): void {
 }
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
+  const strategies = enabledStrategies(options.without);
   const dir = mkdtempSync(join(tmpdir(), "warren-fuzz-"));
   const server = await startServer(join(dir, "data"));
   const tally: Tally = {
@@ -113,7 +114,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const { memory, problems } = tally;
   const started = performance.now();
   try {
-    const generator = await buildGenerator(server, options.without);
+    const generator = await buildGenerator(server, strategies);
     for (const op of generator.operations) tally.perOperation.set(op.key, new Map());
     problems.push(...(await checkInvariants(server.url, "before")).map((p) => `before the run: ${p}`));
 
