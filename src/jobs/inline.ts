@@ -1,17 +1,15 @@
-// Runs jobs one at a time on the main thread (WARREN_JOB_WORKERS=0, as in tests). The pool in pool.ts
-// offers the same Executor interface with worker threads.
-import type { Config } from "../config.ts";
-import type { Store } from "../store/db.ts";
+// Runs batches on the main thread (WARREN_JOB_WORKERS=0, as in tests): one batch per lane at a time. The pool
+// in pool.ts offers the same Executor interface with worker threads.
 import type { ClaimedJob } from "../store/jobs.ts";
-import type { EventHub } from "./events.ts";
-import type { JobEnqueuer } from "./queue.ts";
-import { runHandler, type Outcome, type Registry } from "./registry.ts";
+import { runBatch, type ThreadContext } from "./batch.ts";
+import type { Lane } from "./lanes.ts";
+import type { Outcome } from "./registry.ts";
 
 export interface Executor {
-  /** How many more jobs it can start right now. */
-  free(): number;
-  /** Runs one claimed job; a job over `timeoutMs` counts as failed. Never rejects. */
-  run(job: ClaimedJob, timeoutMs: number): Promise<Outcome>;
+  /** How many more batches of `lane` it can start right now. */
+  free(lane: Lane): number;
+  /** Runs a batch of claimed jobs of one lane; resolves with their outcomes, in order. Never rejects. */
+  run(lane: Lane, batch: ClaimedJob[]): Promise<Outcome[]>;
   close(): Promise<void>;
 }
 
@@ -19,28 +17,28 @@ export function timedOut(ms: number): Outcome & { ok: false } {
   return { ok: false, error: `timed out after ${ms} ms`, permanent: false };
 }
 
-export function inlineExecutor(store: Store, config: Config, registry: Registry, hub: EventHub, jobs: JobEnqueuer): Executor {
-  let busy = false;
+export function inlineExecutor(thread: ThreadContext): Executor {
+  const busy = new Set<Lane>();
   return {
-    free: () => (busy ? 0 : 1),
-    async run(job, timeoutMs) {
-      busy = true;
-      const ctx = {
-        store,
-        config,
-        jobs,
-        emit: (event: Record<string, unknown>) => hub.emit(event),
-        job: { id: job.id, type: job.type, attempt: job.attempts },
-      };
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      // A handler on the main thread cannot be interrupted: past its time limit it is left to finish on
-      // its own while the job is recorded as failed (it is idempotent, so the retry is harmless).
-      const limit = new Promise<Outcome>((resolve) => (timer = setTimeout(() => resolve(timedOut(timeoutMs)), timeoutMs)));
+    free: (lane) => (busy.has(lane) ? 0 : 1),
+    async run(lane, batch) {
+      busy.add(lane);
+      const settle = new Map<ClaimedJob, (outcome: Outcome) => void>();
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      // Each job's outcome is whichever comes first: its handler's, or its time limit's. A handler on the main
+      // thread cannot be interrupted: past its limit it is left to finish on its own while the job is recorded
+      // as failed (it is idempotent, so the retry is harmless).
+      const outcomes = batch.map((job) => new Promise<Outcome>((resolve) => {
+        settle.set(job, resolve);
+        const ms = thread.registry.timeoutMs(job.type);
+        timers.push(setTimeout(() => resolve(timedOut(ms)), ms));
+      }));
+      void runBatch(thread, batch, (job, outcome) => settle.get(job)!(outcome));
       try {
-        return await Promise.race([runHandler(registry, ctx, job.payload), limit]);
+        return await Promise.all(outcomes);
       } finally {
-        clearTimeout(timer);
-        busy = false;
+        for (const timer of timers) clearTimeout(timer);
+        busy.delete(lane);
       }
     },
     close: async () => {},

@@ -4,21 +4,16 @@
 import { newId } from "../lib/ids.ts";
 import type { Store } from "../store/db.ts";
 import { putJob, type JobCounts, type JobRecord } from "../store/jobs.ts";
+import { DEFAULT_LANE, type Lane } from "./lanes.ts";
+
+export { LANES, type Lane } from "./lanes.ts";
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
-
-/**
- * Which share of the workers a job waits for (docs/jobs.md): `realtime` for what a user is waiting to see
- * (fan-out, notifications, stream signals), `default` for clean-ups, `network` for work that waits on other
- * servers (link cards, e-mail, deliveries), `backfill` for bulk feed work nobody is watching.
- */
-export type Lane = "realtime" | "default" | "network" | "backfill";
-export const LANES: readonly Lane[] = ["realtime", "default", "network", "backfill"];
 
 export interface EnqueueOptions {
   delayMs?: number;
   maxAttempts?: number;
-  /** Overrides the lane declared for the job type (handlers/index.ts `lanes`). */
+  /** Overrides the lane declared for the job type (`lanes` of its handler module; `default` otherwise). */
   lane?: Lane;
 }
 
@@ -54,9 +49,10 @@ export interface JobQueue extends JobEnqueuer {
 export function enqueueJob(store: Store, type: string, payload: unknown, options: EnqueueOptions = {}): string {
   const now = Date.now();
   const job: JobRecord = {
-    v: 1,
+    v: 2,
     id: newId(now),
     type,
+    lane: options.lane ?? DEFAULT_LANE,
     payload,
     attempts: 0,
     maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
@@ -66,4 +62,35 @@ export function enqueueJob(store: Store, type: string, payload: unknown, options
   };
   putJob(store, job);
   return job.id;
+}
+
+/**
+ * An enqueuer for one thread: jobs get their type's lane unless the caller names one, and `signal` runs once
+ * the write holding them has committed (the runner's one wake-up path; a worker forwards it to the main
+ * thread). Several enqueues in a row share one signal.
+ */
+export function committedEnqueuer(store: Store, laneOf: (type: string) => Lane, signal: () => void): JobEnqueuer {
+  let waiting = false;
+  let more = false;
+  const arm = () => {
+    waiting = true;
+    more = false;
+    store.flushed().then(
+      () => {
+        waiting = false;
+        signal();
+        // A job enqueued while we waited may belong to a later write than the one just flushed.
+        if (more) arm();
+      },
+      () => (waiting = false),
+    );
+  };
+  return {
+    enqueue(type, payload, options = {}) {
+      const id = enqueueJob(store, type, payload, { ...options, lane: options.lane ?? laneOf(type) });
+      if (waiting) more = true;
+      else arm();
+      return id;
+    },
+  };
 }

@@ -2,33 +2,52 @@
 // Loaded the same way on the main thread and in each worker, so both agree on types and time limits.
 import { pathToFileURL } from "node:url";
 import * as builtIn from "./handlers/index.ts";
-import type { JobContext, JobHandler, JobHandlerModule } from "./handlers/index.ts";
+import { subscriberJobs, type JobContext, type JobHandler, type JobHandlerModule } from "./handlers/index.ts";
+import { DEFAULT_LANE, isLane, type Lane } from "./lanes.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface Registry {
   handler(type: string): JobHandler | undefined;
   timeoutMs(type: string): number;
+  lane(type: string): Lane;
 }
 
-export type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean };
+/**
+ * How a job went. `uncounted`: it was stopped through no fault of its own (shutdown, or a batch-mate that
+ * overran its time limit took the worker down), so it goes back to the queue due now, the attempt not counted.
+ */
+export type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean; uncounted?: boolean };
+
+/** The lane of a built-in job type, for enqueues before the registry is loaded. */
+export function builtInLane(type: string): Lane {
+  return (builtIn as JobHandlerModule).lanes?.[type] ?? DEFAULT_LANE;
+}
 
 export async function loadRegistry(extraModules: string[], defaultTimeoutMs = DEFAULT_TIMEOUT_MS): Promise<Registry> {
   const handlers = new Map<string, JobHandler>();
   const timeouts = new Map<string, number>();
+  const lanes = new Map<string, Lane>();
   const add = (module: JobHandlerModule, from: string) => {
+    if (module.subscribers) add(subscriberJobs(module.subscribers), from);
+    if (!module.handlers && module.subscribers) return;
     if (!module.handlers || typeof module.handlers !== "object") throw new Error(`${from} does not export handlers`);
     for (const [type, handler] of Object.entries(module.handlers)) {
       if (handlers.has(type)) throw new Error(`job type ${type} from ${from} is already registered`);
       handlers.set(type, handler);
     }
     for (const [type, ms] of Object.entries(module.timeoutsMs ?? {})) timeouts.set(type, ms);
+    for (const [type, lane] of Object.entries(module.lanes ?? {})) {
+      if (!isLane(lane)) throw new Error(`${from} puts job type ${type} in an unknown lane ${lane}`);
+      lanes.set(type, lane);
+    }
   };
   add(builtIn, "src/jobs/handlers/index.ts");
   for (const path of extraModules) add(await import(pathToFileURL(path).href), path);
   return {
     handler: (type) => handlers.get(type),
     timeoutMs: (type) => timeouts.get(type) ?? defaultTimeoutMs,
+    lane: (type) => lanes.get(type) ?? DEFAULT_LANE,
   };
 }
 

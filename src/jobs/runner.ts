@@ -1,27 +1,23 @@
-// The main-thread runner: claims due jobs (one write moves them from `jobs` to `jobsClaimed`), hands them
-// to an executor (inline, or the worker pool), and records each outcome: done, retry with exponential
-// backoff, or dead letter. Guarantees and operations are described in docs/jobs.md.
+// The main-thread runner: claims due jobs lane by lane in batches (one write moves them from `jobs` to
+// `jobsClaimed`), hands each batch to an executor (inline, or the worker pool), and records the batch's
+// outcomes in one write: done, retry with exponential backoff, or dead letter. Everything that may mean
+// "there is work" calls wake(): a commit holding new jobs (on any thread), a freed lane slot, the timer for the
+// next delayed job, and a slow poll for jobs written by other processes. Guarantees are in docs/jobs.md.
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
 import type { Store } from "../store/db.ts";
 import {
-  buryJob,
-  claimJobs,
-  claimedJobs,
-  completeJob,
-  dueJobs,
-  jobCounts,
-  requeueJob,
-  type ClaimedJob,
+  buryJob, claimJobs, claimedJobs, completeJob, dueJobs, isClaimed, jobCounts, nextRunAt, requeueJob, type ClaimedJob,
 } from "../store/jobs.ts";
 import { EventHub } from "./events.ts";
 import { inlineExecutor, type Executor } from "./inline.ts";
+import { LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import { WorkerPool } from "./pool.ts";
-import { enqueueJob, type JobEnqueuer, type JobQueue } from "./queue.ts";
-import { DEFAULT_TIMEOUT_MS, loadRegistry, type Outcome } from "./registry.ts";
+import { committedEnqueuer, type JobEnqueuer, type JobQueue } from "./queue.ts";
+import { builtInLane, loadRegistry, type Outcome, type Registry } from "./registry.ts";
 
 export interface RunnerOptions {
-  /** How often to look for due jobs that nobody announced (delayed ones, ones enqueued by workers). */
+  /** How often to look for due jobs that no wake-up announced (written by another process, e.g. the CLI). */
   pollMs?: number;
   /** First retry delay; it doubles with every attempt (capped at an hour). */
   backoffBaseMs?: number;
@@ -37,8 +33,22 @@ export function backoffMs(attempts: number, baseMs = 1000): number {
   return Math.min(baseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
 }
 
+/**
+ * Claimed jobs of one lane, cut into batches for the executor: spread evenly over the `slots` that are free
+ * (so a few jobs still use every worker), none larger than `size`. A job that failed before runs in a batch
+ * of its own, so a job that keeps failing (or crashing its worker) cannot take its batch-mates down with it.
+ */
+export function intoBatches(jobs: ClaimedJob[], size: number, slots: number): ClaimedJob[][] {
+  const batches: ClaimedJob[][] = [];
+  const fresh = jobs.filter((job) => job.lastError === null);
+  for (const job of jobs) if (job.lastError !== null) batches.push([job]);
+  const count = Math.max(Math.ceil(fresh.length / size), Math.min(slots, fresh.length));
+  for (let i = 0; i < count; i++) batches.push(fresh.slice(Math.floor((i * fresh.length) / count), Math.floor(((i + 1) * fresh.length) / count)));
+  return batches;
+}
+
 export function createJobQueue(store: Store, config: Config, options: RunnerOptions = {}): JobQueue {
-  const pollMs = options.pollMs ?? 100;
+  const pollMs = options.pollMs ?? 1000;
   const backoffBaseMs = options.backoffBaseMs ?? 1000;
   const stopGraceMs = options.stopGraceMs ?? 10_000;
   const hub = new EventHub();
@@ -47,23 +57,15 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
   let starting: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
   let executor: Executor | null = null;
-  let timeoutMs: (type: string) => number = () => DEFAULT_TIMEOUT_MS;
+  let registry: Registry | null = null;
   let poller: ReturnType<typeof setInterval> | null = null;
+  let delayed: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
   let pumping: Promise<void> | null = null;
   let again = false;
-  /** Claimed jobs of this runner, until their outcome is recorded. */
-  const running = new Map<string, { job: ClaimedJob; settled: Promise<void> }>();
-  /** Jobs given back at stop(): a late outcome must not touch them. */
-  const released = new Set<string>();
+  /** Batches of this runner, until their outcomes are recorded. */
+  const running = new Set<{ jobs: ClaimedJob[]; settled: Promise<void> }>();
 
-  const jobs: JobEnqueuer = {
-    enqueue(type, payload, enqueueOptions) {
-      const id = enqueueJob(store, type, payload, enqueueOptions);
-      // Resolves once the surrounding write has committed, so the runner sees the job when it looks.
-      void store.flushed().then(wake, () => {});
-      return id;
-    },
-  };
+  const jobs: JobEnqueuer = committedEnqueuer(store, (type) => registry?.lane(type) ?? builtInLane(type), wake);
 
   const claiming = () => state === "running" && !paused && executor !== null;
 
@@ -83,39 +85,80 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
       .finally(() => (pumping = null));
   }
 
+  /** One write claims, for every lane with free slots, up to a full batch per slot. */
   async function claimDue(): Promise<void> {
-    const free = executor!.free();
-    if (free <= 0) return;
-    const due = dueJobs(store, Date.now(), free);
-    if (due.length === 0) return;
-    const claimed = await store.write(() => claimJobs(store, due, Date.now(), process.pid));
-    for (const job of claimed) dispatch(job);
-    if (due.length === free) again = true;
-  }
-
-  function dispatch(job: ClaimedJob): void {
-    const settled = executor!
-      .run(job, timeoutMs(job.type))
-      .then((outcome) => record(job, outcome))
-      .catch((error) => log.error("could not record a job outcome", { id: job.id, error: String(error) }))
-      .finally(() => {
-        running.delete(job.id);
-        wake();
+    const wanted = LANES.map((lane) => ({ lane, slots: executor!.free(lane), limit: 0 }))
+      .filter((w) => w.slots > 0)
+      .map((w) => ({ ...w, limit: w.slots * LANE_POLICY[w.lane].batch }));
+    if (wanted.length === 0) return;
+    const claimed = await store.write(() => {
+      const now = Date.now();
+      return wanted.map(({ lane, slots, limit }) => {
+        const jobs = claimJobs(store, dueJobs(store, lane, now, limit), now, process.pid);
+        if (jobs.length === limit) again = true;
+        return { lane, slots, jobs };
       });
-    running.set(job.id, { job, settled });
+    });
+    for (const { lane, slots, jobs } of claimed) for (const batch of intoBatches(jobs, LANE_POLICY[lane].batch, slots)) dispatch(lane, batch);
+    armDelayed();
   }
 
-  async function record(job: ClaimedJob, outcome: Outcome): Promise<void> {
-    if (released.delete(job.id)) return;
-    if (outcome.ok) return store.write(() => completeJob(store, job.id));
+  /** Wakes the runner when the earliest job that is not due yet becomes due. */
+  function armDelayed(): void {
     const now = Date.now();
-    const failed = { ...job, lastError: outcome.error };
-    const giveUp = outcome.permanent || job.attempts >= job.maxAttempts;
-    const retryAt = now + backoffMs(job.attempts, backoffBaseMs);
-    await store.write(() => (giveUp ? buryJob(store, failed, now) : requeueJob(store, { ...failed, runAt: retryAt })));
-    const fields = { id: job.id, type: job.type, attempts: job.attempts, error: outcome.error };
-    if (giveUp) log.warn("job moved to the dead letters", fields);
-    else log.warn("job failed; will retry", { ...fields, retryInMs: retryAt - now });
+    let at = Infinity;
+    for (const lane of LANES) {
+      const next = nextRunAt(store, lane);
+      if (next !== null && next > now) at = Math.min(at, next);
+    }
+    if (at === Infinity || (delayed && delayed.at <= at)) return;
+    if (delayed) clearTimeout(delayed.timer);
+    const timer = setTimeout(() => {
+      delayed = null;
+      wake();
+    }, at - now);
+    delayed = { at, timer };
+  }
+
+  function dispatch(lane: Lane, batch: ClaimedJob[]): void {
+    const entry = {
+      jobs: batch,
+      settled: executor!
+        .run(lane, batch)
+        .then((outcomes) => record(batch, outcomes))
+        .catch((error) => log.error("could not record job outcomes", { count: batch.length, error: String(error) }))
+        .finally(() => {
+          running.delete(entry);
+          wake();
+        }),
+    };
+    running.add(entry);
+  }
+
+  /** One write for the whole batch. A job no longer claimed (released at shutdown) is left alone. */
+  async function record(batch: ClaimedJob[], outcomes: Outcome[]): Promise<void> {
+    const failures: Array<{ job: ClaimedJob; error: string; giveUp: boolean; retryInMs: number }> = [];
+    await store.write(() => {
+      const now = Date.now();
+      batch.forEach((job, i) => {
+        const outcome = outcomes[i]!;
+        if (!isClaimed(store, job.id)) return;
+        if (outcome.ok) return completeJob(store, job.id);
+        const failed = { ...job, lastError: outcome.error };
+        if (outcome.uncounted) return requeueJob(store, { ...failed, attempts: job.attempts - 1, runAt: now });
+        const giveUp = outcome.permanent || job.attempts >= job.maxAttempts;
+        const retryInMs = backoffMs(job.attempts, backoffBaseMs);
+        if (giveUp) buryJob(store, failed, now);
+        else requeueJob(store, { ...failed, runAt: now + retryInMs });
+        failures.push({ job, error: outcome.error, giveUp, retryInMs });
+      });
+    });
+    for (const { job, error, giveUp, retryInMs } of failures) {
+      const fields = { id: job.id, type: job.type, attempts: job.attempts, error };
+      if (giveUp) log.warn("job moved to the dead letters", fields);
+      else log.warn("job failed; will retry", { ...fields, retryInMs });
+    }
+    if (failures.length) armDelayed();
   }
 
   /** Claims left by a process that is gone (killed, crashed) go back to the queue; see docs/jobs.md. */
@@ -135,15 +178,11 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
 
   /** At shutdown: unfinished jobs go back to the queue, due now, without counting the interrupted attempt. */
   async function releaseRunning(): Promise<void> {
-    const left = [...running.values()].map(({ job }) => job);
+    const left = [...running].flatMap((entry) => entry.jobs);
     if (left.length === 0) return;
-    for (const job of left) released.add(job.id);
     const now = Date.now();
     await store.write(() => {
-      const stillClaimed = new Set(claimedJobs(store).map((job) => job.id));
-      for (const job of left) {
-        if (stillClaimed.has(job.id)) requeueJob(store, { ...job, attempts: job.attempts - 1, runAt: now });
-      }
+      for (const job of left) if (isClaimed(store, job.id)) requeueJob(store, { ...job, attempts: job.attempts - 1, runAt: now });
     });
     log.info("released running jobs at shutdown", { count: left.length });
   }
@@ -151,24 +190,29 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
   async function waitForRunning(ms: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    const all = Promise.all([...running.values()].map((r) => r.settled)).then(() => {});
+    const all = Promise.all([...running].map((r) => r.settled)).then(() => {});
     await Promise.race([all, deadline]);
     clearTimeout(timer);
   }
+
+  const anyDue = () => {
+    const now = Date.now();
+    return LANES.some((lane) => dueJobs(store, lane, now, 1).length > 0);
+  };
 
   return {
     enqueue: jobs.enqueue,
     start() {
       starting ??= (async () => {
         state = "running";
-        const registry = await loadRegistry(config.jobHandlerModules, options.defaultTimeoutMs);
-        timeoutMs = registry.timeoutMs;
+        const loaded = await loadRegistry(config.jobHandlerModules, options.defaultTimeoutMs);
+        registry = loaded;
         await releaseOrphans();
         if (state !== "running") return;
         executor =
           config.jobWorkers > 0
-            ? new WorkerPool(config.jobWorkers, config, hub, wake)
-            : inlineExecutor(store, config, registry, hub, jobs);
+            ? new WorkerPool(config.jobWorkers, config, hub, loaded.timeoutMs, wake)
+            : inlineExecutor({ store, config, registry: loaded, jobs, emit: (event) => hub.emit(event) });
         poller = setInterval(wake, pollMs);
         wake();
       })();
@@ -184,7 +228,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
     async drain() {
       await starting?.catch(() => {});
       for (;;) {
-        const due = claiming() && dueJobs(store, Date.now(), 1).length > 0;
+        const due = claiming() && anyDue();
         if (running.size === 0 && !pumping && !due) return;
         if (due) wake();
         await Bun.sleep(5);
@@ -198,6 +242,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
         }
         state = "stopping";
         if (poller) clearInterval(poller);
+        if (delayed) clearTimeout(delayed.timer);
         await starting?.catch(() => {});
         await pumping;
         await waitForRunning(stopGraceMs);

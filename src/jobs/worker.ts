@@ -1,38 +1,25 @@
 // Entry point of a job worker thread (started by pool.ts; an extra entrypoint of the single executable).
 // It opens its own handle on the same LMDB environment, loads the same handler registry as the main
-// thread, and runs one job at a time; the main thread records the outcome.
+// thread, and runs the batches it is sent (several at once, one per lane); the main thread records outcomes.
 import type { Config } from "../config.ts";
-import { openStore, type Store } from "../store/db.ts";
-import type { JobContext } from "./handlers/index.ts";
+import { openStore } from "../store/db.ts";
+import { runBatch, type ThreadContext } from "./batch.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
-import { enqueueJob, type JobEnqueuer } from "./queue.ts";
-import { errorText, loadRegistry, runHandler, type Registry } from "./registry.ts";
+import { committedEnqueuer } from "./queue.ts";
+import { errorText, loadRegistry } from "./registry.ts";
 
 declare const self: Worker;
 
-interface Ready {
-  store: Store;
-  config: Config;
-  registry: Registry;
-  jobs: JobEnqueuer;
-}
-
-let ready: Promise<Ready> | null = null;
+let ready: Promise<ThreadContext> | null = null;
 
 const post = (message: FromWorker) => self.postMessage(message);
 
-async function init(config: Config): Promise<Ready> {
+async function init(config: Config): Promise<ThreadContext> {
   const store = openStore(config.dataDir, { migrate: false });
   const registry = await loadRegistry(config.jobHandlerModules);
-  const jobs: JobEnqueuer = {
-    enqueue(type, payload, options) {
-      const id = enqueueJob(store, type, payload, options);
-      // Once the surrounding write commits, ask the main thread to look for due jobs.
-      void store.flushed().then(() => post({ kind: "wake" }), () => {});
-      return id;
-    },
-  };
-  return { store, config, registry, jobs };
+  // Jobs enqueued here wake the main thread's runner once their write has committed.
+  const jobs = committedEnqueuer(store, registry.lane, () => post({ kind: "wake" }));
+  return { store, config, registry, jobs, emit: (event) => post({ kind: "event", event }) };
 }
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
@@ -48,16 +35,8 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       }
       return;
     case "run": {
-      const { store, config, registry, jobs } = await ready!;
-      const job = message.job;
-      const ctx: JobContext = {
-        store,
-        config,
-        jobs,
-        emit: (jobEvent) => post({ kind: "event", event: jobEvent }),
-        job: { id: job.id, type: job.type, attempt: job.attempts },
-      };
-      post({ kind: "done", jobId: job.id, outcome: await runHandler(registry, ctx, job.payload) });
+      const { batchId, jobs } = message;
+      await runBatch(await ready!, jobs, (job, outcome) => post({ kind: "done", batchId, jobId: job.id, outcome }));
       return;
     }
     case "close":

@@ -1,11 +1,16 @@
-// The durable job queue's records: due jobs by [runAt, jobId], claimed jobs by id, dead letters by id.
-// A job lives in exactly one of the three keyspaces; every move between them is one write transaction.
-import type { Store } from "./db.ts";
+// The durable job queue's records: waiting jobs by [lane, runAt, jobId], claimed jobs by id, dead letters by
+// id. A job lives in exactly one of the three keyspaces; every move between them happens inside a write.
+import { END, type Store } from "./db.ts";
+
+/** Which share of the workers a job waits for; see src/jobs/lanes.ts and docs/jobs.md. */
+export type Lane = "realtime" | "default" | "network" | "backfill";
+export const LANES: readonly Lane[] = ["realtime", "default", "network", "backfill"];
 
 export interface JobRecord {
-  v: 1;
+  v: 2;
   id: string;
   type: string;
+  lane: Lane;
   payload: unknown;
   /** Attempts started so far (counted when claimed, so a job that kills its process still runs out). */
   attempts: number;
@@ -32,23 +37,31 @@ export interface JobCounts {
 }
 
 function plain(job: JobRecord): JobRecord {
-  const { v, id, type, payload, attempts, maxAttempts, createdAt, runAt, lastError } = job;
-  return { v, id, type, payload, attempts, maxAttempts, createdAt, runAt, lastError };
+  const { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError } = job;
+  return { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError };
 }
+
+const keyOf = (job: JobRecord) => [job.lane, job.runAt, job.id];
 
 /** Inside a write. */
 export function putJob(store: Store, job: JobRecord): void {
-  store.db.jobs.put([job.runAt, job.id], plain(job));
+  store.db.jobs.put(keyOf(job), plain(job));
 }
 
-/** Jobs whose time has come, oldest first. */
-export function dueJobs(store: Store, now: number, limit: number): JobRecord[] {
+/** A lane's jobs whose time has come, oldest first. */
+export function dueJobs(store: Store, lane: Lane, now: number, limit: number): JobRecord[] {
   const out: JobRecord[] = [];
-  for (const { value } of store.db.jobs.getRange({ start: [0], end: [now, "\uffff"], limit })) out.push(value);
+  for (const { value } of store.db.jobs.getRange({ start: [lane, 0], end: [lane, now, END], limit })) out.push(value);
   return out;
 }
 
-/** Waiting jobs (due or delayed) in the order they will run. */
+/** When the lane's next waiting job is due (due or not), or null when the lane is empty. */
+export function nextRunAt(store: Store, lane: Lane): number | null {
+  for (const key of store.db.jobs.getKeys({ start: [lane, 0], end: [lane, END], limit: 1 })) return (key as [Lane, number])[1];
+  return null;
+}
+
+/** Waiting jobs (due or delayed), lane by lane, each lane in the order it will run. */
 export function pendingJobs(store: Store, limit = 100): JobRecord[] {
   return [...store.db.jobs.getRange({ limit })].map((r) => r.value as JobRecord);
 }
@@ -57,8 +70,7 @@ export function pendingJobs(store: Store, limit = 100): JobRecord[] {
 export function claimJobs(store: Store, jobs: JobRecord[], at: number, owner: number): ClaimedJob[] {
   const claimed: ClaimedJob[] = [];
   for (const job of jobs) {
-    if (!store.db.jobs.doesExist([job.runAt, job.id])) continue; // another runner took it
-    store.db.jobs.remove([job.runAt, job.id]);
+    if (!store.db.jobs.removeSync(keyOf(job))) continue; // another runner took it
     const record: ClaimedJob = { ...plain(job), attempts: job.attempts + 1, claimedAt: at, owner };
     store.db.jobsClaimed.put(job.id, record);
     claimed.push(record);
@@ -84,7 +96,12 @@ export function buryJob(store: Store, job: JobRecord, at: number): void {
   store.db.jobsDead.put(job.id, dead);
 }
 
-/** All claimed jobs unless `limit` is given (there are at most a few per running worker). */
+/** Is this job still claimed (not completed, retried or released by someone else)? */
+export function isClaimed(store: Store, jobId: string): boolean {
+  return store.db.jobsClaimed.doesExist(jobId);
+}
+
+/** All claimed jobs unless `limit` is given (there are at most a few batches per running worker). */
 export function claimedJobs(store: Store, limit?: number): ClaimedJob[] {
   return [...store.db.jobsClaimed.getRange({ limit })].map((r) => r.value as ClaimedJob);
 }
@@ -99,4 +116,20 @@ export function jobCounts(store: Store): JobCounts {
     claimed: store.db.jobsClaimed.getCount(),
     dead: store.db.jobsDead.getCount(),
   };
+}
+
+/**
+ * Inside a write (migration 2): jobs written before lanes existed, keyed [runAt, jobId] and without a lane,
+ * move to [lane, runAt, jobId] in the `default` lane (the store does not know job types; every lane runs).
+ */
+export function moveJobsIntoLanes(store: Store): void {
+  const laned = (record: Omit<JobRecord, "v" | "lane">) => ({ ...record, v: 2 as const, lane: "default" as Lane });
+  const old = [...store.db.jobs.getRange({ start: [0], end: ["", 0] })].filter(({ key }) => typeof key[0] === "number");
+  for (const { key, value } of old) {
+    store.db.jobs.remove(key);
+    putJob(store, laned(value));
+  }
+  for (const keyspace of [store.db.jobsClaimed, store.db.jobsDead]) {
+    for (const { key, value } of [...keyspace.getRange({})]) if (typeof key === "string" && !value.lane) keyspace.put(key, laned(value));
+  }
 }

@@ -27,7 +27,7 @@ export const KEYSPACES = {
   tokensByOwner: "tokens_by_owner",
   /** sha256(code) → AuthorizationCodeRecord */
   authCodes: "auth_codes",
-  /** jobs: [runAt (ms), jobId] → JobRecord */
+  /** jobs: [lane, runAt (ms), jobId] → JobRecord (src/jobs/lanes.ts) */
   jobs: "jobs",
   /** jobId → ClaimedJob: taken by a worker, released on restart */
   jobsClaimed: "jobs_claimed",

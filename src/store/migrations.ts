@@ -1,5 +1,6 @@
 // Schema version and ordered migrations, run synchronously at start-up before the server listens.
 import type { Store } from "./db.ts";
+import { moveJobsIntoLanes } from "./jobs.ts";
 
 interface Migration {
   version: number;
@@ -11,6 +12,7 @@ interface Migration {
 // also records its version, so a crash leaves either the old or the new schema.
 const MIGRATIONS: Migration[] = [
   { version: 1, describe: "initial keyspaces", run: () => {} },
+  { version: 2, describe: "jobs keyed by [lane, runAt, jobId]", run: moveJobsIntoLanes },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -151,7 +151,7 @@ describe("start-up", () => {
       enqueueJob(store, "test.mark", { key: "exhausted" }, { maxAttempts: 1 });
       enqueueJob(store, "test.mark", { key: "alive" });
     });
-    const [orphan, exhausted, alive] = dueJobs(store, Date.now(), 3);
+    const [orphan, exhausted, alive] = dueJobs(store, "default", Date.now(), 3);
     await store.write(() => {
       claimJobs(store, [orphan!, exhausted!], Date.now(), deadPid);
       claimJobs(store, [alive!], Date.now(), process.ppid);
@@ -177,4 +177,32 @@ describe("start-up", () => {
     await expect(broken.start()).rejects.toThrow();
     await broken.stop();
   });
+});
+
+test("a delayed job wakes the runner when it is due, with no polling", async () => {
+  const other = await openTestQueue(0);
+  try {
+    const started = Date.now();
+    await other.store.write(() => other.jobs.enqueue("test.mark", { key: "timer" }, { delayMs: 300 }));
+    await waitFor(() => marked(other.store, "timer"), 2000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  } finally {
+    await other.close();
+  }
+});
+
+test("each job type runs in the lane its handler module declares unless the enqueue names one", async () => {
+  q.jobs.pause();
+  try {
+    await q.store.write(() => {
+      q.jobs.enqueue("test.emit", { value: "declared" });
+      q.jobs.enqueue("test.mark", { key: "undeclared" });
+      q.jobs.enqueue("test.mark", { key: "named" }, { lane: "backfill" });
+    });
+    const lanes = pendingJobs(q.store).map((job) => `${job.type} ${job.lane}`);
+    expect(lanes.sort()).toEqual(["test.emit realtime", "test.mark backfill", "test.mark default"]);
+  } finally {
+    q.jobs.resume();
+    await q.jobs.drain();
+  }
 });

@@ -1,0 +1,79 @@
+// Lanes and batches, with worker threads on: a lane's jobs wait only for their own lane's slots, due jobs are
+// claimed and their outcomes recorded many at a time, and a job that failed is retried on its own.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { intoBatches } from "../../src/jobs/runner.ts";
+import type { ClaimedJob } from "../../src/store/jobs.ts";
+import { marked, openTestQueue, waitFor, type TestQueue } from "./fixtures/queue.ts";
+
+let q: TestQueue;
+beforeAll(async () => {
+  q = await openTestQueue(2);
+});
+afterAll(() => q.close());
+
+test("a realtime job runs at once while long network jobs hold every worker", async () => {
+  await q.store.write(() => {
+    for (let i = 0; i < 4; i++) q.jobs.enqueue("test.sleep", { key: `network-${i}`, ms: 2500 }, { lane: "network" });
+  });
+  await waitFor(() => marked(q.store, "network-0:started") && marked(q.store, "network-3:started"));
+  const started = Date.now();
+  await q.store.write(() => q.jobs.enqueue("test.mark", { key: "realtime" }, { lane: "realtime" }));
+  await waitFor(() => marked(q.store, "realtime"), 2000);
+  expect(Date.now() - started).toBeLessThan(1000);
+  expect(marked(q.store, "network-0")).toBeUndefined();
+  await q.jobs.drain();
+});
+
+test("back-fills get one batch at a time on two workers, and a default job does not wait for them", async () => {
+  await q.store.write(() => {
+    for (let i = 0; i < 10; i++) q.jobs.enqueue("test.sleep", { key: `backfill-${i}`, ms: 1500 }, { lane: "backfill" });
+  });
+  await waitFor(() => marked(q.store, "backfill-0:started"));
+  const started = Date.now();
+  await q.store.write(() => q.jobs.enqueue("test.mark", { key: "default-lane" }));
+  await waitFor(() => marked(q.store, "default-lane"), 2000);
+  expect(Date.now() - started).toBeLessThan(1000);
+  const running = [...Array(10).keys()].filter((i) => marked(q.store, `backfill-${i}:started`));
+  expect(running.length).toBe(4); // one batch (LANE_POLICY.backfill.batch)
+  await q.jobs.drain();
+});
+
+test("due jobs are claimed many in one write, and each batch's outcomes in one write", async () => {
+  q.jobs.pause();
+  await q.store.write(() => {
+    for (let i = 0; i < 100; i++) q.jobs.enqueue("test.census", { key: `census-${i}` }, { lane: "realtime" });
+  });
+  const commitsBefore = q.store.lastCommitId();
+  q.jobs.resume();
+  await q.jobs.drain();
+  const marks = [...Array(100).keys()].map((i) => marked(q.store, `census-${i}`)!);
+  expect(marks.every((mark) => mark.attempt === 1)).toBe(true);
+  // Claimed one at a time per free worker, no job would ever see more than two claimed.
+  expect(Math.max(...marks.map((mark) => mark.claimed!))).toBeGreaterThanOrEqual(50);
+  // The handlers' own writes share commits with their batch-mates; claims and outcomes take a few more.
+  expect(q.store.lastCommitId() - commitsBefore).toBeLessThan(30);
+  expect(q.jobs.stats()).toEqual({ pending: 0, claimed: 0, dead: 0 });
+});
+
+test("a job that fails in a batch is retried on its own while its batch-mates complete", async () => {
+  q.jobs.pause();
+  await q.store.write(() => {
+    for (let i = 0; i < 10; i++) q.jobs.enqueue("test.census", { key: `mate-${i}` }, { lane: "realtime" });
+    q.jobs.enqueue("test.flaky", { key: "failing-mate", failures: 1 }, { lane: "realtime" });
+  });
+  q.jobs.resume();
+  await waitFor(() => marked(q.store, "failing-mate"));
+  for (let i = 0; i < 10; i++) expect(marked(q.store, `mate-${i}`)?.attempt).toBe(1);
+  expect(marked(q.store, "failing-mate")?.attempt).toBe(2);
+  await q.jobs.drain();
+  expect(q.jobs.stats()).toEqual({ pending: 0, claimed: 0, dead: 0 });
+});
+
+test("batches: spread over the free slots, capped in size, and a retried job alone", () => {
+  const job = (id: string, lastError: string | null = null) => ({ id, lastError }) as ClaimedJob;
+  const ids = (batches: ClaimedJob[][]) => batches.map((batch) => batch.map((j) => j.id));
+  expect(ids(intoBatches([job("a"), job("b"), job("c")], 64, 2))).toEqual([["a"], ["b", "c"]]);
+  expect(ids(intoBatches([job("a")], 64, 2))).toEqual([["a"]]);
+  expect(ids(intoBatches([job("a"), job("b"), job("c"), job("d"), job("e")], 2, 1))).toEqual([["a"], ["b", "c"], ["d", "e"]]);
+  expect(ids(intoBatches([job("a"), job("r", "failure 1"), job("b")], 64, 1))).toEqual([["r"], ["a", "b"]]);
+});
