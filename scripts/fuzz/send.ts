@@ -17,7 +17,8 @@ const WS_SERVER_ERRORS = new Set([1011, 1014]);
 
 export function isFailure(request: FuzzRequest, outcome: Outcome): boolean {
   if (outcome.status === "505" && request.raw && hasMalformedRequestLine(request.raw)) return false;
-  return outcome.status === "hang" || /^5\d\d$/.test(outcome.status) || [...WS_SERVER_ERRORS].some((c) => outcome.status === `ws-close-${c}`);
+  const closed = /^ws-close-(\d+)$/.exec(outcome.status);
+  return outcome.status === "hang" || /^5\d\d$/.test(outcome.status) || (closed !== null && WS_SERVER_ERRORS.has(Number(closed[1])));
 }
 
 async function readSome(body: ReadableStream<Uint8Array>, limit: number, eventStream: boolean): Promise<string> {

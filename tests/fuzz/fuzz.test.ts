@@ -8,6 +8,8 @@ import { generate, type Generator } from "../../scripts/fuzz/generate.ts";
 import { summary } from "../../scripts/fuzz/report.ts";
 import { runFuzz } from "../../scripts/fuzz/run.ts";
 import { STRATEGY_WEIGHTS } from "../../scripts/fuzz/mutate.ts";
+import { isFailure } from "../../scripts/fuzz/send.ts";
+import { wtf8 } from "../../scripts/fuzz/encode.ts";
 import type { Operation } from "../../scripts/fuzz/spec.ts";
 
 describe("fuzzing", () => {
@@ -40,6 +42,16 @@ describe("fuzzing", () => {
     const other = await generate(generator, 8, 0);
     const first = await generate(generator, 7, 0);
     expect(JSON.stringify([other.target, other.headers, other.strategy])).not.toBe(JSON.stringify([first.target, first.headers, first.strategy]));
+  });
+
+  test("what counts as a failure: 5xx, hangs and WebSocket server errors, never a 4xx", () => {
+    const request = { index: 0, operation: "GET /x", kind: "http", strategy: "valid", auth: "anonymous", method: "GET", target: "/x", headers: {} } as const;
+    const failed = (status: string, raw?: string) => isFailure({ ...request, raw: raw === undefined ? undefined : wtf8(raw) }, { status, ms: 1, detail: "" });
+    for (const status of ["200", "400", "404", "413", "422", "429", "closed", "ws-refused", "ws-close-1003"]) expect(failed(status)).toBe(false);
+    for (const status of ["500", "502", "hang", "ws-close-1011"]) expect(failed(status)).toBe(true);
+    // Bun's parser answers a malformed request line with 505 before Warren sees it.
+    expect(failed("505", "GET /x HTTP/9.9\r\n\r\n")).toBe(false);
+    expect(failed("505", "GET /x HTTP/1.1\r\n\r\n")).toBe(true);
   });
 
   test(
