@@ -1,4 +1,4 @@
-// Link preview cards, one per status, written by the card.fetch job.
+// Link preview cards, one per status, written by the cards.fetch subscriber.
 import type { Store } from "./db.ts";
 
 export interface PreviewCardRecord {

@@ -37,12 +37,12 @@ describe("POST /api/v1/accounts/:id/block", () => {
       }
       expect((await get(t, `/api/v1/accounts/${a.id}/followers`, a.token)).body).toEqual([]);
       expect((await get(t, `/api/v1/accounts/${a.id}/following`, a.token)).body).toEqual([]);
-      expect(jobsOf("block.created")).toHaveLength(1);
+      expect(jobsOf("relationships.block_cleanup")).toHaveLength(1);
     } finally {
       t.deps.jobs.resume();
     }
     await t.deps.jobs.drain();
-    expect(jobsOf("block.created")).toHaveLength(0);
+    expect(jobsOf("relationships.block_cleanup")).toHaveLength(0);
   });
 
   test("removes pending follow requests in both directions", async () => {
@@ -72,7 +72,7 @@ describe("POST /api/v1/accounts/:id/block", () => {
     t.deps.jobs.pause();
     try {
       expect((await post(t, `/api/v1/accounts/${blocked.id}/block`, blocker.token)).status).toBe(200);
-      expect(jobsOf("block.created")).toHaveLength(1);
+      expect(jobsOf("relationships.block_cleanup")).toHaveLength(1);
       for (const [who, target] of [[blocked, blocker], [blocker, blocked]] as const) {
         const res = await post(t, `/api/v1/accounts/${target.id}/follow`, who.token);
         expect(res.status).toBe(403);

@@ -140,7 +140,7 @@ describe("notifications filtered by type", () => {
     const mentions = await remoteStatuses(t, mentioner, REJECTED, { mentionIds: [recipientId] });
     // As the inbox records a mention: the status and its notification in one write.
     await t.deps.store.write(() => {
-      for (const status of mentions) notify(t.deps.store, { type: "mention", recipientId, fromAccountId: mentioner.id, statusId: status.id });
+      for (const status of mentions) notify(t.deps, { type: "mention", recipientId, fromAccountId: mentioner.id, statusId: status.id });
     });
 
     const path = "/api/v1/notifications?types[]=follow";

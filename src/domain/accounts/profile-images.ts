@@ -12,6 +12,7 @@ import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS, MEDIA_LIMITS } from "../limits.ts";
 import type { Problems } from "./validation.ts";
+import { recordEvent } from "../events.ts";
 
 export type ProfileImageKind = "avatar" | "header";
 export type ProfileImages = Partial<Record<ProfileImageKind, EncodedImage>>;
@@ -97,6 +98,7 @@ export async function removeProfileImage(deps: Deps, viewer: UserViewer, kind: P
     if (account[field] === null) return { account, user, replaced: null };
     const next: AccountRecord = { ...account, [field]: null };
     putAccount(deps.store, next);
+    recordEvent(deps, "account.updated", { accountId: next.id });
     return { account: next, user, replaced: account[field] };
   });
   await discardProfileImages(deps, [replaced]);

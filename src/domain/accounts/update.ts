@@ -12,6 +12,7 @@ import { ACCOUNT_LIMITS, STATUS_LIMITS } from "../limits.ts";
 import { acceptPendingFollowRequests } from "../relationships/follow-requests.ts";
 import { applyProfileImages, discardProfileImages, prepareProfileImage, saveProfileImages } from "./profile-images.ts";
 import { Problems, charLength, tooLong } from "./validation.ts";
+import { recordEvent } from "../events.ts";
 
 export interface ProfileUpdate {
   displayName?: string;
@@ -132,6 +133,7 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
     putUser(deps.store, nextUser);
     // Unlocking accepts the pending follow requests, which changes the counters just written.
     if (account.locked && !next.locked) acceptPendingFollowRequests(deps, next.id);
+    recordEvent(deps, "account.updated", { accountId: next.id });
     return { account: getAccount(deps.store, next.id) ?? next, user: nextUser };
   }).catch(async (error: unknown) => {
     await discardProfileImages(deps, Object.values(saved));

@@ -6,7 +6,7 @@ import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { countLists, getList, listsOf, putList, removeList, type ListRecord, type RepliesPolicy } from "../../store/lists.ts";
 import { LIST_LIMITS } from "../limits.ts";
-import { LIST_DELETED, type ListJob } from "../timelines/jobs.ts";
+import { recordEvent } from "../events.ts";
 
 export const REPLIES_POLICIES: readonly RepliesPolicy[] = ["followed", "list", "none"];
 
@@ -82,7 +82,6 @@ export async function deleteList(deps: Deps, ownerId: string, rawId: string): Pr
     const current = getList(store, ownerId, list.id);
     if (!current) return;
     removeList(store, current);
-    const payload: ListJob = { listId: list.id };
-    deps.jobs.enqueue(LIST_DELETED, payload);
+    recordEvent(deps, "list.deleted", { listId: list.id });
   });
 }

@@ -11,7 +11,7 @@ import type { AccountRecord } from "../../store/records.ts";
 import { getFollowRequest, isFollowing } from "../../store/relationships.ts";
 import type { AccountPage } from "../relationships/lists.ts";
 import { findTargetAccount } from "../relationships/target.ts";
-import { LIST_MEMBER_ADDED, type ListMemberJob } from "../timelines/jobs.ts";
+import { recordEvent } from "../events.ts";
 import { findOwnList } from "./manage.ts";
 
 function mayJoin(store: Store, ownerId: string, accountId: string): boolean {
@@ -39,8 +39,7 @@ export async function addListMembers(deps: Deps, ownerId: string, rawListId: str
     for (const account of accounts) {
       if (isMember(store, list.id, account.id)) continue;
       addMember(store, list, account.id);
-      const payload: ListMemberJob = { ownerId, listId: list.id, accountId: account.id };
-      deps.jobs.enqueue(LIST_MEMBER_ADDED, payload);
+      recordEvent(deps, "list.member_added", { ownerId, listId: list.id, accountId: account.id });
     }
   });
 }

@@ -1,12 +1,11 @@
 // Creating notifications, with the rules that keep them from crossing blocks and mutes. Called inside the
 // store write of the action that causes them (follow authorised, mention, favourite, reblog…).
+import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Store } from "../../store/db.ts";
 import type { NotificationType } from "../../store/records.ts";
 import { blockedEitherWay, getMute } from "../../store/relationships.ts";
 import { hasNotification, insertNotification } from "../../store/notifications.ts";
-import { enqueueJob } from "../../jobs/queue.ts";
-import { NOTIFICATION_CREATED, type NotificationJob } from "../timelines/jobs.ts";
+import { recordEvent } from "../events.ts";
 
 export interface NotifyInput {
   type: NotificationType;
@@ -17,7 +16,8 @@ export interface NotifyInput {
 
 /** Inside a write: records the notification unless it would notify oneself, cross a block, come from an
  * account muted with notifications, or duplicate an existing one. Returns the id, or null when skipped. */
-export function notify(store: Store, input: NotifyInput, now = Date.now()): string | null {
+export function notify(deps: Pick<Deps, "store" | "jobs">, input: NotifyInput, now = Date.now()): string | null {
+  const { store } = deps;
   const { type, recipientId, fromAccountId } = input;
   const statusId = input.statusId ?? null;
   if (recipientId === fromAccountId) return null;
@@ -27,7 +27,6 @@ export function notify(store: Store, input: NotifyInput, now = Date.now()): stri
   if (hasNotification(store, recipientId, fromAccountId, type, statusId)) return null;
   const id = newId(now);
   insertNotification(store, { v: 1, id, type, recipientId, fromAccountId, statusId, createdAt: now });
-  // Streams hear of it through a job (the runner finds it within its polling interval).
-  enqueueJob(store, NOTIFICATION_CREATED, { recipientId, notificationId: id } satisfies NotificationJob);
+  recordEvent(deps, "notification.created", { recipientId, notificationId: id }, "local", now);
   return id;
 }

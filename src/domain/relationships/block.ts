@@ -7,18 +7,12 @@ import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { getBlock, insertBlock, removeBlock, removeFollow, removeFollowRequest } from "../../store/relationships.ts";
+import { recordEvent, type EventPayloads } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
-/** Job raised by each new block: the deferred clean-up (jobs/handlers/block-created.ts). */
-export const BLOCK_CREATED = "block.created";
-
-export interface BlockCreated {
-  blockId: string;
-  blockerId: string;
-  targetId: string;
-}
+export type BlockCreated = EventPayloads["block.created"];
 
 export async function blockAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const { store } = deps;
@@ -35,8 +29,8 @@ export async function blockAccount(deps: Deps, viewer: AccountRecord, rawTargetI
     const now = Date.now();
     const block = { v: 1 as const, id: newId(now), accountId: viewer.id, targetId: target.id, createdAt: now };
     insertBlock(store, block);
-    const payload: BlockCreated = { blockId: block.id, blockerId: viewer.id, targetId: target.id };
-    deps.jobs.enqueue(BLOCK_CREATED, payload);
+    // The deferred clean-up is a subscriber of this event (relationships.block_cleanup).
+    recordEvent(deps, "block.created", { blockId: block.id, blockerId: viewer.id, targetId: target.id }, "local", now);
   });
   return relationshipWith(store, viewer.id, target.id);
 }
@@ -45,7 +39,7 @@ export async function blockAccount(deps: Deps, viewer: AccountRecord, rawTargetI
 export async function unblockAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
-    removeBlock(deps.store, viewer.id, target.id);
+    if (removeBlock(deps.store, viewer.id, target.id)) recordEvent(deps, "block.removed", { blockerId: viewer.id, targetId: target.id });
   });
   return relationshipWith(deps.store, viewer.id, target.id);
 }

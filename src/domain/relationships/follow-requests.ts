@@ -11,7 +11,7 @@ import type { AccountRecord, FollowRecord } from "../../store/records.ts";
 import { getFollowRequest, isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
-import { FOLLOW_CREATED, type FollowJob } from "../timelines/jobs.ts";
+import { recordEvent } from "../events.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
@@ -20,8 +20,8 @@ export function acceptFollowRequest(deps: Deps, request: FollowRecord, now = Dat
   const { store } = deps;
   removeFollowRequest(store, request.accountId, request.targetId);
   putFollow(store, { ...request, id: newId(now), createdAt: now });
-  notify(store, { type: "follow", recipientId: request.targetId, fromAccountId: request.accountId }, now);
-  deps.jobs.enqueue(FOLLOW_CREATED, { followerId: request.accountId, targetId: request.targetId } satisfies FollowJob);
+  notify(deps, { type: "follow", recipientId: request.targetId, fromAccountId: request.accountId }, now);
+  recordEvent(deps, "follow.accepted", { followerId: request.accountId, targetId: request.targetId }, "local", now);
 }
 
 /** Inside a write, when `accountId` is unlocked: accepts its pending requests, except from silenced accounts
@@ -53,6 +53,7 @@ export async function rejectFollowRequest(deps: Deps, viewer: AccountRecord, raw
   await store.write(() => {
     if (!removeFollowRequest(store, requester.id, viewer.id)) throw new NotFound();
     withdrawFollowNotifications(store, requester.id, viewer.id);
+    recordEvent(deps, "follow.rejected", { requesterId: requester.id, targetId: viewer.id });
   });
   return relationshipWith(store, viewer.id, requester.id);
 }

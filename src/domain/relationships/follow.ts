@@ -11,19 +11,11 @@ import {
 } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
-import { FOLLOW_CREATED, FOLLOW_REMOVED, type FollowJob } from "../timelines/jobs.ts";
+import { recordEvent } from "../events.ts";
 import { acceptFollowRequest } from "./follow-requests.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
-/** Job raised for every new follow request (e-mail to the target's owner; federation later). */
-export const FOLLOW_REQUEST_CREATED = "follow_request.created";
-
-export interface FollowRequestCreated {
-  requestId: string;
-  requesterId: string;
-  targetId: string;
-}
 
 export interface FollowOptions {
   /** Show the target's reblogs in the home timeline (default true). */
@@ -68,12 +60,11 @@ export async function followAccount(deps: Deps, viewer: AccountRecord, rawTarget
     );
     if (asks) {
       putFollowRequest(store, fresh);
-      const payload: FollowRequestCreated = { requestId: fresh.id, requesterId: viewer.id, targetId: target.id };
-      deps.jobs.enqueue(FOLLOW_REQUEST_CREATED, payload);
+      recordEvent(deps, "follow.requested", { requestId: fresh.id, requesterId: viewer.id, targetId: target.id }, "local", now);
     } else {
       putFollow(store, fresh);
-      notify(store, { type: "follow", recipientId: target.id, fromAccountId: viewer.id }, now);
-      deps.jobs.enqueue(FOLLOW_CREATED, { followerId: viewer.id, targetId: target.id } satisfies FollowJob);
+      notify(deps, { type: "follow", recipientId: target.id, fromAccountId: viewer.id }, now);
+      recordEvent(deps, "follow.created", { followerId: viewer.id, targetId: target.id }, "local", now);
     }
   });
   return relationshipWith(store, viewer.id, target.id);
@@ -83,8 +74,9 @@ export async function followAccount(deps: Deps, viewer: AccountRecord, rawTarget
 export async function unfollowAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
-    if (removeFollow(deps.store, viewer.id, target.id)) deps.jobs.enqueue(FOLLOW_REMOVED, { followerId: viewer.id, targetId: target.id } satisfies FollowJob);
-    removeFollowRequest(deps.store, viewer.id, target.id);
+    const followed = removeFollow(deps.store, viewer.id, target.id);
+    const requested = removeFollowRequest(deps.store, viewer.id, target.id);
+    if (followed || requested) recordEvent(deps, "follow.removed", { followerId: viewer.id, targetId: target.id });
     withdrawFollowNotifications(deps.store, viewer.id, target.id);
   });
   return relationshipWith(deps.store, viewer.id, target.id);
@@ -94,7 +86,7 @@ export async function unfollowAccount(deps: Deps, viewer: AccountRecord, rawTarg
 export async function removeFromFollowers(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
-    if (removeFollow(deps.store, target.id, viewer.id)) deps.jobs.enqueue(FOLLOW_REMOVED, { followerId: target.id, targetId: viewer.id } satisfies FollowJob);
+    if (removeFollow(deps.store, target.id, viewer.id)) recordEvent(deps, "follow.removed", { followerId: target.id, targetId: viewer.id });
     withdrawFollowNotifications(deps.store, target.id, viewer.id);
   });
   return relationshipWith(deps.store, viewer.id, target.id);

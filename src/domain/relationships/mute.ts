@@ -8,12 +8,11 @@ import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AccountRecord, MuteRecord } from "../../store/records.ts";
 import { getMute, getMuteRecord, putMute, removeMute } from "../../store/relationships.ts";
+import { recordEvent } from "../events.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
-/** Job raised by each mute with a duration, due when it ends (jobs/handlers/mute-expired.ts). */
-export const MUTE_EXPIRED = "mute.expired";
-
+/** Which mute the expiry subscriber (relationships.mute_expiry) looks at when it runs. */
 export interface MuteExpired {
   muterId: string;
   targetId: string;
@@ -43,10 +42,7 @@ export async function muteAccount(deps: Deps, viewer: AccountRecord, rawTargetId
       createdAt: live?.createdAt ?? now,
     };
     putMute(store, mute);
-    if (mute.expiresAt !== null) {
-      const payload: MuteExpired = { muterId: viewer.id, targetId: target.id };
-      deps.jobs.enqueue(MUTE_EXPIRED, payload, { delayMs: mute.expiresAt - now });
-    }
+    recordEvent(deps, "mute.created", { muteId: mute.id, accountId: viewer.id, targetId: target.id, expiresAt: mute.expiresAt }, "local", now);
   });
   return relationshipWith(store, viewer.id, target.id);
 }
@@ -54,7 +50,7 @@ export async function muteAccount(deps: Deps, viewer: AccountRecord, rawTargetId
 export async function unmuteAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
   await deps.store.write(() => {
-    removeMute(deps.store, viewer.id, target.id);
+    if (removeMute(deps.store, viewer.id, target.id)) recordEvent(deps, "mute.removed", { accountId: viewer.id, targetId: target.id });
   });
   return relationshipWith(deps.store, viewer.id, target.id);
 }

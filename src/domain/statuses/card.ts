@@ -1,13 +1,12 @@
-// The `card.fetch` job: the first link of a new local status becomes its preview card. Idempotent (a
-// status that already has a card, or is gone, is left alone); a page without a usable card leaves none.
+// The `cards.fetch` subscriber of `status.created`: the first link of a new status becomes its preview card.
+// Idempotent (a status that already has a card, or is gone, is left alone); a page without a usable card
+// leaves none.
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { getCard, putCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
 import { fetchCardData } from "./card-fetch.ts";
-
-export const CARD_FETCH = "card.fetch";
 
 export interface CardFetchPayload {
   statusId: string;

@@ -18,6 +18,9 @@ import { countableLength, parseStatusText, renderStatus } from "./format.ts";
 import { resolveMediaIds } from "./media.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
+/** A timer, not an event: forgets an Idempotency-Key an hour after its status was posted. */
+export const IDEMPOTENCY_EXPIRY = "status.idempotency_expired";
+export type IdempotencyExpiry = { accountId: string; key: string; statusId: string };
 /** Longer input is refused before it is even segmented. */
 const MAX_INPUT_LENGTH = 20_000;
 
@@ -148,7 +151,7 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
     const raced = idempotentHit(store, author.id, input.idempotencyKey, now);
     if (raced) return raced;
     insertStatus(store, status);
-    onStatusCreated(deps, status);
+    onStatusCreated(deps, status, mediaIds.length === 0 ? formatted.firstUrl : null);
     if (parent) adjustStatusCounter(store, parent.id, "repliesCount", 1);
     const account = getAccount(store, author.id);
     if (account) {
@@ -156,13 +159,13 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
       putAccount(store, { ...account, statusesCount: account.statusesCount + counted, lastStatusAt: now });
     }
     for (const mentionedId of status.mentionIds) {
-      if (canSeeStatus(store, mentionedId, status)) notify(store, { type: "mention", recipientId: mentionedId, fromAccountId: author.id, statusId: id }, now);
+      if (canSeeStatus(store, mentionedId, status)) notify(deps, { type: "mention", recipientId: mentionedId, fromAccountId: author.id, statusId: id }, now);
     }
     if (input.idempotencyKey) {
       putIdempotency(store, author.id, input.idempotencyKey, { statusId: id, at: now });
-      deps.jobs.enqueue("status.idempotency_expired", { accountId: author.id, key: input.idempotencyKey, statusId: id }, { delayMs: IDEMPOTENCY_TTL_MS });
+      const expiry: IdempotencyExpiry = { accountId: author.id, key: input.idempotencyKey, statusId: id };
+      deps.jobs.enqueue(IDEMPOTENCY_EXPIRY, expiry, { delayMs: IDEMPOTENCY_TTL_MS });
     }
-    if (formatted.firstUrl && mediaIds.length === 0) deps.jobs.enqueue("card.fetch", { statusId: id, url: formatted.firstUrl });
     return status;
   });
 }

@@ -1,6 +1,7 @@
 // DELETE /api/v1/statuses/:id and unreblog. The request makes the status vanish at once (deletedAt set, out
 // of its account's list and its parent's replies, pin and "has reblogged" rows gone, and the counters of
-// those rows lowered with them); the rest of the removal is the idempotent `status.removed` job (remove.ts).
+// those rows lowered with them); the rest of the removal is the `statuses.removal` subscriber of the
+// `status.deleted` event (domain/subscribers.ts, remove.ts).
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
@@ -11,8 +12,7 @@ import type { UserViewer } from "../auth/viewer.ts";
 import { assertCanDelete } from "../policy/interaction.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { roleCan } from "../accounts/roles.ts";
-
-export const STATUS_REMOVED = "status.removed";
+import { recordEvent } from "../events.ts";
 
 /** Inside a write: the part of a deletion every read path relies on. */
 export function discardStatus(store: Store, status: StatusRecord, now: number): void {
@@ -40,8 +40,9 @@ export async function deleteStatus(deps: Deps, viewer: UserViewer, rawId: string
   await store.write(() => {
     const fresh = getStatus(store, target.id);
     if (!fresh || fresh.deletedAt) return;
-    discardStatus(store, fresh, Date.now());
-    deps.jobs.enqueue(STATUS_REMOVED, { statusId: fresh.id });
+    const now = Date.now();
+    discardStatus(store, fresh, now);
+    recordEvent(deps, "status.deleted", { statusId: fresh.id, accountId: fresh.accountId }, "local", now);
   });
   return target;
 }

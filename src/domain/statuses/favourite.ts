@@ -17,11 +17,10 @@ import {
 } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { notify } from "../notifications/notify.ts";
+import { recordEvent } from "../events.ts";
 import { assertCanFavourite } from "../policy/interaction.ts";
 import { interactionTarget } from "./reblog.ts";
 import { removeInteractionNotification } from "./remove.ts";
-
-export const FAVOURITE_REMOVED = "favourite.removed";
 
 export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
   const { store } = deps;
@@ -32,9 +31,11 @@ export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: str
   return store.write(() => {
     if (!favouriteIdOf(store, me, status.id)) {
       const now = Date.now();
-      insertFavourite(store, { id: newId(now), accountId: me, statusId: status.id });
+      const favouriteId = newId(now);
+      insertFavourite(store, { id: favouriteId, accountId: me, statusId: status.id });
       adjustStatusCounter(store, status.id, "favouritesCount", 1);
-      notify(store, { type: "favourite", recipientId: status.accountId, fromAccountId: me, statusId: status.id }, now);
+      notify(deps, { type: "favourite", recipientId: status.accountId, fromAccountId: me, statusId: status.id }, now);
+      recordEvent(deps, "favourite.created", { favouriteId, accountId: me, statusId: status.id }, "local", now);
     }
     return getStatus(store, status.id)!;
   });
@@ -50,7 +51,7 @@ export async function unfavouriteStatus(deps: Deps, viewer: UserViewer, rawId: s
     if (id) {
       const row: JoinRow = { id, accountId: me, statusId: status.id };
       if (forgetFavourite(store, row)) adjustStatusCounter(store, status.id, "favouritesCount", -1);
-      deps.jobs.enqueue(FAVOURITE_REMOVED, row);
+      recordEvent(deps, "favourite.removed", { favouriteId: id, accountId: me, statusId: status.id });
     }
     return getStatus(store, status.id) ?? status;
   });

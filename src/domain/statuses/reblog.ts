@@ -11,7 +11,8 @@ import { notify } from "../notifications/notify.ts";
 import { assertCanReblog, assertVisible } from "../policy/interaction.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
 import { statusUrls } from "./create.ts";
-import { discardStatus, STATUS_REMOVED } from "./delete.ts";
+import { discardStatus } from "./delete.ts";
+import { recordEvent } from "../events.ts";
 
 export type ReblogVisibility = Exclude<Visibility, "direct">;
 
@@ -71,7 +72,7 @@ export async function reblogStatus(deps: Deps, viewer: UserViewer, rawId: string
     adjustStatusCounter(store, original.id, "reblogsCount", 1);
     const account = getAccount(store, me.id);
     if (account) putAccount(store, { ...account, statusesCount: account.statusesCount + 1, lastStatusAt: now });
-    notify(store, { type: "reblog", recipientId: original.accountId, fromAccountId: me.id, statusId: original.id }, now);
+    notify(deps, { type: "reblog", recipientId: original.accountId, fromAccountId: me.id, statusId: original.id }, now);
     return wrapper;
   });
 }
@@ -85,8 +86,9 @@ export async function unreblogStatus(deps: Deps, viewer: UserViewer, rawId: stri
     const wrapperId = reblogIdOf(store, me.id, original.id);
     const wrapper = wrapperId ? getStatus(store, wrapperId) : undefined;
     if (!wrapper || wrapper.deletedAt) return;
-    discardStatus(store, wrapper, Date.now());
-    deps.jobs.enqueue(STATUS_REMOVED, { statusId: wrapper.id });
+    const now = Date.now();
+    discardStatus(store, wrapper, now);
+    recordEvent(deps, "reblog.removed", { statusId: wrapper.id, reblogOfId: original.id, accountId: me.id }, "local", now);
   });
   return getStatus(store, original.id) ?? original;
 }

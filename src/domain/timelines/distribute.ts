@@ -13,7 +13,7 @@ import {
 } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
-import { STATUS_CREATED, type StatusJob } from "./jobs.ts";
+import { recordEvent, type Origin } from "../events.ts";
 
 /** Rows written per transaction: big enough to amortise the commit, small enough not to stall other writers. */
 export const FAN_OUT_BATCH = 2000;
@@ -38,14 +38,18 @@ export function publicFeedsOf(status: StatusRecord): PublicFeed[] {
 
 /**
  * Inside the write that creates `status`: the public and hashtag feeds, the author's own home (so the author
- * sees it at once), and the fan-out job. Remote statuses come through here too (their author has no home).
+ * sees it at once), and its event, whose subscribers fan it out (`timelines.fan_out`) and fetch its card.
+ * Remote statuses come through here too (their author has no home). `firstLink`: where its card comes from.
  */
-export function onStatusCreated(deps: Deps, status: StatusRecord): void {
+export function onStatusCreated(deps: Deps, status: StatusRecord, firstLink: string | null = null, origin: Origin = "local"): void {
   const { store } = deps;
   putPublicEntries(store, status);
   if (isLocalAccountId(store, status.accountId)) addToHome(store, status.accountId, status);
-  const payload: StatusJob = { statusId: status.id };
-  deps.jobs.enqueue(STATUS_CREATED, payload);
+  if (status.reblogOfId) {
+    recordEvent(deps, "reblog.created", { statusId: status.id, reblogOfId: status.reblogOfId, accountId: status.accountId }, origin, status.createdAt);
+  } else {
+    recordEvent(deps, "status.created", { statusId: status.id, accountId: status.accountId, firstLink }, origin, status.createdAt);
+  }
 }
 
 /** Inside a write: the status's rows in the public feeds it belongs to. */

@@ -3,18 +3,12 @@
 // Handlers are idempotent: after a crash a job may run twice. See docs/jobs.md.
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
-import type { JobEnqueuer, JobEvent } from "../queue.ts";
-import { followRequestCreated } from "./follow-request-created.ts";
-import { blockCreated } from "./block-created.ts";
-import { muteExpired } from "./mute-expired.ts";
-import { statusRemoved } from "./status-removed.ts";
-import { favouriteRemoved } from "./favourite-removed.ts";
-import { cardFetch } from "./card-fetch.ts";
+import type { JobEnqueuer, JobEvent, Lane } from "../queue.ts";
+import { registerSubscribers, type Subscriber, type SubscriberJob } from "../../domain/events.ts";
+import { SUBSCRIBERS } from "../../domain/subscribers.ts";
+import { IDEMPOTENCY_EXPIRY } from "../../domain/statuses/create.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
-import { statusCreated } from "./status-created.ts";
-import { timelineFollowCreated, timelineFollowRemoved } from "./timeline-follows.ts";
-import { timelineListDeleted, timelineListMemberAdded } from "./timeline-lists.ts";
-import { filtersChanged, notificationCreated, statusUpdated } from "./stream-signals.ts";
+import { filtersChanged, statusUpdated } from "./stream-signals.ts";
 
 export interface JobContext {
   store: Store;
@@ -34,31 +28,47 @@ export interface JobHandlerModule {
   handlers: Record<string, JobHandler>;
   /** Per-type time limits in ms; a job running longer counts as failed (default 60 s). */
   timeoutsMs?: Record<string, number>;
+  /** Per-type lanes (src/jobs/lanes.ts); a type not listed runs in `default`. An enqueue may name another. */
+  lanes?: Record<string, Lane>;
+  /** Event subscribers (domain/events.ts): each becomes a job type of its own, with its lane and time limit. */
+  subscribers?: readonly Subscriber<any>[];
 }
+
+// Every process that can record an event (server, workers, CLI, benchmarks) builds a job queue, which loads
+// this module: so every one of them knows who subscribes to what (subscriberJobs registers them).
+
+/** Registers subscribers and gives their job types: handler, time limit and lane each. */
+export function subscriberJobs(subscribers: readonly Subscriber<any>[]): Required<Omit<JobHandlerModule, "subscribers">> {
+  registerSubscribers(subscribers);
+  const by = <T>(pick: (s: Subscriber<any>) => T | undefined): Record<string, T> =>
+    Object.fromEntries(subscribers.flatMap((s) => (pick(s) === undefined ? [] : [[s.name, pick(s)!]])));
+  return {
+    handlers: by((s): JobHandler => (ctx, payload: SubscriberJob) => s.run(ctx, payload.event)),
+    timeoutsMs: by((s) => s.timeoutMs),
+    lanes: by((s) => s.lane),
+  };
+}
+
+const builtInSubscriberJobs = subscriberJobs(SUBSCRIBERS);
 
 export const handlers: Record<string, JobHandler> = {
   /** Does nothing; used by benchmarks of the queue itself. */
   noop: () => {},
-  "follow_request.created": followRequestCreated,
-  "block.created": blockCreated,
-  "mute.expired": muteExpired,
-  "status.removed": statusRemoved,
-  "favourite.removed": favouriteRemoved,
-  "card.fetch": cardFetch,
-  "status.idempotency_expired": statusIdempotencyExpired,
-  // Timelines and streaming (domain/timelines/jobs.ts)
-  "status.created": statusCreated,
+  // Timers, not events.
+  [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
+  // Stream signals of features still to come (edits, filters).
   "status.updated": statusUpdated,
-  "timeline.follow_created": timelineFollowCreated,
-  "timeline.follow_removed": timelineFollowRemoved,
-  "timeline.list_member_added": timelineListMemberAdded,
-  "timeline.list_deleted": timelineListDeleted,
-  "notification.created": notificationCreated,
   "filters.changed": filtersChanged,
+  // One job type per event subscriber (domain/subscribers.ts).
+  ...builtInSubscriberJobs.handlers,
 };
 
-export const timeoutsMs: Record<string, number> = {
-  // Fan-out to a very large audience, and feed clean-up after an unfollow of a prolific account, take time.
-  "status.created": 600_000,
-  "timeline.follow_removed": 600_000,
+export const timeoutsMs: Record<string, number> = builtInSubscriberJobs.timeoutsMs;
+
+export const lanes: Record<string, Lane> = {
+  // What someone is waiting to see: stream signals.
+  "status.updated": "realtime",
+  "filters.changed": "realtime",
+  // Subscribers declare theirs: realtime (fan-out, notifications), network (cards, mail), backfill (feeds).
+  ...builtInSubscriberJobs.lanes,
 };

@@ -1,11 +1,11 @@
-// notification.created, status.updated, filters.changed: raise the matching stream signal for the streaming
-// hub on the main thread (domain/streaming/signals.ts). Nothing else to do, so running twice is harmless.
-import type { AccountJob, NotificationJob, StatusJob } from "../../domain/timelines/jobs.ts";
+// status.updated, filters.changed: raise the matching stream signal for the streaming hub on the main thread
+// (domain/streaming/signals.ts). Nothing else to do, so running twice is harmless. Notifications are signalled
+// by the `streaming.notification` subscriber.
 import { STREAM_TOPIC } from "../../domain/streaming/signals.ts";
 import type { JobHandler } from "./index.ts";
 
-export const notificationCreated: JobHandler = (ctx, payload: NotificationJob) =>
-  ctx.emit({ topic: STREAM_TOPIC, kind: "notification", recipientId: payload.recipientId, notificationId: payload.notificationId });
+type StatusJob = { statusId: string };
+type AccountJob = { accountId: string };
 
 export const statusUpdated: JobHandler = (ctx, payload: StatusJob) => ctx.emit({ topic: STREAM_TOPIC, kind: "status.update", statusId: payload.statusId });
 

@@ -1,0 +1,123 @@
+// Domain events: what happened, recorded by the action that made it happen, inside its own write. Every
+// event has a type, a payload of ids (never whole records: subscribers read the store as it is when they
+// run) and an origin: `local` for what this server's users did, `remote` for what arrived from another
+// server, which is never delivered back out.
+//
+// Recording an event enqueues one job per subscriber (src/domain/subscribers.ts), in the same transaction as
+// the change, so each subscriber runs, fails and is retried on its own, and none is lost or run for a change
+// that did not commit. GoToSocial's "one message per user action, fanned out to surface and federate",
+// kept inside our transactions.
+import type { Config } from "../config.ts";
+import type { EnqueueOptions, JobEnqueuer } from "../jobs/queue.ts";
+import type { Store } from "../store/db.ts";
+import type { EmitSignal } from "./streaming/signals.ts";
+
+/** Every event type, with its payload. */
+export interface EventPayloads {
+  /** A local or remote status (not a reblog) was stored. `firstLink`: the link its card comes from. */
+  "status.created": { statusId: string; accountId: string; firstLink: string | null };
+  /** A status was deleted; the rest of its removal is a subscriber's work. */
+  "status.deleted": { statusId: string; accountId: string };
+  "reblog.created": { statusId: string; reblogOfId: string; accountId: string };
+  "reblog.removed": { statusId: string; reblogOfId: string; accountId: string };
+  "favourite.created": { favouriteId: string; accountId: string; statusId: string };
+  /** The favourite is already forgotten and counted down; its rows and notification are a subscriber's work. */
+  "favourite.removed": { favouriteId: string; accountId: string; statusId: string };
+  "follow.created": { followerId: string; targetId: string };
+  "follow.requested": { requestId: string; requesterId: string; targetId: string };
+  "follow.accepted": { followerId: string; targetId: string };
+  "follow.rejected": { requesterId: string; targetId: string };
+  /** An unfollow, a removal from followers, or a withdrawn request. */
+  "follow.removed": { followerId: string; targetId: string };
+  "block.created": { blockId: string; blockerId: string; targetId: string };
+  "block.removed": { blockerId: string; targetId: string };
+  "mute.created": { muteId: string; accountId: string; targetId: string; expiresAt: number | null };
+  "mute.removed": { accountId: string; targetId: string };
+  "account.updated": { accountId: string };
+  "notification.created": { recipientId: string; notificationId: string };
+  "list.member_added": { ownerId: string; listId: string; accountId: string };
+  "list.deleted": { listId: string };
+}
+
+export type EventType = keyof EventPayloads;
+export type Origin = "local" | "remote";
+
+export interface DomainEvent<T extends EventType = EventType> {
+  type: T;
+  payload: EventPayloads[T];
+  origin: Origin;
+  /** When it happened (ms). */
+  at: number;
+}
+
+/** What a subscriber gets when it runs (a job's context): the store, follow-up jobs, stream signals. */
+export interface SubscriberContext {
+  store: Store;
+  config: Config;
+  jobs: JobEnqueuer;
+  emit: EmitSignal;
+  job: { attempt: number };
+}
+
+export interface Subscriber<T extends EventType = EventType> {
+  /** Unique; also the type of its jobs, so it names the work, not the event (`timelines.fan_out`). */
+  name: string;
+  on: T;
+  lane: NonNullable<EnqueueOptions["lane"]>;
+  /** Delivery out of this server (federation, push): never for events that came from elsewhere. */
+  localOnly?: boolean;
+  /** Run later than at once (a mute's expiry); null: not at all for this event. */
+  delayMs?: (event: DomainEvent<T>) => number | null;
+  /** A time limit other than the queue's default. */
+  timeoutMs?: number;
+  run(ctx: SubscriberContext, event: DomainEvent<T>): void | Promise<void>;
+}
+
+/** The job payload of a subscriber's job. */
+export interface SubscriberJob<T extends EventType = EventType> {
+  event: DomainEvent<T>;
+}
+
+// Keyed by event type, so each list only holds subscribers of that type (hence `any` below).
+const registry = new Map<EventType, Subscriber<any>[]>();
+const byName = new Map<string, Subscriber<any>>();
+
+/** Adds subscribers (built-in ones at start-up; tests add their own through an extra job-handler module). */
+export function registerSubscribers(subscribers: readonly Subscriber<any>[]): void {
+  for (const subscriber of subscribers) {
+    if (byName.has(subscriber.name)) {
+      if (byName.get(subscriber.name) === subscriber) continue;
+      throw new Error(`subscriber ${subscriber.name} is already registered`);
+    }
+    byName.set(subscriber.name, subscriber);
+    registry.set(subscriber.on, [...(registry.get(subscriber.on) ?? []), subscriber]);
+  }
+}
+
+export function subscribersOf<T extends EventType>(type: T): readonly Subscriber<T>[] {
+  return registry.get(type) ?? [];
+}
+
+/**
+ * Inside a write: records the event by enqueueing one job per subscriber (remote-origin events skip the
+ * local-only ones). Returns the names of the subscribers it was given to.
+ */
+export function recordEvent<T extends EventType>(
+  deps: { jobs: JobEnqueuer },
+  type: T,
+  payload: EventPayloads[T],
+  origin: Origin = "local",
+  at = Date.now(),
+): string[] {
+  const event: DomainEvent<T> = { type, payload, origin, at };
+  const given: string[] = [];
+  for (const subscriber of subscribersOf(type)) {
+    if (origin === "remote" && subscriber.localOnly) continue;
+    const delayMs = subscriber.delayMs ? subscriber.delayMs(event) : 0;
+    if (delayMs === null) continue;
+    const job: SubscriberJob<T> = { event };
+    deps.jobs.enqueue(subscriber.name, job, { lane: subscriber.lane, delayMs: Math.max(0, delayMs) });
+    given.push(subscriber.name);
+  }
+  return given;
+}

@@ -1,0 +1,131 @@
+// Who reacts to which event (src/domain/events.ts). Each subscriber is a job type of its own, run on its lane
+// and retried on its own; every one is idempotent, since a job may run twice after a crash. Search indexing,
+// Web Push and federation delivery join this list as subscribers: they need nothing from the actions.
+import { mailFollowRequest } from "./relationships/follow-request-mail.ts";
+import { removeExpiredMute } from "./relationships/mute.ts";
+import { cleanUpAfterBlock } from "./relationships/block-cleanup.ts";
+import { completeFavouriteRemoval } from "./statuses/favourite.ts";
+import { fetchStatusCard } from "./statuses/card.ts";
+import { removeStatus } from "./statuses/remove.ts";
+import { STREAM_TOPIC } from "./streaming/signals.ts";
+import { fanOutStatus } from "./timelines/distribute.ts";
+import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./timelines/follows.ts";
+import { removeStatusFromTimelines } from "./timelines/removal.ts";
+import type { EventType, Subscriber } from "./events.ts";
+
+/** Helps TypeScript tie each subscriber's `run` to its event's payload. */
+const on = <T extends EventType>(subscriber: Subscriber<T>): Subscriber<T> => subscriber;
+
+/** Fan-out of big audiences and feed clean-up after unfollowing a prolific account take time. */
+const LONG_RUNNING_MS = 600_000;
+
+export const SUBSCRIBERS: readonly Subscriber<any>[] = [
+  // Timelines and streams
+  on({
+    name: "timelines.fan_out",
+    on: "status.created",
+    lane: "realtime",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => fanOutStatus(ctx.store, ctx.emit, event.payload.statusId),
+  }),
+  on({
+    name: "timelines.fan_out_reblog",
+    on: "reblog.created",
+    lane: "realtime",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => fanOutStatus(ctx.store, ctx.emit, event.payload.statusId),
+  }),
+  on({
+    name: "statuses.removal",
+    on: "status.deleted",
+    lane: "default",
+    // Feeds first, while the record (author, tags, visibility) is still there; this also signals `delete`.
+    run: async (ctx, event) => {
+      await removeStatusFromTimelines(ctx.store, ctx.emit, event.payload.statusId);
+      await removeStatus(ctx.store, event.payload.statusId);
+    },
+  }),
+  on({
+    name: "statuses.reblog_removal",
+    on: "reblog.removed",
+    lane: "default",
+    run: async (ctx, event) => {
+      await removeStatusFromTimelines(ctx.store, ctx.emit, event.payload.statusId);
+      await removeStatus(ctx.store, event.payload.statusId);
+    },
+  }),
+  on({
+    name: "timelines.backfill_follow",
+    on: "follow.created",
+    lane: "backfill",
+    run: (ctx, event) => backfillHome(ctx.store, event.payload.followerId, event.payload.targetId),
+  }),
+  on({
+    name: "timelines.backfill_accepted_follow",
+    on: "follow.accepted",
+    lane: "backfill",
+    run: (ctx, event) => backfillHome(ctx.store, event.payload.followerId, event.payload.targetId),
+  }),
+  on({
+    name: "timelines.forget_follow",
+    on: "follow.removed",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => forgetFollow(ctx.store, event.payload.followerId, event.payload.targetId),
+  }),
+  on({
+    name: "timelines.backfill_list_member",
+    on: "list.member_added",
+    lane: "backfill",
+    run: (ctx, event) => backfillList(ctx.store, event.payload.ownerId, event.payload.listId, event.payload.accountId),
+  }),
+  on({
+    name: "timelines.remove_list_feed",
+    on: "list.deleted",
+    lane: "backfill",
+    run: (ctx, event) => removeListFeed(ctx.store, event.payload.listId),
+  }),
+  on({
+    name: "streaming.notification",
+    on: "notification.created",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "notification", ...event.payload }),
+  }),
+
+  // Statuses and relationships: the deferred halves of actions the spec makes asynchronous
+  on({
+    name: "favourites.removal",
+    on: "favourite.removed",
+    lane: "default",
+    run: (ctx, event) => completeFavouriteRemoval(ctx.store, { id: event.payload.favouriteId, accountId: event.payload.accountId, statusId: event.payload.statusId }),
+  }),
+  on({
+    name: "relationships.block_cleanup",
+    on: "block.created",
+    lane: "default",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => cleanUpAfterBlock(ctx.store, event.payload),
+  }),
+  on({
+    name: "relationships.mute_expiry",
+    on: "mute.created",
+    lane: "default",
+    delayMs: (event) => (event.payload.expiresAt === null ? null : event.payload.expiresAt - event.at),
+    run: (ctx, event) => removeExpiredMute(ctx.store, { muterId: event.payload.accountId, targetId: event.payload.targetId }),
+  }),
+
+  // Network work: never in the way of the above
+  on({
+    name: "cards.fetch",
+    on: "status.created",
+    lane: "network",
+    delayMs: (event) => (event.payload.firstLink ? 0 : null),
+    run: (ctx, event) => fetchStatusCard(ctx.store, ctx.config, { statusId: event.payload.statusId, url: event.payload.firstLink! }),
+  }),
+  on({
+    name: "mail.follow_request",
+    on: "follow.requested",
+    lane: "network",
+    run: (ctx, event) => mailFollowRequest(ctx.store, ctx.config, event.payload),
+  }),
+];
