@@ -1,6 +1,7 @@
 // Schema version and ordered migrations, run synchronously at start-up before the server listens.
 import type { Store } from "./db.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
+import { renameLegacyJobs } from "./legacy-jobs.ts";
 
 interface Migration {
   version: number;
@@ -13,6 +14,7 @@ interface Migration {
 const MIGRATIONS: Migration[] = [
   { version: 1, describe: "initial keyspaces", run: () => {} },
   { version: 2, describe: "jobs keyed by [lane, runAt, jobId]", run: moveJobsIntoLanes },
+  { version: 3, describe: "jobs of the pre-events types become their subscribers' jobs", run: renameLegacyJobs },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
