@@ -8,7 +8,7 @@ import { publicId } from "../lib/ids.ts";
 import { linkifyText } from "../lib/html.ts";
 import { roleOf, type Role } from "../domain/accounts/roles.ts";
 import type { AccountRecord, ProfileField, UserRecord } from "../store/records.ts";
-import { Nullable } from "../http/schemas.ts";
+import { Nullable } from "./nullable.ts";
 
 const FieldSchema = t.Object({
   name: t.String(),

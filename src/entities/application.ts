@@ -4,7 +4,7 @@ import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import { publicId } from "../lib/ids.ts";
 import type { AppRecord } from "../store/records.ts";
-import { Nullable } from "../http/schemas.ts";
+import { Nullable } from "./nullable.ts";
 
 export const ApplicationSchema = t.Object(
   {

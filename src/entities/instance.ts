@@ -12,7 +12,7 @@ import type { PrivacyPolicy } from "../domain/instance/privacy-policy.ts";
 import type { ActivityWeek } from "../domain/instance/activity.ts";
 import type { RuleRecord } from "../store/rules.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
-import { Nullable } from "../http/schemas.ts";
+import { Nullable } from "./nullable.ts";
 
 export const RuleSchema = t.Object(
   {

@@ -1,15 +1,14 @@
 // Notification entity (API.md §4.7, v1 form): what the `notification` stream event carries. Types that
-// concern a status include it; a notification whose account or status is gone is not shown.
+// concern a status include it. Renders what domain/notifications/load.ts read (it leaves out a notification
+// whose account or status is gone).
 import { t, type Static } from "elysia";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
 import { groupKeyOf } from "../domain/notifications/group-key.ts";
+import type { LoadedNotification, LoadedNotifications } from "../domain/notifications/load.ts";
 import { publicId } from "../lib/ids.ts";
-import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord, NotificationRecord } from "../store/records.ts";
-import { getStatus } from "../store/statuses.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Int } from "./integer.ts";
-import { presentStatuses, StatusSchema } from "./status.ts";
+import { presentStatus, StatusSchema } from "./status.ts";
 
 /** `{count}` of GET /api/v1 and /api/v2/notifications/unread_count. */
 export const UnreadCountSchema = t.Object({ count: Int() }, { description: "Unread notifications (v1) or groups (v2)" });
@@ -28,32 +27,20 @@ export const NotificationSchema = t.Object(
 
 export type Notification = Static<typeof NotificationSchema>;
 
-/** Rendered for its recipient (viewer flags of the status are theirs). */
-export function presentNotification(deps: Deps, recipient: AccountRecord, notification: NotificationRecord): Notification | null {
-  const from = getAccount(deps.store, notification.fromAccountId);
-  if (!from) return null;
+/** Rendered for its recipient (the viewer flags of the status are theirs). */
+function presentNotification(config: Config, recipientId: string, loaded: LoadedNotification): Notification {
+  const { notification } = loaded;
   const out: Notification = {
     id: publicId(notification.id),
     type: notification.type,
     created_at: new Date(notification.createdAt).toISOString(),
     group_key: groupKeyOf(notification),
-    account: presentAccount(deps.config, from, recipient.id),
+    account: presentAccount(config, loaded.from, recipientId),
   };
-  if (notification.statusId) {
-    const status = getStatus(deps.store, notification.statusId);
-    const [presented] = status && !status.deletedAt ? presentStatuses(deps, { account: recipient }, [status]) : [];
-    if (!presented) return null;
-    out.status = presented;
-  }
+  if (loaded.status) out.status = presentStatus(config, { viewerId: recipientId, statuses: [loaded.status] });
   return out;
 }
 
-/** A page of notifications for their recipient; those whose account or status cannot be shown are left out. */
-export function presentNotifications(deps: Deps, recipient: AccountRecord, notifications: readonly NotificationRecord[]): Notification[] {
-  const out: Notification[] = [];
-  for (const n of notifications) {
-    const presented = presentNotification(deps, recipient, n);
-    if (presented) out.push(presented);
-  }
-  return out;
+export function presentNotifications(config: Config, page: LoadedNotifications): Notification[] {
+  return page.notifications.map((loaded) => presentNotification(config, page.recipientId, loaded));
 }

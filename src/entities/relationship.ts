@@ -3,7 +3,7 @@
 import { t, type Static } from "elysia";
 import { publicId } from "../lib/ids.ts";
 import type { RelationshipFacts } from "../domain/relationships/facts.ts";
-import { Nullable } from "../http/schemas.ts";
+import { Nullable } from "./nullable.ts";
 
 export const RelationshipSchema = t.Object(
   {

@@ -1,22 +1,16 @@
 // Status entity (API.md §4.2): every key Mastodon 4.6 sends for the features Warren has. presentStatuses
-// renders a whole page at once (synchronous LMDB reads): the viewer's flags and cards per status, accounts
-// once per commit, applications once (they never change); counters come from the stored records.
+// renders a page that the domain's status loader (domain/statuses/load.ts) read in one pass; it reads nothing
+// itself. Counters come from the stored records.
 import { t, type Static, type TSchema } from "elysia";
-import { Int } from "./integer.ts";
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { LoadedStatus, LoadedStatuses } from "../domain/statuses/load.ts";
 import { publicId } from "../lib/ids.ts";
-import { Nullable } from "../http/schemas.ts";
-import type { Viewer } from "../domain/auth/viewer.ts";
-import { commitScoped } from "../domain/snapshot.ts";
-import { getAccount } from "../store/accounts.ts";
-import { getApp } from "../store/oauth.ts";
-import type { StatusRecord } from "../store/records.ts";
-import { getStatus, reblogIdOf } from "../store/statuses.ts";
-import { getCard } from "../store/statuses-cards.ts";
-import { bookmarkIdOf, favouriteIdOf, pinIdOf } from "../store/statuses-interactions.ts";
+import type { AccountRecord } from "../store/records.ts";
 import { AccountSchema, presentAccount, type Account } from "./account.ts";
 import { presentStatusApplication, StatusApplicationSchema } from "./application.ts";
+import { Int } from "./integer.ts";
 import { MentionSchema, presentMention, type Mention } from "./mention.ts";
+import { Nullable } from "./nullable.ts";
 import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
 import { presentStatusTag, StatusTagSchema } from "./tag.ts";
 
@@ -81,106 +75,41 @@ type AnyStatus = Record<string, unknown>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-type StatusApplication = Static<typeof StatusApplicationSchema>;
-
-/**
- * `Status.application` by app id. Applications are never changed or removed once registered (store/oauth.ts
- * only inserts them), so what was read once stays exact: the record is not decoded again for every status.
- */
-const applications = new WeakMap<Deps["store"], Map<string, StatusApplication | null>>();
-const MAX_APPLICATIONS = 10_000;
-
-function statusApplication(deps: Deps, id: string): StatusApplication | null {
-  let known = applications.get(deps.store);
-  if (!known || known.size >= MAX_APPLICATIONS) applications.set(deps.store, (known = new Map()));
-  let hit = known.get(id);
-  if (hit === undefined) {
-    const app = getApp(deps.store, id);
-    hit = app ? presentStatusApplication(app) : null;
-    // An unknown id may be an app registered after this read: only found ones are kept.
-    if (app) known.set(id, hit);
-  }
-  return hit;
-}
-
-interface ViewerFlags {
-  favourited: boolean;
-  reblogged: boolean;
-  muted: boolean;
-  bookmarked: boolean;
+interface PresentedPerson {
+  signedIn?: Account;
+  anonymous?: Account;
+  mention?: Mention;
 }
 
 /**
- * Accounts as statuses show them (author and mentions). Kept while nothing has been committed (so they are
- * exact: an account changes only by a commit), shared by every page presented meanwhile: a client re-reading
- * a status, a thread or a timeline does not decode and present the same accounts again. Shared objects:
- * nothing may modify them after presentation.
+ * What an account record was rendered as, by record object: the loader hands out one object per account
+ * while nothing has been committed, so a page (and the pages after it) does not present the same author
+ * again. Kept per config (the URLs depend on it). Shared objects: nothing may modify them after presentation.
  */
-type People = Map<string, Account | Mention | null>;
+const presentedPeople = new WeakMap<Config, WeakMap<AccountRecord, PresentedPerson>>();
 
-/** Per-page state: the accounts of the current commit, and each status's viewer flags read once. */
-class PageContext {
-  private people: People;
-  private flagsOf = new Map<string, ViewerFlags>();
-  constructor(
-    readonly deps: Deps,
-    readonly viewerId: string | null,
-    readonly source: boolean,
-  ) {
-    this.people = commitScoped(deps.store, "status-people");
-  }
-
-  /** The Account entity; its only viewer-dependent part (feature_approval) depends on being signed in. */
-  account(id: string): Account | null {
-    const key = this.viewerId ? `a+${id}` : `a-${id}`;
-    let hit = this.people.get(key) as Account | null | undefined;
-    if (hit === undefined) {
-      const record = getAccount(this.deps.store, id);
-      hit = record ? presentAccount(this.deps.config, record, this.viewerId) : null;
-      this.people.set(key, hit);
-    }
-    return hit;
-  }
-
-  mention(id: string): Mention | null {
-    const key = `m${id}`;
-    let hit = this.people.get(key) as Mention | null | undefined;
-    if (hit === undefined) {
-      const record = getAccount(this.deps.store, id);
-      hit = record ? presentMention(record) : null;
-      this.people.set(key, hit);
-    }
-    return hit;
-  }
-
-  /** The viewer's flags on a status (a reblog wrapper and the status it wraps share them). */
-  flags(viewerId: string, statusId: string): ViewerFlags {
-    let hit = this.flagsOf.get(statusId);
-    if (hit === undefined) {
-      const { store } = this.deps;
-      hit = {
-        favourited: !!favouriteIdOf(store, viewerId, statusId),
-        reblogged: !!reblogIdOf(store, viewerId, statusId),
-        muted: false,
-        bookmarked: !!bookmarkIdOf(store, viewerId, statusId),
-      };
-      this.flagsOf.set(statusId, hit);
-    }
-    return hit;
-  }
+function personOf(config: Config, record: AccountRecord): PresentedPerson {
+  let byRecord = presentedPeople.get(config);
+  if (!byRecord) presentedPeople.set(config, (byRecord = new WeakMap()));
+  let person = byRecord.get(record);
+  if (!person) byRecord.set(record, (person = {}));
+  return person;
 }
 
-function present(ctx: PageContext, status: StatusRecord, reblog: AnyStatus | null): AnyStatus | null {
-  const { deps, viewerId } = ctx;
-  const { store, config } = deps;
-  const account = ctx.account(status.accountId);
-  if (!account) return null;
-  const mentions: Mention[] = [];
-  for (const id of status.mentionIds) {
-    const mention = ctx.mention(id);
-    if (mention) mentions.push(mention);
-  }
-  const card = reblog ? undefined : getCard(store, status.id);
+/** The Account entity; its only viewer-dependent part (feature_approval) depends on being signed in. */
+function author(config: Config, record: AccountRecord, viewerId: string | null): Account {
+  const person = personOf(config, record);
+  if (viewerId) return (person.signedIn ??= presentAccount(config, record, viewerId));
+  return (person.anonymous ??= presentAccount(config, record, null));
+}
+
+function mention(config: Config, record: AccountRecord): Mention {
+  const person = personOf(config, record);
+  return (person.mention ??= presentMention(record));
+}
+
+function present(config: Config, viewerId: string | null, loaded: LoadedStatus, source: boolean): AnyStatus {
+  const { status, flags } = loaded;
   const out: AnyStatus = {
     id: publicId(status.id),
     created_at: new Date(status.createdAt).toISOString(),
@@ -198,28 +127,24 @@ function present(ctx: PageContext, status: StatusRecord, reblog: AnyStatus | nul
     quotes_count: 0,
     edited_at: iso(status.editedAt),
   };
-  if (viewerId) {
-    // A reblog wrapper reports the viewer's flags of the status it wraps, as Mastodon does.
-    const flags = ctx.flags(viewerId, status.reblogOfId ?? status.id);
+  if (flags) {
     out.favourited = flags.favourited;
     out.reblogged = flags.reblogged;
     out.muted = flags.muted;
     out.bookmarked = flags.bookmarked;
-    if (viewerId === status.accountId && !status.reblogOfId && status.visibility !== "direct") {
-      out.pinned = !!pinIdOf(store, viewerId, status.id);
-    }
+    if (loaded.pinned !== null) out.pinned = loaded.pinned;
     out.filtered = [];
   }
-  if (ctx.source) out.text = status.text;
+  if (source) out.text = status.text;
   else out.content = status.content;
-  out.reblog = reblog;
-  if (status.local) out.application = status.applicationId ? statusApplication(deps, status.applicationId) : null;
-  out.account = account;
+  out.reblog = loaded.reblog ? present(config, viewerId, loaded.reblog, source) : null;
+  if (status.local) out.application = loaded.application ? presentStatusApplication(loaded.application) : null;
+  out.account = author(config, loaded.author, viewerId);
   out.media_attachments = [];
-  out.mentions = mentions;
+  out.mentions = loaded.mentions.map((record) => mention(config, record));
   out.tags = status.tags.map((name) => presentStatusTag(config, name));
   out.emojis = [];
-  out.card = card ? presentPreviewCard(config, card, viewerId !== null) : null;
+  out.card = loaded.card ? presentPreviewCard(config, loaded.card, viewerId !== null) : null;
   out.poll = null;
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: viewerId ? "denied" : "unknown" };
@@ -227,40 +152,21 @@ function present(ctx: PageContext, status: StatusRecord, reblog: AnyStatus | nul
   return out;
 }
 
-export interface PresentOptions {
-  /** DELETE's response: `text` (the source) instead of `content`. */
-  source?: boolean;
+/** A page of statuses; reblog wrappers carry the status they wrap. */
+export function presentStatuses(config: Config, page: LoadedStatuses): Status[] {
+  return page.statuses.map((loaded) => present(config, page.viewerId, loaded, false)) as Status[];
 }
 
-function viewerIdOf(viewer: Pick<Viewer, "account"> | null): string | null {
-  return viewer?.account?.id ?? null;
-}
-
-/** A page of statuses; reblog wrappers carry the status they wrap. Statuses whose author is gone are left out. */
-export function presentStatuses(deps: Deps, viewer: Pick<Viewer, "account"> | null, statuses: readonly StatusRecord[], options: PresentOptions = {}): Status[] {
-  const ctx = new PageContext(deps, viewerIdOf(viewer), options.source ?? false);
-  const out: AnyStatus[] = [];
-  for (const status of statuses) {
-    let reblog: AnyStatus | null = null;
-    if (status.reblogOfId) {
-      const original = getStatus(deps.store, status.reblogOfId);
-      reblog = original ? present(ctx, original, null) : null;
-      if (!reblog) continue;
-    }
-    const presented = present(ctx, status, reblog);
-    if (presented) out.push(presented);
-  }
-  return out as Status[];
-}
-
-export function presentStatus(deps: Deps, viewer: Pick<Viewer, "account"> | null, status: StatusRecord): Status {
-  const [presented] = presentStatuses(deps, viewer, [status]);
-  if (!presented) throw new Error(`status ${status.id} has no author`);
+/** A page of one status; the loader leaves out a status whose author is gone. */
+export function presentStatus(config: Config, page: LoadedStatuses): Status {
+  const [presented] = presentStatuses(config, page);
+  if (!presented) throw new Error("the status has no author");
   return presented;
 }
 
-export function presentDeletedStatus(deps: Deps, viewer: Pick<Viewer, "account"> | null, status: StatusRecord): DeletedStatus {
-  const [presented] = presentStatuses(deps, viewer, [status], { source: true });
-  if (!presented) throw new Error(`status ${status.id} has no author`);
-  return presented as unknown as DeletedStatus;
+/** DELETE's response: `text` (the source) instead of `content`. */
+export function presentDeletedStatus(config: Config, page: LoadedStatuses): DeletedStatus {
+  const [loaded] = page.statuses;
+  if (!loaded) throw new Error("the status has no author");
+  return present(config, page.viewerId, loaded, true) as unknown as DeletedStatus;
 }

@@ -1,6 +1,6 @@
 // Schema helpers shared by every route. After http/plugins/params.ts every scalar arrives as a string (or
 // a real boolean from JSON), so these describe exactly what a Mastodon client may send.
-import { t, type TSchema } from "elysia";
+import { t } from "elysia";
 
 export const TRUE_WORDS = ["true", "1", "t", "on", "yes"] as const;
 export const FALSE_WORDS = ["false", "0", "f", "off", "no", ""] as const;
@@ -41,6 +41,7 @@ export const pagingQuery = {
   limit: t.Optional(t.String({ description: "Maximum number of results; clamped to twice the default" })),
 };
 
-export const Nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+/** Defined with the entities (response schemas use it too); routes take it from here with the other helpers. */
+export { Nullable } from "../entities/nullable.ts";
 
 export const EmptyObject = t.Object({}, { additionalProperties: false, description: "Empty object" });

@@ -1,15 +1,15 @@
 // One streaming hub per running app (per Deps): it listens to the job queue's events, where handlers raise
-// stream signals from worker threads or the main thread, and renders payloads with the entities.
+// stream signals from worker threads or the main thread, and renders payloads with the domain loaders and the
+// entities.
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { getAccount } from "../../store/accounts.ts";
-import { getNotification } from "../../store/notifications.ts";
-import { viewerFromToken } from "../../domain/auth/viewer.ts";
-import { requireUser } from "../../domain/auth/viewer.ts";
+import { requireUser, viewerFromToken } from "../../domain/auth/viewer.ts";
+import { loadNotificationById } from "../../domain/notifications/load.ts";
+import { loadStatuses } from "../../domain/statuses/load.ts";
 import { StreamRequestError, type StreamViewer } from "../../domain/streaming/channels.ts";
 import { StreamHub, type Renderer } from "../../domain/streaming/hub.ts";
 import { isStreamSignal } from "../../domain/streaming/signals.ts";
-import { presentNotification } from "../../entities/notification.ts";
+import { presentNotifications } from "../../entities/notification.ts";
 import { presentStatuses } from "../../entities/status.ts";
 
 const hubs = new WeakMap<Deps, StreamHub>();
@@ -19,14 +19,11 @@ const hubs = new WeakMap<Deps, StreamHub>();
 function renderer(deps: Deps): Renderer {
   return {
     status(status, viewerId) {
-      const account = viewerId ? getAccount(deps.store, viewerId) : undefined;
-      const [presented] = presentStatuses(deps, account ? { account } : null, [status]);
+      const [presented] = presentStatuses(deps.config, loadStatuses(deps, viewerId, [status]));
       return presented ? JSON.stringify(presented) : null;
     },
     notification(recipientId, notificationId) {
-      const recipient = getAccount(deps.store, recipientId);
-      const record = getNotification(deps.store, recipientId, notificationId);
-      const presented = recipient && record ? presentNotification(deps, recipient, record) : null;
+      const [presented] = presentNotifications(deps.config, loadNotificationById(deps, recipientId, notificationId));
       return presented ? JSON.stringify(presented) : null;
     },
   };

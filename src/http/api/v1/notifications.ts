@@ -12,11 +12,12 @@ import {
   UNREAD_COUNT_MAX,
   unreadCount,
 } from "../../../domain/notifications/read.ts";
-import { NotificationSchema, presentNotification, presentNotifications, UnreadCountSchema } from "../../../entities/notification.ts";
+import { NotificationSchema, UnreadCountSchema } from "../../../entities/notification.ts";
 import { NotFound } from "../../../lib/errors.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader, parseLimit } from "../../plugins/paging.ts";
+import { notificationsFor } from "../../present.ts";
 import { EmptyObject, ErrorBody, pagingQuery } from "../../schemas.ts";
 
 const READ = ["read:notifications"];
@@ -51,7 +52,7 @@ export const notificationV1Routes = (deps: Deps) =>
         const page = listNotifications(deps.store, viewer.account.id, filter, paging);
         const link = linkHeader({ baseUrl: deps.config.url, request, first: page[0]?.id, last: page.at(-1)?.id, next: true, prevParam: "min_id", budget: paging.budget });
         if (link) set.headers["link"] = link;
-        return presentNotifications(deps, viewer.account, page);
+        return notificationsFor(deps, viewer.account.id, page);
       },
       {
         auth: READ,
@@ -76,7 +77,7 @@ export const notificationV1Routes = (deps: Deps) =>
     .get(
       "/api/v1/notifications/:id",
       ({ viewer, params }) => {
-        const presented = presentNotification(deps, viewer.account, findNotification(deps.store, viewer.account.id, params.id));
+        const [presented] = notificationsFor(deps, viewer.account.id, [findNotification(deps.store, viewer.account.id, params.id)]);
         if (!presented) throw new NotFound();
         return presented;
       },

@@ -7,12 +7,13 @@ import { GROUPABLE_TYPES } from "../../../domain/notifications/group-key.ts";
 import { findGroup, groupSenders, listGroups, pageGroupMembers, unreadGroupCount } from "../../../domain/notifications/group.ts";
 import { NOTIFICATION_LIST_LIMIT, notificationFilter, UNREAD_COUNT_LIMIT, UNREAD_COUNT_MAX } from "../../../domain/notifications/read.ts";
 import { AccountSchema, presentAccount } from "../../../entities/account.ts";
-import { GroupedNotificationsSchema, presentGroupedNotifications } from "../../../entities/grouped-notification.ts";
+import { GroupedNotificationsSchema } from "../../../entities/grouped-notification.ts";
 import { UnreadCountSchema } from "../../../entities/notification.ts";
 import { BadRequest } from "../../../lib/errors.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
+import { groupedNotificationsFor } from "../../present.ts";
 import { EmptyObject, ErrorBody, pagingQuery } from "../../schemas.ts";
 import { filterQuery, listOf, TypeList } from "../v1/notifications.ts";
 
@@ -49,7 +50,7 @@ export const notificationV2Routes = (deps: Deps) =>
         const page = listGroups(deps.store, viewer.account.id, filter, groupedTypesOf(query.grouped_types), paging);
         const link = linkHeader({ baseUrl: deps.config.url, request, first: page.cursors[0], last: page.cursors.at(-1), next: true, prevParam: "min_id", budget: paging.budget });
         if (link) set.headers["link"] = link;
-        return presentGroupedNotifications(deps, viewer.account, page.groups, true);
+        return groupedNotificationsFor(deps, viewer.account.id, page.groups, true);
       },
       {
         auth: READ,
@@ -90,7 +91,7 @@ export const notificationV2Routes = (deps: Deps) =>
     )
     .get(
       "/api/v2/notifications/:group_key",
-      ({ viewer, params }) => presentGroupedNotifications(deps, viewer.account, [findGroup(deps.store, viewer.account.id, params.group_key)], false),
+      ({ viewer, params }) => groupedNotificationsFor(deps, viewer.account.id, [findGroup(deps.store, viewer.account.id, params.group_key)], false),
       {
         auth: READ,
         params: GroupKeyParams,

@@ -6,7 +6,8 @@ import { bookmarkStatus, unbookmarkStatus } from "../../../../domain/statuses/bo
 import { favouriteStatus, unfavouriteStatus } from "../../../../domain/statuses/favourite.ts";
 import { pinStatus, unpinStatus } from "../../../../domain/statuses/pin.ts";
 import { reblogStatus, unreblogStatus } from "../../../../domain/statuses/reblog.ts";
-import { presentStatus, StatusSchema } from "../../../../entities/status.ts";
+import { StatusSchema } from "../../../../entities/status.ts";
+import { statusFor } from "../../../present.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { actionErrors, StatusIdParams } from "./shared.ts";
 
@@ -18,7 +19,7 @@ export const statusActionRoutes = (deps: Deps) =>
     .use(authPlugin(deps))
     .post(
       "/api/v1/statuses/:id/reblog",
-      async ({ viewer, params, body }) => presentStatus(deps, viewer, await reblogStatus(deps, viewer, params.id, body.visibility || undefined)),
+      async ({ viewer, params, body }) => statusFor(deps, viewer, await reblogStatus(deps, viewer, params.id, body.visibility || undefined)),
       {
         auth: ["write:statuses"],
         params: StatusIdParams,
@@ -31,43 +32,43 @@ export const statusActionRoutes = (deps: Deps) =>
         detail: { summary: "Reblog a status (again: the existing reblog). Private statuses: 422; direct: 403", tags },
       },
     )
-    .post("/api/v1/statuses/:id/unreblog", async ({ viewer, params }) => presentStatus(deps, viewer, await unreblogStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/unreblog", async ({ viewer, params }) => statusFor(deps, viewer, await unreblogStatus(deps, viewer, params.id)), {
       auth: ["write:statuses"],
       params: StatusIdParams,
       response,
       detail: { summary: "Undo your reblog; answers with the original status", tags },
     })
-    .post("/api/v1/statuses/:id/favourite", async ({ viewer, params }) => presentStatus(deps, viewer, await favouriteStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/favourite", async ({ viewer, params }) => statusFor(deps, viewer, await favouriteStatus(deps, viewer, params.id)), {
       auth: ["write:favourites"],
       params: StatusIdParams,
       response,
       detail: { summary: "Favourite a status (idempotent)", tags },
     })
-    .post("/api/v1/statuses/:id/unfavourite", async ({ viewer, params }) => presentStatus(deps, viewer, await unfavouriteStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/unfavourite", async ({ viewer, params }) => statusFor(deps, viewer, await unfavouriteStatus(deps, viewer, params.id)), {
       auth: ["write:favourites"],
       params: StatusIdParams,
       response,
       detail: { summary: "Unfavourite: answered at once with favourited false; the removal completes in the background", tags },
     })
-    .post("/api/v1/statuses/:id/bookmark", async ({ viewer, params }) => presentStatus(deps, viewer, await bookmarkStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/bookmark", async ({ viewer, params }) => statusFor(deps, viewer, await bookmarkStatus(deps, viewer, params.id)), {
       auth: ["write:bookmarks"],
       params: StatusIdParams,
       response,
       detail: { summary: "Bookmark a status", tags },
     })
-    .post("/api/v1/statuses/:id/unbookmark", async ({ viewer, params }) => presentStatus(deps, viewer, await unbookmarkStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/unbookmark", async ({ viewer, params }) => statusFor(deps, viewer, await unbookmarkStatus(deps, viewer, params.id)), {
       auth: ["write:bookmarks"],
       params: StatusIdParams,
       response,
       detail: { summary: "Remove a bookmark", tags },
     })
-    .post("/api/v1/statuses/:id/pin", async ({ viewer, params }) => presentStatus(deps, viewer, await pinStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/pin", async ({ viewer, params }) => statusFor(deps, viewer, await pinStatus(deps, viewer, params.id)), {
       auth: ["write:accounts"],
       params: StatusIdParams,
       response,
       detail: { summary: "Pin your own status to your profile (not boosts or direct statuses; at most 5)", tags },
     })
-    .post("/api/v1/statuses/:id/unpin", async ({ viewer, params }) => presentStatus(deps, viewer, await unpinStatus(deps, viewer, params.id)), {
+    .post("/api/v1/statuses/:id/unpin", async ({ viewer, params }) => statusFor(deps, viewer, await unpinStatus(deps, viewer, params.id)), {
       auth: ["write:accounts"],
       params: StatusIdParams,
       response,

@@ -6,7 +6,8 @@ import { deleteStatus } from "../../../../domain/statuses/delete.ts";
 import { MAX_STATUSES_BY_ID, visibleStatus, visibleStatuses } from "../../../../domain/statuses/read.ts";
 import { STATUS_LIMITS } from "../../../../domain/limits.ts";
 import { sha256 } from "../../../../lib/secrets.ts";
-import { DeletedStatusSchema, presentDeletedStatus, presentStatus, presentStatuses, StatusSchema } from "../../../../entities/status.ts";
+import { DeletedStatusSchema, StatusSchema } from "../../../../entities/status.ts";
+import { deletedStatusFor, statusesFor, statusFor } from "../../../present.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
@@ -63,7 +64,7 @@ export const statusCoreRoutes = (deps: Deps) =>
           quotedStatusId: body.quoted_status_id,
           idempotencyKey: key ? sha256(key) : null,
         });
-        return presentStatus(deps, viewer, status);
+        return statusFor(deps, viewer, status);
       },
       {
         auth: ["write:statuses"],
@@ -75,7 +76,7 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .get(
       "/api/v1/statuses/:id",
-      ({ viewer, params }) => presentStatus(deps, viewer, visibleStatus(deps.store, viewer?.account?.id ?? null, params.id)),
+      ({ viewer, params }) => statusFor(deps, viewer, visibleStatus(deps.store, viewer?.account?.id ?? null, params.id)),
       {
         maybeAuth: ["read:statuses"],
         publicCache: 15,
@@ -86,7 +87,7 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .get(
       "/api/v1/statuses",
-      ({ viewer, query }) => presentStatuses(deps, viewer, visibleStatuses(deps.store, viewer?.account?.id ?? null, list(query.id))),
+      ({ viewer, query }) => statusesFor(deps, viewer, visibleStatuses(deps.store, viewer?.account?.id ?? null, list(query.id))),
       {
         maybeAuth: ["read:statuses"],
         publicCache: 15,
@@ -97,7 +98,7 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .delete(
       "/api/v1/statuses/:id",
-      async ({ viewer, params }) => presentDeletedStatus(deps, viewer, await deleteStatus(deps, viewer, params.id)),
+      async ({ viewer, params }) => deletedStatusFor(deps, viewer, await deleteStatus(deps, viewer, params.id)),
       {
         auth: ["write:statuses"],
         params: StatusIdParams,

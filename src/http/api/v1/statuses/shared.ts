@@ -4,7 +4,8 @@ import type { Deps } from "../../../../deps.ts";
 import type { Viewer } from "../../../../domain/auth/viewer.ts";
 import type { RowBudget } from "../../../../store/paging.ts";
 import type { StatusRecord } from "../../../../store/records.ts";
-import { presentStatuses, type Status } from "../../../../entities/status.ts";
+import type { Status } from "../../../../entities/status.ts";
+import { statusesFor } from "../../../present.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody } from "../../../schemas.ts";
 
@@ -39,5 +40,5 @@ export function statusList(
 ): Status[] {
   const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
-  return presentStatuses(deps, viewer, statuses);
+  return statusesFor(deps, viewer, statuses);
 }

@@ -3,7 +3,8 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { contextLimits, statusContext, visibleStatus } from "../../../../domain/statuses/read.ts";
 import { cardOf } from "../../../../domain/statuses/card.ts";
-import { presentStatuses, StatusSchema } from "../../../../entities/status.ts";
+import { StatusSchema } from "../../../../entities/status.ts";
+import { statusesFor } from "../../../present.ts";
 import { presentPreviewCard, PreviewCardSchema } from "../../../../entities/preview-card.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
@@ -20,7 +21,7 @@ export const statusThreadRoutes = (deps: Deps) =>
         const viewerId = viewer?.account?.id ?? null;
         const status = visibleStatus(deps.store, viewerId, params.id);
         const thread = statusContext(deps.store, viewerId, status, contextLimits(viewerId !== null));
-        return { ancestors: presentStatuses(deps, viewer, thread.ancestors), descendants: presentStatuses(deps, viewer, thread.descendants) };
+        return { ancestors: statusesFor(deps, viewer, thread.ancestors), descendants: statusesFor(deps, viewer, thread.descendants) };
       },
       {
         maybeAuth: ["read:statuses"],

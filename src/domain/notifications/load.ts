@@ -1,0 +1,100 @@
+// Loading notifications for presentation: the accounts that caused them and, through the status loader, the
+// statuses they concern, read for the whole page in one pass. The entities render what is returned here.
+import type { Deps } from "../../deps.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { getNotification } from "../../store/notifications.ts";
+import type { AccountRecord, NotificationRecord, StatusRecord } from "../../store/records.ts";
+import { getStatus } from "../../store/statuses.ts";
+import { loadStatuses, type LoadedStatus, type LoadedStatuses } from "../statuses/load.ts";
+import { SAMPLE_ACCOUNTS, type NotificationGroupData } from "./group.ts";
+
+export interface LoadedNotification {
+  notification: NotificationRecord;
+  from: AccountRecord;
+  /** For the types that concern a status. */
+  status: LoadedStatus | null;
+}
+
+export interface LoadedNotifications {
+  recipientId: string;
+  notifications: LoadedNotification[];
+}
+
+/**
+ * A page of notifications for their recipient (the statuses with the recipient's flags). A notification whose
+ * account is gone, or whose status is gone, deleted or cannot be shown, is left out.
+ */
+export function loadNotifications(deps: Deps, recipientId: string, notifications: readonly NotificationRecord[]): LoadedNotifications {
+  const froms = new Map<NotificationRecord, AccountRecord>();
+  const statuses = new Map<string, StatusRecord>();
+  for (const n of notifications) {
+    const from = getAccount(deps.store, n.fromAccountId);
+    if (!from) continue;
+    froms.set(n, from);
+    if (!n.statusId || statuses.has(n.statusId)) continue;
+    const status = getStatus(deps.store, n.statusId);
+    if (status && !status.deletedAt) statuses.set(status.id, status);
+  }
+  const loaded = new Map<string, LoadedStatus>();
+  for (const entry of loadStatuses(deps, recipientId, [...statuses.values()]).statuses) loaded.set(entry.status.id, entry);
+  const out: LoadedNotification[] = [];
+  for (const [notification, from] of froms) {
+    const status = notification.statusId ? loaded.get(notification.statusId) : null;
+    if (status === undefined) continue;
+    out.push({ notification, from, status });
+  }
+  return { recipientId, notifications: out };
+}
+
+/** One notification by id, as the streaming server pushes it (empty when it is gone or cannot be shown). */
+export function loadNotificationById(deps: Deps, recipientId: string, notificationId: string): LoadedNotifications {
+  const notification = getNotification(deps.store, recipientId, notificationId);
+  return loadNotifications(deps, recipientId, notification ? [notification] : []);
+}
+
+export interface LoadedGroup {
+  group: NotificationGroupData;
+  /** The newest member: the group's type, id and time. */
+  newest: NotificationRecord;
+  /** Up to SAMPLE_ACCOUNTS distinct accounts that still exist, newest first. */
+  sampleAccountIds: string[];
+  statusId: string | null;
+}
+
+export interface LoadedNotificationGroups {
+  recipientId: string;
+  groups: LoadedGroup[];
+  /** Every sampled account once. */
+  accounts: AccountRecord[];
+  /** Every status a group concerns, once. */
+  statuses: LoadedStatuses;
+}
+
+/** Groups for their recipient; a group about a status that no longer exists is left out. */
+export function loadNotificationGroups(deps: Deps, recipientId: string, groups: readonly NotificationGroupData[]): LoadedNotificationGroups {
+  const accounts = new Map<string, AccountRecord>();
+  const statuses = new Map<string, StatusRecord>();
+  const out: LoadedGroup[] = [];
+  for (const group of groups) {
+    const newest = group.members[0];
+    if (!newest) continue;
+    const samples: string[] = [];
+    for (const n of group.members) {
+      if (samples.length >= SAMPLE_ACCOUNTS) break;
+      if (samples.includes(n.fromAccountId)) continue;
+      const account = getAccount(deps.store, n.fromAccountId);
+      if (!account) continue;
+      samples.push(n.fromAccountId);
+      accounts.set(account.id, account);
+    }
+    let statusId: string | null = null;
+    if (newest.statusId) {
+      const status = getStatus(deps.store, newest.statusId);
+      if (!status) continue;
+      statuses.set(status.id, status);
+      statusId = status.id;
+    }
+    out.push({ group, newest, sampleAccountIds: samples, statusId });
+  }
+  return { recipientId, groups: out, accounts: [...accounts.values()], statuses: loadStatuses(deps, recipientId, [...statuses.values()]) };
+}

@@ -1,0 +1,35 @@
+// Load, then present: the domain loaders read what a page refers to in one pass, the entities render it.
+// Handlers call these so that each stays one domain call and one present call.
+import type { Deps } from "../deps.ts";
+import type { Viewer } from "../domain/auth/viewer.ts";
+import type { NotificationGroupData } from "../domain/notifications/group.ts";
+import { loadNotificationGroups, loadNotifications } from "../domain/notifications/load.ts";
+import { loadStatuses, viewerAccountId } from "../domain/statuses/load.ts";
+import { presentGroupedNotifications, type GroupedNotifications } from "../entities/grouped-notification.ts";
+import { presentNotifications, type Notification } from "../entities/notification.ts";
+import { presentDeletedStatus, presentStatus, presentStatuses, type DeletedStatus, type Status } from "../entities/status.ts";
+import type { NotificationRecord, StatusRecord } from "../store/records.ts";
+
+type StatusViewer = Pick<Viewer, "account"> | null;
+
+/** Statuses whose author is gone are left out. */
+export function statusesFor(deps: Deps, viewer: StatusViewer, statuses: readonly StatusRecord[]): Status[] {
+  return presentStatuses(deps.config, loadStatuses(deps, viewerAccountId(viewer), statuses));
+}
+
+export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): Status {
+  return presentStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status]));
+}
+
+export function deletedStatusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): DeletedStatus {
+  return presentDeletedStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status]));
+}
+
+/** Notifications whose account or status cannot be shown are left out. */
+export function notificationsFor(deps: Deps, recipientId: string, notifications: readonly NotificationRecord[]): Notification[] {
+  return presentNotifications(deps.config, loadNotifications(deps, recipientId, notifications));
+}
+
+export function groupedNotificationsFor(deps: Deps, recipientId: string, groups: readonly NotificationGroupData[], paged: boolean): GroupedNotifications {
+  return presentGroupedNotifications(deps.config, loadNotificationGroups(deps, recipientId, groups), paged);
+}
