@@ -75,7 +75,7 @@ const accountProperties = {
 export const AccountSchema = t.Object(accountProperties, { description: "Mastodon Account" });
 export type Account = Static<typeof AccountSchema>;
 
-export const RoleSchema = t.Object(
+const RoleSchema = t.Object(
   {
     id: t.String(),
     name: t.String(),
@@ -86,7 +86,7 @@ export const RoleSchema = t.Object(
   },
   { description: "Mastodon Role" },
 );
-export type RoleEntity = Static<typeof RoleSchema>;
+type RoleEntity = Static<typeof RoleSchema>;
 
 const SourceSchema = t.Object({
   privacy: t.String(),
@@ -206,7 +206,7 @@ export function presentAccounts(config: Config, accounts: readonly AccountRecord
   return accounts.map((account) => presentAccount(config, account, viewerAccountId));
 }
 
-export function presentRole(role: Role): RoleEntity {
+function presentRole(role: Role): RoleEntity {
   return {
     id: role.id,
     name: role.name,
@@ -217,7 +217,7 @@ export function presentRole(role: Role): RoleEntity {
   };
 }
 
-export interface CredentialExtras {
+interface CredentialExtras {
   /** Pending follow requests to this account (Mastodon caps the count at 40). */
   followRequestsCount?: number;
 }

@@ -9,7 +9,7 @@ import { AccountSchema, presentAccount } from "./account.ts";
 import { Int } from "./integer.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
 
-export const NotificationGroupSchema = t.Object(
+const NotificationGroupSchema = t.Object(
   {
     group_key: t.String(),
     notifications_count: Int(),
@@ -33,7 +33,7 @@ export const GroupedNotificationsSchema = t.Object(
   { description: "Mastodon GroupedNotificationsResults" },
 );
 
-export type NotificationGroup = Static<typeof NotificationGroupSchema>;
+type NotificationGroup = Static<typeof NotificationGroupSchema>;
 export type GroupedNotifications = Static<typeof GroupedNotificationsSchema>;
 
 /** `paged`: list answers carry page_min_id, page_max_id and latest_page_notification_at. */

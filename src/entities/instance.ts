@@ -162,11 +162,11 @@ export const CustomEmojiSchema = t.Object(
   { description: "CustomEmoji" },
 );
 
-export type InstanceV2 = Static<typeof InstanceV2Schema>;
-export type InstanceV1 = Static<typeof InstanceV1Schema>;
+type InstanceV2 = Static<typeof InstanceV2Schema>;
+type InstanceV1 = Static<typeof InstanceV1Schema>;
 export type Rule = Static<typeof RuleSchema>;
-export type ExtendedDescription = Static<typeof ExtendedDescriptionSchema>;
-export type Activity = Static<typeof ActivitySchema>;
+type ExtendedDescription = Static<typeof ExtendedDescriptionSchema>;
+type Activity = Static<typeof ActivitySchema>;
 
 export function presentRule(rule: RuleRecord): Rule {
   return { id: publicId(rule.id), text: rule.text, hint: rule.hint, translations: {} };

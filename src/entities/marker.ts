@@ -4,7 +4,7 @@ import type { Markers } from "../domain/markers.ts";
 import type { MarkerRecord } from "../store/markers.ts";
 import { Int } from "./integer.ts";
 
-export const MarkerSchema = t.Object(
+const MarkerSchema = t.Object(
   {
     last_read_id: t.String({ description: "Id of the last status / notification read" }),
     version: Int({ description: "Grows by one with every change (optimistic locking)" }),
@@ -18,9 +18,9 @@ export const MarkersSchema = t.Object(
   { description: "The markers asked for that exist, by timeline" },
 );
 
-export type Marker = Static<typeof MarkerSchema>;
+type Marker = Static<typeof MarkerSchema>;
 
-export function presentMarker(marker: MarkerRecord): Marker {
+function presentMarker(marker: MarkerRecord): Marker {
   return { last_read_id: marker.lastReadId, version: marker.version, updated_at: new Date(marker.updatedAt).toISOString() };
 }
 

@@ -29,7 +29,7 @@ export const PreviewCardSchema = t.Object(
   },
   { description: "Mastodon PreviewCard" },
 );
-export type PreviewCard = Static<typeof PreviewCardSchema>;
+type PreviewCard = Static<typeof PreviewCardSchema>;
 
 export function presentPreviewCard(_config: Config, card: PreviewCardRecord, signedIn: boolean): PreviewCard {
   const out: PreviewCard = {

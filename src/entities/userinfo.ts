@@ -14,7 +14,7 @@ export const UserinfoSchema = t.Object(
   { description: "Profile of the token's user" },
 );
 
-export type Userinfo = Static<typeof UserinfoSchema>;
+type Userinfo = Static<typeof UserinfoSchema>;
 
 export function presentUserinfo(baseUrl: string, account: AccountRecord): Userinfo {
   const avatar = account.avatarUrl ?? "/avatars/original/missing.png";

@@ -25,7 +25,7 @@ export const HostMetaJsonSchema = t.Object(
   { description: "host-meta (JSON variant)" },
 );
 
-export type Jrd = Static<typeof JrdSchema>;
+type Jrd = Static<typeof JrdSchema>;
 
 const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", avif: "image/avif" };
 

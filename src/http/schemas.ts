@@ -2,8 +2,8 @@
 // a real boolean from JSON), so these describe exactly what a Mastodon client may send.
 import { t } from "elysia";
 
-export const TRUE_WORDS = ["true", "1", "t", "on", "yes"] as const;
-export const FALSE_WORDS = ["false", "0", "f", "off", "no", ""] as const;
+const TRUE_WORDS = ["true", "1", "t", "on", "yes"] as const;
+const FALSE_WORDS = ["false", "0", "f", "off", "no", ""] as const;
 
 /** A boolean parameter: JSON true/false or one of Rails' boolean words. Read it with `toBool`. */
 export const Flag = (options: { description?: string } = {}) =>
@@ -16,9 +16,6 @@ export function toBool(value: FlagValue | undefined, fallback = false): boolean 
   if (typeof value === "boolean") return value;
   return (TRUE_WORDS as readonly string[]).includes(value);
 }
-
-/** A snowflake id in a path or parameter (digits only). */
-export const IdParam = (description = "id") => t.String({ pattern: "^\\d{1,30}$", description });
 
 /** Mastodon's error entity. */
 export const ErrorBody = t.Object(

@@ -53,12 +53,6 @@ export class Unprocessable extends ApiError {
   }
 }
 
-export class TooManyRequests extends ApiError {
-  constructor() {
-    super(429, "Too many requests");
-  }
-}
-
 /** RFC 6749 error from the OAuth endpoints: `{error, error_description}`. */
 export class OAuthError extends ApiError {
   constructor(status: number, code: string, description: string) {

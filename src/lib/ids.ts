@@ -28,10 +28,6 @@ export function idAtTime(ms: number): string {
   return (BigInt(ms) << 16n).toString().padStart(ID_WIDTH, "0");
 }
 
-export function timeOfId(id: string): number {
-  return Number(BigInt(id) >> 16n);
-}
-
 /** Normalises a client-supplied id or cursor to the stored form, or null when it is not an id at all. */
 export function normaliseId(raw: unknown): string | null {
   if (typeof raw !== "string" && typeof raw !== "number") return null;

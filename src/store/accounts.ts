@@ -22,16 +22,6 @@ export function findAccountByAcct(store: Store, username: string, domain: string
   return id ? getAccount(store, id) : undefined;
 }
 
-export function findAccountByUri(store: Store, uri: string): AccountRecord | undefined {
-  if (!fitsInKey(uri)) return undefined;
-  const id: string | undefined = store.db.accountsByUri.get(uri);
-  return id ? getAccount(store, id) : undefined;
-}
-
-export function getAccountKeys(store: Store, accountId: string): AccountKeysRecord | undefined {
-  return store.db.accountKeys.get(accountId);
-}
-
 export function getUser(store: Store, accountId: string): UserRecord | undefined {
   return store.db.users.get(accountId);
 }
@@ -68,13 +58,4 @@ export function putUser(store: Store, user: UserRecord, previousEmail?: string):
   }
   store.db.users.put(user.accountId, user);
   store.db.usersByEmail.put(user.email.toLowerCase(), user.accountId);
-}
-
-/** Local users, oldest first (instance statistics, admin listings). */
-export function* localUsers(store: Store): Iterable<UserRecord> {
-  for (const { value } of store.db.users.getRange({})) yield value as UserRecord;
-}
-
-export function countLocalUsers(store: Store): number {
-  return store.db.users.getCount();
 }

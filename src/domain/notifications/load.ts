@@ -52,7 +52,7 @@ export function loadNotificationById(deps: Deps, recipientId: string, notificati
   return loadNotifications(deps, recipientId, notification ? [notification] : []);
 }
 
-export interface LoadedGroup {
+interface LoadedGroup {
   group: NotificationGroupData;
   /** The newest member: the group's type, id and time. */
   newest: NotificationRecord;

@@ -12,7 +12,7 @@ import { getStatus, reblogIdOf } from "../../store/statuses.ts";
 import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
 import { bookmarkIdOf, favouriteIdOf, pinIdOf } from "../../store/statuses-interactions.ts";
 
-export interface ViewerFlags {
+interface ViewerFlags {
   favourited: boolean;
   reblogged: boolean;
   /** Conversation mutes do not exist yet: always false. */
