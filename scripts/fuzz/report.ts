@@ -53,6 +53,12 @@ export function curlLine(base: string, request: FuzzRequest, bodyFile: string): 
   return `curl -sS -g -X ${request.method} ${quote(base + request.target)}${headers}${body}`;
 }
 
+/** Replays a raw request with nothing but bash: the bytes on a socket, then the first bytes of the answer. */
+function rawLine(base: string, file: string): string {
+  const { hostname, port } = new URL(base);
+  return `bash -c ${quote(`exec 3<>/dev/tcp/${hostname}/${port}; cat ${file} >&3; timeout 10 cat <&3`)}`;
+}
+
 export function writeFailure(dir: string, base: string, seed: number, failure: Failure): string {
   const { request, outcome } = failure;
   const folder = join(dir, "failures");
@@ -70,7 +76,7 @@ export function writeFailure(dir: string, base: string, seed: number, failure: F
       `strategy: ${request.strategy}; auth: ${request.auth}; kind: ${request.kind}`,
       `regenerate against a fresh server: bun scripts/fuzz.ts --seed ${seed} --only ${request.index}`,
       "",
-      request.raw ? `nc ${new URL(base).hostname} ${new URL(base).port} < ${join(folder, `${name}.raw`)}` : curlLine(base, request, bodyFile),
+      request.raw ? rawLine(base, join(folder, `${name}.raw`)) : curlLine(base, request, bodyFile),
       "",
       "answer:",
       outcome.detail,

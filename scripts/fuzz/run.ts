@@ -101,6 +101,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   const strategies = enabledStrategies(options.without);
   const dir = mkdtempSync(join(tmpdir(), "warren-fuzz-"));
   const server = await startServer(join(dir, "data"));
+  // The server is a child process: an interrupted run must not leave it behind.
+  const interrupted = () => void server.stop().finally(() => process.exit(130));
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
   const tally: Tally = {
     perOperation: new Map(),
     statuses: new Map(),
@@ -130,6 +134,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
   } catch (error) {
     problems.push(`the run itself failed: ${error instanceof Error ? error.stack : String(error)}\n${server.output().slice(-4000)}`);
   } finally {
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
     await server.stop();
   }
   const result: FuzzResult = {
