@@ -15,9 +15,7 @@ import {
 import { addRule } from "../../src/domain/instance/rules.ts";
 import { instanceUsage, setInstanceDescription } from "../../src/domain/instance/info.ts";
 import { ICON_SIZES } from "../../src/domain/instance/artwork.ts";
-import { insertAccount } from "../../src/store/accounts.ts";
-import { newId } from "../../src/lib/ids.ts";
-import type { AccountRecord } from "../../src/store/records.ts";
+import { remoteAccount } from "./timelines-helpers.ts";
 
 // Users cost an argon2 hash and an RSA key each.
 setDefaultTimeout(30_000);
@@ -50,22 +48,6 @@ async function getJson(path: string, init: Parameters<TestApp["request"]>[1] = {
 
 /** The reference keys, less those naming the languages of Mastodon's sample rule translations. */
 const keysFor = (endpoint: string) => referenceKeys(endpoint).filter((key) => !/^rules\.translations\./.test(key));
-
-/** A remote account as federation would store it (there is no API that creates one). */
-async function insertRemoteAccount(username: string, domain: string) {
-  const id = newId();
-  const actor = `https://${domain}/users/${username}`;
-  const account: AccountRecord = {
-    v: 1, id, username, domain, displayName: "", note: "", noteSource: "", fields: [], locked: false, bot: false,
-    group: false, discoverable: true, indexable: true, hideCollections: false, avatarUrl: null, avatarDescription: "",
-    headerUrl: null, headerDescription: "", createdAt: Date.now(), uri: actor, url: `https://${domain}/@${username}`,
-    inbox: `${actor}/inbox`, sharedInbox: `https://${domain}/inbox`, outbox: `${actor}/outbox`,
-    followersUrl: `${actor}/followers`, followingUrl: `${actor}/following`,
-    statusesCount: 0, followersCount: 0, followingCount: 0, lastStatusAt: null, suspended: false, silenced: false,
-    memorial: false,
-  };
-  await t.deps.store.write(() => insertAccount(t.deps.store, account));
-}
 
 const expectedConfiguration = {
   accounts: {
@@ -218,7 +200,7 @@ describe("GET /api/v1/instance", () => {
   });
 
   test("reports the v1 shape with statistics and the same limits", async () => {
-    await insertRemoteAccount("faraway", "remote.example");
+    await remoteAccount(t, "faraway", "remote.example");
     const { body } = await getJson("/api/v1/instance");
     const { description_limit: _, ...media } = expectedConfiguration.media_attachments;
     expect(body).toMatchObject({
@@ -258,8 +240,8 @@ describe("instance companions", () => {
   });
 
   test("GET /api/v1/instance/peers lists the domains of known remote accounts", async () => {
-    await insertRemoteAccount("other", "remote.example");
-    await insertRemoteAccount("someone", "Another.Example");
+    await remoteAccount(t, "other", "remote.example");
+    await remoteAccount(t, "someone", "Another.Example");
     const { res, body } = await getJson("/api/v1/instance/peers");
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toStartWith("public, max-age=86400");

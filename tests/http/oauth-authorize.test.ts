@@ -1,9 +1,10 @@
 // The authorization code flow driven like a browser: page, CSRF cookie and hidden fields, form, redirect,
 // then the client's code exchange with PKCE and API calls with the token.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getAccount, getUser, putAccount, putUser } from "../../src/store/accounts.ts";
+import { changeUser } from "../../src/domain/accounts/manage.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { createClientApp, createUser, OOB, type ClientApp } from "../helpers/clients.ts";
+import { suspendAccount } from "../helpers/moderation.ts";
 import { authorize, CookieJar, json, locationParams, openAuthorizePage, pkcePair, submitAuthorize } from "../helpers/oauth.ts";
 
 const CB = "https://client.example/cb";
@@ -257,13 +258,8 @@ describe("the form", () => {
   test("disabled users and suspended accounts cannot authorize", async () => {
     const bob = await createUser(t, "bob");
     const carol = await createUser(t, "carol");
-    const store = t.deps.store;
-    const bobId = bob.id.padStart(18, "0");
-    const carolId = carol.id.padStart(18, "0");
-    await store.write(() => {
-      putUser(store, { ...getUser(store, bobId)!, disabled: true });
-      putAccount(store, { ...getAccount(store, carolId)!, suspended: true });
-    });
+    await changeUser(t.deps, bob.id.padStart(18, "0"), { disabled: true });
+    await suspendAccount(t, carol.id);
     for (const user of [bob, carol]) {
       const page = await openAuthorizePage(t, base());
       const res = await submitAuthorize(t, page.jar, { ...page.fields, username: user.username, password: user.password, decision: "approve" });

@@ -1,13 +1,14 @@
 // POST /oauth/token: every grant, client authentication, and RFC 6749 errors.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { CODE_LIFETIME_MS } from "../../src/domain/oauth/authorize.ts";
+import { changeUser } from "../../src/domain/accounts/manage.ts";
+import { checkAuthorizationRequest, CODE_LIFETIME_MS, issueAuthorizationCode } from "../../src/domain/oauth/authorize.ts";
 import { exchangeToken } from "../../src/domain/oauth/grants.ts";
 import { OAuthError } from "../../src/lib/errors.ts";
 import { sha256 } from "../../src/lib/secrets.ts";
-import { getAccount, getUser, putAccount, putUser } from "../../src/store/accounts.ts";
-import { findAppByClientId, findAuthorizationCode, putAuthorizationCode } from "../../src/store/oauth.ts";
+import { findAuthorizationCode } from "../../src/store/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp, createUser, OOB, type ClientApp } from "../helpers/clients.ts";
+import { suspendAccount } from "../helpers/moderation.ts";
 import { authorize, json, pkcePair } from "../helpers/oauth.ts";
 
 const CB = "https://client.example/cb";
@@ -63,22 +64,9 @@ describe("authorization_code", () => {
     expect((await json(res)).scope).toBe("profile");
   });
 
-  test("an expired code is refused (stored with a past expiry)", async () => {
-    const raw = "expired-code-0123456789012345678901234567890";
-    const appRecord = findAppByClientId(t.deps.store, app.client_id)!;
-    await t.deps.store.write(() =>
-      putAuthorizationCode(t.deps.store, {
-        v: 1,
-        hash: sha256(raw),
-        appId: appRecord.id,
-        accountId: alice.id.padStart(18, "0"),
-        redirectUri: CB,
-        scopes: ["read"],
-        codeChallenge: null,
-        expiresAt: Date.now() - 1,
-        usedAt: null,
-      }),
-    );
+  test("an expired code is refused (issued on the domain clock a lifetime ago)", async () => {
+    const request = checkAuthorizationRequest(t.deps.store, { response_type: "code", client_id: app.client_id, redirect_uri: CB, scope: "read" });
+    const raw = await issueAuthorizationCode(t.deps, request, alice.id.padStart(18, "0"), Date.now() - CODE_LIFETIME_MS - 1);
     await expectOAuthError(await codeGrant({ code: raw }), 400, "invalid_grant");
     await codeFor(); // issuing a code sweeps expired ones
     expect(findAuthorizationCode(t.deps.store, sha256(raw))).toBeUndefined();
@@ -132,7 +120,7 @@ describe("authorization_code", () => {
     const dave = await createUser(t, "dave");
     const { code } = await authorize(t, { client_id: app.client_id, redirect_uri: CB }, dave);
     const id = dave.id.padStart(18, "0");
-    await t.deps.store.write(() => putUser(t.deps.store, { ...getUser(t.deps.store, id)!, disabled: true }));
+    await changeUser(t.deps, id, { disabled: true });
     await expectOAuthError(await codeGrant({ code }), 400, "invalid_grant");
   });
 });
@@ -221,11 +209,8 @@ describe("password", () => {
   test("disabled users and suspended accounts are invalid_grant", async () => {
     const erin = await createUser(t, "erin");
     const frank = await createUser(t, "frank");
-    const store = t.deps.store;
-    await store.write(() => {
-      putUser(store, { ...getUser(store, erin.id.padStart(18, "0"))!, disabled: true });
-      putAccount(store, { ...getAccount(store, frank.id.padStart(18, "0"))!, suspended: true });
-    });
+    await changeUser(t.deps, erin.id.padStart(18, "0"), { disabled: true });
+    await suspendAccount(t, frank.id);
     await expectOAuthError(await password({ username: "erin", password: erin.password }), 400, "invalid_grant");
     await expectOAuthError(await password({ username: frank.email, password: frank.password }), 400, "invalid_grant");
   });

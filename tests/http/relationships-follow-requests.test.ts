@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
-import { getAccount, putAccount } from "../../src/store/accounts.ts";
+import { silenceAccount } from "../helpers/moderation.ts";
 import { account, get, newUser, post, relationship, updateProfile, type User } from "./relationships-helpers.ts";
 
 setDefaultTimeout(30_000); // each user costs an RSA key pair and a password hash
@@ -96,9 +96,8 @@ describe("unlocking the account, and silenced followers", () => {
     const owner = await lockedUser();
     const fan = await newUser(t, "late");
     await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token, { reblogs: false });
-    // as a follow racing the unlock would leave it: the account unlocked, the request still there
-    const id = normaliseId(owner.id)!;
-    await t.deps.store.write(() => putAccount(t.deps.store, { ...getAccount(t.deps.store, id)!, locked: false }));
+    // unlocking leaves the request there (it is not accepted by the unlock)
+    await updateProfile(t, owner, { locked: false });
     const res = await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token);
     expect(res.body).toMatchObject({ following: true, requested: false, showing_reblogs: false });
     expect((await get(t, "/api/v1/follow_requests", owner.token)).body).toEqual([]);
@@ -109,8 +108,7 @@ describe("unlocking the account, and silenced followers", () => {
     const open = await newUser(t, "open");
     const owner = await lockedUser();
     const silenced = await newUser(t, "quiet");
-    const id = normaliseId(silenced.id)!;
-    await t.deps.store.write(() => putAccount(t.deps.store, { ...getAccount(t.deps.store, id)!, silenced: true }));
+    await silenceAccount(t, silenced.id);
     const res = await post(t, `/api/v1/accounts/${open.id}/follow`, silenced.token);
     expect(res.body).toMatchObject({ following: false, requested: true });
     expect(await relationship(t, open, silenced)).toMatchObject({ requested_by: true, followed_by: false });
