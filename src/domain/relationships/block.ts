@@ -7,7 +7,7 @@ import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { getBlock, insertBlock, removeBlock, removeFollow, removeFollowRequest } from "../../store/relationships.ts";
-import { recordEvent, type EventPayloads } from "../events.ts";
+import { recordEvent, type EventPayloads, type Origin } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
@@ -15,31 +15,40 @@ import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 export type BlockCreated = EventPayloads["block.created"];
 
 export async function blockAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
+  const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
+  await block(deps, viewer, target);
+  return relationshipWith(deps.store, viewer.id, target.id);
+}
+
+/** The core, for any actor. Idempotent. */
+export async function block(deps: Deps, actor: AccountRecord, target: AccountRecord, origin: Origin = "local"): Promise<void> {
   const { store } = deps;
-  const target = findTargetAccount(store, rawTargetId, { allowSuspended: true });
-  if (target.id === viewer.id) throw new NotPermitted();
+  if (target.id === actor.id) throw new NotPermitted();
   await store.write(() => {
-    removeFollow(store, viewer.id, target.id);
-    removeFollow(store, target.id, viewer.id);
-    removeFollowRequest(store, viewer.id, target.id);
-    removeFollowRequest(store, target.id, viewer.id);
-    withdrawFollowNotifications(store, viewer.id, target.id);
-    withdrawFollowNotifications(store, target.id, viewer.id);
-    if (getBlock(store, viewer.id, target.id)) return;
+    removeFollow(store, actor.id, target.id);
+    removeFollow(store, target.id, actor.id);
+    removeFollowRequest(store, actor.id, target.id);
+    removeFollowRequest(store, target.id, actor.id);
+    withdrawFollowNotifications(store, actor.id, target.id);
+    withdrawFollowNotifications(store, target.id, actor.id);
+    if (getBlock(store, actor.id, target.id)) return;
     const now = Date.now();
-    const block = { v: 1 as const, id: newId(now), accountId: viewer.id, targetId: target.id, createdAt: now };
-    insertBlock(store, block);
+    const record = { v: 1 as const, id: newId(now), accountId: actor.id, targetId: target.id, createdAt: now };
+    insertBlock(store, record);
     // The deferred clean-up is a subscriber of this event (relationships.block_cleanup).
-    recordEvent(deps, "block.created", { blockId: block.id, blockerId: viewer.id, targetId: target.id }, "local", now);
+    recordEvent(deps, "block.created", { blockId: record.id, blockerId: actor.id, targetId: target.id }, origin, now);
   });
-  return relationshipWith(store, viewer.id, target.id);
 }
 
 /** Lifts the block; what the clean-up removed stays removed. Idempotent. */
 export async function unblockAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
-  await deps.store.write(() => {
-    if (removeBlock(deps.store, viewer.id, target.id)) recordEvent(deps, "block.removed", { blockerId: viewer.id, targetId: target.id });
-  });
+  await unblock(deps, viewer, target);
   return relationshipWith(deps.store, viewer.id, target.id);
+}
+
+export async function unblock(deps: Deps, actor: AccountRecord, target: AccountRecord, origin: Origin = "local"): Promise<void> {
+  await deps.store.write(() => {
+    if (removeBlock(deps.store, actor.id, target.id)) recordEvent(deps, "block.removed", { blockerId: actor.id, targetId: target.id }, origin);
+  });
 }

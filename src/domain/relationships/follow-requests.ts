@@ -37,23 +37,33 @@ export function acceptPendingFollowRequests(deps: Deps, accountId: string): void
 }
 
 export async function authorizeFollowRequest(deps: Deps, viewer: AccountRecord, rawRequesterId: string): Promise<RelationshipFacts> {
+  const requester = findTargetAccount(deps.store, rawRequesterId, { allowSuspended: true });
+  await authorize(deps, viewer, requester);
+  return relationshipWith(deps.store, viewer.id, requester.id);
+}
+
+/** The core: `owner` lets `requester` follow. 404 when nothing is pending (unless it already follows). */
+export async function authorize(deps: Deps, owner: AccountRecord, requester: AccountRecord): Promise<void> {
   const { store } = deps;
-  const requester = findTargetAccount(store, rawRequesterId, { allowSuspended: true });
   await store.write(() => {
-    const request = getFollowRequest(store, requester.id, viewer.id);
+    const request = getFollowRequest(store, requester.id, owner.id);
     if (request) return acceptFollowRequest(deps, request);
-    if (!isFollowing(store, requester.id, viewer.id)) throw new NotFound();
+    if (!isFollowing(store, requester.id, owner.id)) throw new NotFound();
   });
-  return relationshipWith(store, viewer.id, requester.id);
 }
 
 export async function rejectFollowRequest(deps: Deps, viewer: AccountRecord, rawRequesterId: string): Promise<RelationshipFacts> {
+  const requester = findTargetAccount(deps.store, rawRequesterId, { allowSuspended: true });
+  await reject(deps, viewer, requester);
+  return relationshipWith(deps.store, viewer.id, requester.id);
+}
+
+/** The core: `owner` turns `requester`'s pending request down. 404 when nothing is pending. */
+export async function reject(deps: Deps, owner: AccountRecord, requester: AccountRecord): Promise<void> {
   const { store } = deps;
-  const requester = findTargetAccount(store, rawRequesterId, { allowSuspended: true });
   await store.write(() => {
-    if (!removeFollowRequest(store, requester.id, viewer.id)) throw new NotFound();
-    withdrawFollowNotifications(store, requester.id, viewer.id);
-    recordEvent(deps, "follow.rejected", { requesterId: requester.id, targetId: viewer.id });
+    if (!removeFollowRequest(store, requester.id, owner.id)) throw new NotFound();
+    withdrawFollowNotifications(store, requester.id, owner.id);
+    recordEvent(deps, "follow.rejected", { requesterId: requester.id, targetId: owner.id });
   });
-  return relationshipWith(store, viewer.id, requester.id);
 }

@@ -11,7 +11,7 @@ import {
 } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
-import { recordEvent } from "../events.ts";
+import { recordEvent, type Origin } from "../events.ts";
 import { acceptFollowRequest } from "./follow-requests.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
@@ -41,53 +41,68 @@ function normaliseLanguages(languages: string[] | null): string[] | null {
 }
 
 export async function followAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string, options: FollowOptions): Promise<RelationshipFacts> {
+  const target = findTargetAccount(deps.store, rawTargetId);
+  await follow(deps, viewer, target, options);
+  return relationshipWith(deps.store, viewer.id, target.id);
+}
+
+/** The core, for any actor: follows, asks (locked target, or a silenced actor), or updates the options. */
+export async function follow(deps: Deps, actor: AccountRecord, target: AccountRecord, options: FollowOptions, origin: Origin = "local"): Promise<void> {
   const { store } = deps;
-  const target = findTargetAccount(store, rawTargetId);
-  if (target.id === viewer.id) throw new NotPermitted();
+  if (target.id === actor.id) throw new NotPermitted();
   await store.write(() => {
     // Guards first, before anything is written: a block may have committed since the request began.
-    if (blockedEitherWay(store, viewer.id, target.id)) throw new NotPermitted();
-    const follow = getFollow(store, viewer.id, target.id);
-    if (follow) return putFollow(store, withOptions(follow, options));
-    const asks = target.locked || viewer.silenced;
-    const request = getFollowRequest(store, viewer.id, target.id);
+    if (blockedEitherWay(store, actor.id, target.id)) throw new NotPermitted();
+    const existing = getFollow(store, actor.id, target.id);
+    if (existing) return putFollow(store, withOptions(existing, options));
+    const asks = target.locked || actor.silenced;
+    const request = getFollowRequest(store, actor.id, target.id);
     // A request to an account unlocked since is accepted now, as unlocking accepts the pending ones.
     if (request) return asks ? putFollowRequest(store, withOptions(request, options)) : acceptFollowRequest(deps, withOptions(request, options));
     const now = Date.now();
     const fresh = withOptions(
-      { v: 1, id: newId(now), accountId: viewer.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri: null },
+      { v: 1, id: newId(now), accountId: actor.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri: null },
       options,
     );
     if (asks) {
       putFollowRequest(store, fresh);
-      recordEvent(deps, "follow.requested", { requestId: fresh.id, requesterId: viewer.id, targetId: target.id }, "local", now);
+      recordEvent(deps, "follow.requested", { requestId: fresh.id, requesterId: actor.id, targetId: target.id }, origin, now);
     } else {
       putFollow(store, fresh);
-      notify(deps, { type: "follow", recipientId: target.id, fromAccountId: viewer.id }, now);
-      recordEvent(deps, "follow.created", { followerId: viewer.id, targetId: target.id }, "local", now);
+      notify(deps, { type: "follow", recipientId: target.id, fromAccountId: actor.id }, now);
+      recordEvent(deps, "follow.created", { followerId: actor.id, targetId: target.id }, origin, now);
     }
   });
-  return relationshipWith(store, viewer.id, target.id);
 }
 
 /** Stops following, or withdraws the pending request. Idempotent. */
 export async function unfollowAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
-  await deps.store.write(() => {
-    const followed = removeFollow(deps.store, viewer.id, target.id);
-    const requested = removeFollowRequest(deps.store, viewer.id, target.id);
-    if (followed || requested) recordEvent(deps, "follow.removed", { followerId: viewer.id, targetId: target.id });
-    withdrawFollowNotifications(deps.store, viewer.id, target.id);
-  });
+  await unfollow(deps, viewer, target);
   return relationshipWith(deps.store, viewer.id, target.id);
 }
 
-/** Makes `rawTargetId` stop following the viewer. Idempotent. */
+/** The core: `follower` no longer follows (nor asks to follow) `target`. */
+export async function unfollow(deps: Deps, follower: AccountRecord, target: AccountRecord, origin: Origin = "local"): Promise<void> {
+  await deps.store.write(() => {
+    const followed = removeFollow(deps.store, follower.id, target.id);
+    const requested = removeFollowRequest(deps.store, follower.id, target.id);
+    if (followed || requested) recordEvent(deps, "follow.removed", { followerId: follower.id, targetId: target.id }, origin);
+    withdrawFollowNotifications(deps.store, follower.id, target.id);
+  });
+}
+
+/** Makes `rawTargetId` stop following the viewer (a pending request of theirs stays). Idempotent. */
 export async function removeFromFollowers(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
-  await deps.store.write(() => {
-    if (removeFollow(deps.store, target.id, viewer.id)) recordEvent(deps, "follow.removed", { followerId: target.id, targetId: viewer.id });
-    withdrawFollowNotifications(deps.store, target.id, viewer.id);
-  });
+  await removeFollower(deps, viewer, target);
   return relationshipWith(deps.store, viewer.id, target.id);
+}
+
+/** The core: `owner` drops `follower` from its followers. */
+export async function removeFollower(deps: Deps, owner: AccountRecord, follower: AccountRecord): Promise<void> {
+  await deps.store.write(() => {
+    if (removeFollow(deps.store, follower.id, owner.id)) recordEvent(deps, "follow.removed", { followerId: follower.id, targetId: owner.id });
+    withdrawFollowNotifications(deps.store, follower.id, owner.id);
+  });
 }

@@ -26,36 +26,45 @@ export interface MuteOptions {
 
 /** Mutes, or changes the options of a live mute (it keeps its place in GET /api/v1/mutes). */
 export async function muteAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string, options: MuteOptions): Promise<RelationshipFacts> {
+  const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
+  await mute(deps, viewer, target, options);
+  return relationshipWith(deps.store, viewer.id, target.id);
+}
+
+/** The core (mutes are private to this server: they never federate). */
+export async function mute(deps: Deps, actor: AccountRecord, target: AccountRecord, options: MuteOptions): Promise<void> {
   const { store } = deps;
-  const target = findTargetAccount(store, rawTargetId, { allowSuspended: true });
-  if (target.id === viewer.id) throw new NotPermitted();
+  if (target.id === actor.id) throw new NotPermitted();
   await store.write(() => {
     const now = Date.now();
-    const live = getMute(store, viewer.id, target.id, now);
-    const mute: MuteRecord = {
+    const live = getMute(store, actor.id, target.id, now);
+    const record: MuteRecord = {
       v: 1,
       id: live?.id ?? newId(now),
-      accountId: viewer.id,
+      accountId: actor.id,
       targetId: target.id,
       notifications: options.notifications,
       expiresAt: options.durationSeconds > 0 ? now + options.durationSeconds * 1000 : null,
       createdAt: live?.createdAt ?? now,
     };
-    putMute(store, mute);
-    recordEvent(deps, "mute.created", { muteId: mute.id, accountId: viewer.id, targetId: target.id, expiresAt: mute.expiresAt }, "local", now);
+    putMute(store, record);
+    recordEvent(deps, "mute.created", { muteId: record.id, accountId: actor.id, targetId: target.id, expiresAt: record.expiresAt }, "local", now);
   });
-  return relationshipWith(store, viewer.id, target.id);
 }
 
 export async function unmuteAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId, { allowSuspended: true });
-  await deps.store.write(() => {
-    if (removeMute(deps.store, viewer.id, target.id)) recordEvent(deps, "mute.removed", { accountId: viewer.id, targetId: target.id });
-  });
+  await unmute(deps, viewer, target);
   return relationshipWith(deps.store, viewer.id, target.id);
 }
 
-/** The mute.expired job: deletes the mute if it has ended (a mute renewed since is left alone). Idempotent. */
+export async function unmute(deps: Deps, actor: AccountRecord, target: AccountRecord): Promise<void> {
+  await deps.store.write(() => {
+    if (removeMute(deps.store, actor.id, target.id)) recordEvent(deps, "mute.removed", { accountId: actor.id, targetId: target.id });
+  });
+}
+
+/** The mute's expiry (relationships.mute_expiry): deletes the mute if it has ended (a mute renewed since is left alone). Idempotent. */
 export async function removeExpiredMute(store: Store, event: MuteExpired): Promise<void> {
   await store.write(() => {
     const mute = getMuteRecord(store, event.muterId, event.targetId);

@@ -2,7 +2,7 @@
 // indexes, counters, mention notifications, idempotency key and follow-up jobs.
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
-import { newId, normaliseId, publicId } from "../../lib/ids.ts";
+import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, putAccount } from "../../store/accounts.ts";
 import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
@@ -16,6 +16,7 @@ import { canSeeStatus } from "../policy/visibility.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
 import { countableLength, parseStatusText, renderStatus } from "./format.ts";
 import { resolveMediaIds } from "./media.ts";
+import { newStatusRecord } from "./record.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 /** A timer, not an event: forgets an Idempotency-Key an hour after its status was posted. */
@@ -50,11 +51,6 @@ function refuseUnsupported(input: NewStatusInput): void {
   }
 }
 
-export function statusUrls(account: AccountRecord, id: string, reblog = false) {
-  const uri = `${account.uri}/statuses/${publicId(id)}`;
-  return { uri: reblog ? `${uri}/activity` : uri, url: `${account.url}/${publicId(id)}` };
-}
-
 /** A repeated Idempotency-Key within the hour: the first status, if it still exists. */
 function idempotentHit(store: Store, accountId: string, key: string | null | undefined, now: number): StatusRecord | undefined {
   if (!key) return undefined;
@@ -74,11 +70,6 @@ function replyParent(store: Store, viewerId: string, rawId: string | undefined):
   return parent;
 }
 
-function defaultVisibility(viewer: UserViewer, parent: StatusRecord | null): Visibility {
-  if (parent) return parent.visibility;
-  return viewer.user.privacy ?? (viewer.account.locked ? "private" : "public");
-}
-
 let knownLanguages: Set<string> | null = null;
 
 /** A code the instance lists (GET /api/v1/instance/languages); anything else falls back, as on Mastodon. */
@@ -89,19 +80,51 @@ function language(raw: string | undefined, fallback: string | null): string {
   return fallback && knownLanguages.has(fallback) ? fallback : SERVER_LANGUAGES[0]!;
 }
 
+/** What the author wants posted, with every default already applied: the core needs no token, no app and no
+ * user preferences, so the API and (with federation) the inbox post through it alike. */
+export interface StatusDraft {
+  text: string;
+  spoilerText: string;
+  /** Media marked sensitive (a content warning makes it so in any case). */
+  sensitive: boolean;
+  visibility: Visibility;
+  language: string | null;
+  parent: StatusRecord | null;
+  mediaIds: string[];
+  applicationId: string | null;
+  idempotencyKey?: string | null;
+}
+
+/** POST /api/v1/statuses: the token holder's preferences and app fill in what the client left out. */
 export async function createStatus(deps: Deps, viewer: UserViewer, input: NewStatusInput): Promise<StatusRecord> {
-  const { store, config } = deps;
+  const { store } = deps;
   refuseUnsupported(input);
   const author = viewer.account;
-  const now = Date.now();
-  const repeated = idempotentHit(store, author.id, input.idempotencyKey, now);
+  const repeated = idempotentHit(store, author.id, input.idempotencyKey, Date.now());
   if (repeated) return repeated;
-
   const parent = replyParent(store, author.id, input.inReplyToId);
-  const mediaIds = resolveMediaIds(store, author.id, input.mediaIds ?? []);
-  let text = (input.status ?? "").trim();
-  let spoilerText = (input.spoilerText ?? "").trim();
-  const sensitive = (input.sensitive ?? viewer.user.sensitive) || spoilerText !== "";
+  return postStatus(deps, author, {
+    text: input.status ?? "",
+    spoilerText: input.spoilerText ?? "",
+    sensitive: input.sensitive ?? viewer.user.sensitive ?? false,
+    visibility: input.visibility ?? (parent ? parent.visibility : (viewer.user.privacy ?? (author.locked ? "private" : "public"))),
+    language: language(input.language, viewer.user.language ?? null),
+    parent,
+    mediaIds: resolveMediaIds(store, author.id, input.mediaIds ?? []),
+    applicationId: viewer.app.id,
+    idempotencyKey: input.idempotencyKey,
+  });
+}
+
+/** The core of posting, for any author: the rules, the formatting, and the one write with its event. */
+export async function postStatus(deps: Deps, author: AccountRecord, draft: StatusDraft): Promise<StatusRecord> {
+  const { store, config } = deps;
+  const { parent, mediaIds } = draft;
+  if (parent) assertCanReply(store, author.id, parent);
+  const now = Date.now();
+  let text = draft.text.trim();
+  let spoilerText = draft.spoilerText.trim();
+  const sensitive = draft.sensitive || spoilerText !== "";
   // A content warning with no body becomes the body (Mastodon does the same), still marked sensitive.
   if (text === "" && spoilerText !== "" && mediaIds.length === 0) [text, spoilerText] = [spoilerText, ""];
   if (text === "" && mediaIds.length === 0) throw new Unprocessable("Validation failed: Text can't be blank");
@@ -109,9 +132,7 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
   if (!segments || countableLength(spoilerText, segments) > STATUS_LIMITS.maxCharacters) {
     throw new Unprocessable(`Validation failed: Text character limit of ${STATUS_LIMITS.maxCharacters} exceeded`);
   }
-
-  let visibility = input.visibility ?? defaultVisibility(viewer, parent);
-  if (visibility === "public" && author.silenced) visibility = "unlisted";
+  const visibility = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
   const formatted = renderStatus(segments, config.url, (username, domain) => {
     const local = domain === null || domain.toLowerCase() === config.domain.toLowerCase();
     const account = findAccountByAcct(store, username, local ? null : domain);
@@ -119,36 +140,26 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
   });
 
   const id = newId(now);
-  const status: StatusRecord = {
-    v: 1,
+  const status = newStatusRecord({
     id,
-    accountId: author.id,
-    ...statusUrls(author, id),
-    local: true,
+    author,
+    createdAt: now,
     text,
     content: formatted.html,
     spoilerText,
     sensitive,
     visibility,
-    language: language(input.language, viewer.user.language ?? null),
-    inReplyToId: parent?.id ?? null,
-    inReplyToAccountId: parent?.accountId ?? null,
-    reblogOfId: null,
-    applicationId: viewer.app.id,
+    language: draft.language,
+    inReplyTo: parent,
+    applicationId: draft.applicationId,
     mentionIds: formatted.mentionIds,
     tags: formatted.tags,
     mediaIds,
-    repliesCount: 0,
-    reblogsCount: 0,
-    favouritesCount: 0,
-    createdAt: now,
-    editedAt: null,
-    deletedAt: null,
-  };
+  });
 
   return store.write(() => {
     // Checked again inside the write: two requests racing with one key still create one status.
-    const raced = idempotentHit(store, author.id, input.idempotencyKey, now);
+    const raced = idempotentHit(store, author.id, draft.idempotencyKey, now);
     if (raced) return raced;
     insertStatus(store, status);
     onStatusCreated(deps, status, mediaIds.length === 0 ? formatted.firstUrl : null);
@@ -161,9 +172,9 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
     for (const mentionedId of status.mentionIds) {
       if (canSeeStatus(store, mentionedId, status)) notify(deps, { type: "mention", recipientId: mentionedId, fromAccountId: author.id, statusId: id }, now);
     }
-    if (input.idempotencyKey) {
-      putIdempotency(store, author.id, input.idempotencyKey, { statusId: id, at: now });
-      const expiry: IdempotencyExpiry = { accountId: author.id, key: input.idempotencyKey, statusId: id };
+    if (draft.idempotencyKey) {
+      putIdempotency(store, author.id, draft.idempotencyKey, { statusId: id, at: now });
+      const expiry: IdempotencyExpiry = { accountId: author.id, key: draft.idempotencyKey, statusId: id };
       deps.jobs.enqueue(IDEMPOTENCY_EXPIRY, expiry, { delayMs: IDEMPOTENCY_TTL_MS });
     }
     return status;

@@ -6,7 +6,7 @@
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
 import {
   favouriteIdOf,
@@ -23,19 +23,22 @@ import { interactionTarget } from "./reblog.ts";
 import { removeInteractionNotification } from "./remove.ts";
 
 export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+  return favourite(deps, viewer.account, interactionTarget(deps, viewer.account.id, rawId));
+}
+
+/** The core, for any actor: idempotent; returns the status with its new count. */
+export async function favourite(deps: Deps, actor: AccountRecord, status: StatusRecord): Promise<StatusRecord> {
   const { store } = deps;
-  const me = viewer.account.id;
-  const status = interactionTarget(deps, me, rawId);
-  assertCanFavourite(store, me, status);
-  if (favouriteIdOf(store, me, status.id)) return status;
+  assertCanFavourite(store, actor.id, status);
+  if (favouriteIdOf(store, actor.id, status.id)) return status;
   return store.write(() => {
-    if (!favouriteIdOf(store, me, status.id)) {
+    if (!favouriteIdOf(store, actor.id, status.id)) {
       const now = Date.now();
       const favouriteId = newId(now);
-      insertFavourite(store, { id: favouriteId, accountId: me, statusId: status.id });
+      insertFavourite(store, { id: favouriteId, accountId: actor.id, statusId: status.id });
       adjustStatusCounter(store, status.id, "favouritesCount", 1);
-      notify(deps, { type: "favourite", recipientId: status.accountId, fromAccountId: me, statusId: status.id }, now);
-      recordEvent(deps, "favourite.created", { favouriteId, accountId: me, statusId: status.id }, "local", now);
+      notify(deps, { type: "favourite", recipientId: status.accountId, fromAccountId: actor.id, statusId: status.id }, now);
+      recordEvent(deps, "favourite.created", { favouriteId, accountId: actor.id, statusId: status.id }, "local", now);
     }
     return getStatus(store, status.id)!;
   });
@@ -43,15 +46,18 @@ export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: str
 
 /** Returns the status as the client should now see it: not favourited, counter lowered. */
 export async function unfavouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+  return unfavourite(deps, viewer.account, interactionTarget(deps, viewer.account.id, rawId));
+}
+
+/** The core: the favourite is forgotten and counted down at once; `favourite.removed`'s subscriber does the rest. */
+export async function unfavourite(deps: Deps, actor: AccountRecord, status: StatusRecord): Promise<StatusRecord> {
   const { store } = deps;
-  const me = viewer.account.id;
-  const status = interactionTarget(deps, me, rawId);
   return store.write(() => {
-    const id = favouriteIdOf(store, me, status.id);
+    const id = favouriteIdOf(store, actor.id, status.id);
     if (id) {
-      const row: JoinRow = { id, accountId: me, statusId: status.id };
+      const row: JoinRow = { id, accountId: actor.id, statusId: status.id };
       if (forgetFavourite(store, row)) adjustStatusCounter(store, status.id, "favouritesCount", -1);
-      recordEvent(deps, "favourite.removed", { favouriteId: id, accountId: me, statusId: status.id });
+      recordEvent(deps, "favourite.removed", { favouriteId: id, accountId: actor.id, statusId: status.id });
     }
     return getStatus(store, status.id) ?? status;
   });

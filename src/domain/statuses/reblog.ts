@@ -1,16 +1,17 @@
 // Reblog (boost) and unreblog. A reblog is a wrapper status with reblogOfId; reblogging twice returns the
 // existing wrapper. Unreblogging discards the wrapper at once (like a delete) and leaves the rest to the
-// `status.removed` job.
+// `reblog.removed` event's subscriber. Each action has a core for any acting account (local or, with
+// federation, remote) and a wrapper for the API that resolves the token holder and raw ids.
 import type { Deps } from "../../deps.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import type { StatusRecord, Visibility } from "../../store/records.ts";
+import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus, insertStatus, reblogIdOf } from "../../store/statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { notify } from "../notifications/notify.ts";
 import { assertCanReblog, assertVisible } from "../policy/interaction.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
-import { statusUrls } from "./create.ts";
+import { newStatusRecord } from "./record.ts";
 import { discardStatus } from "./delete.ts";
 import { recordEvent } from "../events.ts";
 
@@ -26,69 +27,50 @@ export function interactionTarget(deps: Deps, viewerId: string, rawId: string): 
   return status;
 }
 
-/** Returns the wrapper (new or existing). */
+/** POST /api/v1/statuses/:id/reblog: the visibility asked for, else the user's default (never direct). */
 export async function reblogStatus(deps: Deps, viewer: UserViewer, rawId: string, visibility?: ReblogVisibility): Promise<StatusRecord> {
-  const { store } = deps;
-  const me = viewer.account;
-  const original = interactionTarget(deps, me.id, rawId);
-  assertCanReblog(store, me.id, original);
-  const existing = reblogIdOf(store, me.id, original.id);
-  if (existing) return getStatus(store, existing)!;
-
+  const original = interactionTarget(deps, viewer.account.id, rawId);
   const preferred = viewer.user.privacy === "direct" ? "private" : viewer.user.privacy;
+  return reblog(deps, viewer.account, original, visibility ?? preferred ?? "public");
+}
+
+/** The core, for any actor: returns the wrapper (new, or the one that exists). */
+export async function reblog(deps: Deps, actor: AccountRecord, original: StatusRecord, visibility: ReblogVisibility): Promise<StatusRecord> {
+  const { store } = deps;
+  assertCanReblog(store, actor.id, original);
+  const existing = reblogIdOf(store, actor.id, original.id);
+  if (existing) return getStatus(store, existing)!;
   const now = Date.now();
-  const id = newId(now);
-  const wrapper: StatusRecord = {
-    v: 1,
-    id,
-    accountId: me.id,
-    ...statusUrls(me, id, true),
-    local: true,
-    text: "",
-    content: "",
-    spoilerText: "",
-    sensitive: false,
-    visibility: visibility ?? preferred ?? "public",
-    language: null,
-    inReplyToId: null,
-    inReplyToAccountId: null,
-    reblogOfId: original.id,
-    applicationId: null,
-    mentionIds: [],
-    tags: [],
-    mediaIds: [],
-    repliesCount: 0,
-    reblogsCount: 0,
-    favouritesCount: 0,
-    createdAt: now,
-    editedAt: null,
-    deletedAt: null,
-  };
+  const wrapper = newStatusRecord({ id: newId(now), author: actor, createdAt: now, visibility, reblogOf: original });
   return store.write(() => {
-    const raced = reblogIdOf(store, me.id, original.id);
+    const raced = reblogIdOf(store, actor.id, original.id);
     if (raced) return getStatus(store, raced)!;
     insertStatus(store, wrapper);
     onStatusCreated(deps, wrapper);
     adjustStatusCounter(store, original.id, "reblogsCount", 1);
-    const account = getAccount(store, me.id);
+    const account = getAccount(store, actor.id);
     if (account) putAccount(store, { ...account, statusesCount: account.statusesCount + 1, lastStatusAt: now });
-    notify(deps, { type: "reblog", recipientId: original.accountId, fromAccountId: me.id, statusId: original.id }, now);
+    notify(deps, { type: "reblog", recipientId: original.accountId, fromAccountId: actor.id, statusId: original.id }, now);
     return wrapper;
   });
 }
 
 /** Returns the original status as it stands afterwards (reblogged false, count already lowered). */
 export async function unreblogStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+  const original = interactionTarget(deps, viewer.account.id, rawId);
+  await unreblog(deps, viewer.account, original);
+  return getStatus(deps.store, original.id) ?? original;
+}
+
+/** The core: discards the actor's reblog of `original` at once; the `reblog.removed` subscriber does the rest. */
+export async function unreblog(deps: Deps, actor: AccountRecord, original: StatusRecord): Promise<void> {
   const { store } = deps;
-  const me = viewer.account;
-  const original = interactionTarget(deps, me.id, rawId);
   await store.write(() => {
-    const wrapperId = reblogIdOf(store, me.id, original.id);
+    const wrapperId = reblogIdOf(store, actor.id, original.id);
     const wrapper = wrapperId ? getStatus(store, wrapperId) : undefined;
     if (!wrapper || wrapper.deletedAt) return;
     const now = Date.now();
     discardStatus(store, wrapper, now);
-    recordEvent(deps, "reblog.removed", { statusId: wrapper.id, reblogOfId: original.id, accountId: me.id }, "local", now);
+    recordEvent(deps, "reblog.removed", { statusId: wrapper.id, reblogOfId: original.id, accountId: actor.id }, "local", now);
   });
-  return getStatus(store, original.id) ?? original;
 }
