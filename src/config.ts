@@ -36,6 +36,8 @@ export interface Config {
   maxBodyBytes: number;
   /** How long a whole request body may take to arrive; slower senders get 408. */
   bodyTimeoutMs: number;
+  /** Send `X-Warren-Cache: hit|miss` on timeline pages (tests and benchmarks check the page cache with it). */
+  cacheStatusHeader: boolean;
 }
 
 export interface SmtpConfig {
@@ -136,5 +138,6 @@ export function loadConfig(env: Env = process.env): Config {
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
+    cacheStatusHeader: flag(env, "WARREN_CACHE_STATUS_HEADER", false),
   };
 }

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { KEYSPACES, type KeyspaceName } from "./keys.ts";
 import { runMigrations } from "./migrations.ts";
+import { watchKeyspace } from "./versions.ts";
 
 export type Keyspaces = { [K in KeyspaceName]: Database<any, any> };
 
@@ -62,6 +63,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       ...(CACHED.has(name) ? { cache: { validated: true }, cachePuts: false } : {}),
     });
   }
+  for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db.versions);
   const store: Store = {
     dir,
     db,

@@ -118,6 +118,10 @@ export const KEYSPACES = {
   // Instance (src/store/rules.ts)
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",
+
+  // Caches (src/store/versions.ts)
+  /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
+  versions: "versions",
 } as const;
 
 export type KeyspaceName = keyof typeof KEYSPACES;

@@ -4,6 +4,7 @@
 import type { Database } from "lmdb";
 import { END, fitsInKey, type Store } from "./db.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
+import { noteRead, versionName } from "./versions.ts";
 
 /** A home or list feed row. */
 export interface FeedEntry {
@@ -81,6 +82,7 @@ export function homeShowsRecently(store: Store, viewerId: string, originalId: st
 
 /** A page of a home feed, newest first; `accept` skips rows without counting them. */
 export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, accept: (statusId: string, entry: FeedEntry) => boolean): Row<FeedEntry>[] {
+  noteRead(versionName.home(viewerId));
   return page(store.db.homeFeed, viewerId, query, accept);
 }
 
@@ -103,6 +105,7 @@ export function removeListEntry(store: Store, listId: string, statusId: string):
 }
 
 export function pageListFeed(store: Store, listId: string, query: PageQuery, accept: (statusId: string, entry: FeedEntry) => boolean): Row<FeedEntry>[] {
+  noteRead(versionName.list(listId));
   return page(store.db.listFeed, listId, query, accept);
 }
 
@@ -127,12 +130,14 @@ export function removePublicEntry(store: Store, feed: PublicFeed, statusId: stri
 
 export function publicFeedExists(store: Store, feed: PublicFeed): boolean {
   if (!fitsInKey(feed)) return false;
+  noteRead(versionName.publicFeed(feed));
   for (const _ of store.db.publicFeeds.getKeys({ start: [feed], end: [feed, END], limit: 1 })) return true;
   return false;
 }
 
 export function pagePublicFeed(store: Store, feed: PublicFeed, query: PageQuery, accept: (statusId: string, entry: PublicEntry) => boolean): Row<PublicEntry>[] {
   if (!fitsInKey(feed)) return [];
+  noteRead(versionName.publicFeed(feed));
   return page(store.db.publicFeeds, feed, query, accept);
 }
 

@@ -8,6 +8,7 @@ import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { countFollowRequests } from "../../store/relationships.ts";
+import { VersionedCache } from "../versioned-cache.ts";
 
 /** GET /api/v1/accounts?id[]= takes at most this many ids. */
 export const MAX_ACCOUNT_IDS = 40;
@@ -63,12 +64,27 @@ export function credentialExtras(deps: Deps, accountId: string): { followRequest
   return { followRequestsCount: countFollowRequests(deps.store, accountId, 40) };
 }
 
-// Viewers are resolved once per commit (auth/viewer.ts), so extras kept beside the viewer object are exact
-// for as long as that object is handed out (verify_credentials is the most frequent call of all).
+// A viewer object is handed out while its token and what its account sees are unchanged (auth/viewer.ts),
+// and a follow request bumps what its target sees, so extras kept beside the viewer object are exact for as
+// long as that object is handed out (verify_credentials is the most frequent call of all).
 const extrasByViewer = new WeakMap<UserViewer, { followRequestsCount: number }>();
 
 export function viewerCredentialExtras(deps: Deps, viewer: UserViewer): { followRequestsCount: number } {
   let extras = extrasByViewer.get(viewer);
   if (!extras) extrasByViewer.set(viewer, (extras = credentialExtras(deps, viewer.account.id)));
   return extras;
+}
+
+const accountRecords = new WeakMap<Store, VersionedCache<AccountRecord | null>>();
+const MAX_ACCOUNTS = 10_000;
+
+/**
+ * An account record by id, the same object while the account is unchanged: pages presented meanwhile share
+ * it, so a client re-reading a thread or a timeline does not decode (or present) the same authors again.
+ */
+export function cachedAccount(store: Store, id: string): AccountRecord | null {
+  let cache = accountRecords.get(store);
+  if (!cache) accountRecords.set(store, (cache = new VersionedCache(MAX_ACCOUNTS)));
+  // getAccount's read names the account's version itself.
+  return cache.get(store, id, () => ({ value: getAccount(store, id) ?? null, depends: [] })).value;
 }

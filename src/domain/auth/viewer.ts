@@ -2,7 +2,8 @@
 import { Forbidden, Unprocessable } from "../../lib/errors.ts";
 import { sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
-import { commitScoped } from "../snapshot.ts";
+import { VersionedCache, type Stamp } from "../versioned-cache.ts";
+import { versionName } from "../../store/versions.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import { findToken, getApp } from "../../store/oauth.ts";
 import type { AccountRecord, AppRecord, TokenRecord, UserRecord } from "../../store/records.ts";
@@ -21,17 +22,35 @@ export interface UserViewer extends Viewer {
   user: UserRecord;
 }
 
+// Keyed by the token as sent (it is in this process's memory with every request anyway): a hit costs no hash.
+const viewers = new WeakMap<Store, VersionedCache<Viewer | null>>();
+const stamps = new WeakMap<Viewer, Stamp>();
+const MAX_VIEWERS = 10_000;
+
 /**
- * The viewer behind a bearer token, or null when the token is unknown or revoked. Resolved once per commit:
- * while nothing has been written, a token seen before is answered from memory (records are never mutated
- * in place, so sharing them is safe).
+ * The viewer behind a bearer token, or null when the token is unknown or revoked. Kept while the token, its
+ * account and what the account sees (its user record) are unchanged (records are never mutated in place, so
+ * sharing them is safe).
  */
 export function viewerFromToken(store: Store, rawToken: string): Viewer | null {
-  // Keyed by the token as sent (it is in this process's memory with every request anyway): a hit costs no hash.
-  const viewers = commitScoped<Viewer | null>(store, "viewers");
-  let viewer = viewers.get(rawToken);
-  if (viewer === undefined) viewers.set(rawToken, (viewer = loadViewer(store, sha256(rawToken))));
-  return viewer;
+  let cache = viewers.get(store);
+  if (!cache) viewers.set(store, (cache = new VersionedCache(MAX_VIEWERS)));
+  const { value, stamp } = cache.get(store, rawToken, () => {
+    const hash = sha256(rawToken);
+    const viewer = loadViewer(store, hash);
+    const accountId = viewer?.account?.id;
+    return { value: viewer, depends: accountId ? [versionName.token(hash), versionName.viewer(accountId)] : [versionName.token(hash)] };
+  });
+  if (value) stamps.set(value, stamp);
+  return value;
+}
+
+/**
+ * The versions `viewer` was resolved at: something kept for this viewer (a timeline page) is only valid
+ * while they are unchanged.
+ */
+export function viewerStamp(viewer: Viewer): Stamp | undefined {
+  return stamps.get(viewer);
 }
 
 function loadViewer(store: Store, hash: string): Viewer | null {

@@ -15,7 +15,7 @@ import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, type PagingParams } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
 import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
-import { cachedStatusList, keptPage, PageCache } from "./timeline-pages.ts";
+import { cachedStatusList, keptPage, PageCache } from "../../cache/timeline-pages.ts";
 
 const origins = {
   local: t.Optional(Flag({ description: "Only statuses of local users" })),

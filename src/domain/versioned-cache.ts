@@ -1,0 +1,54 @@
+// Per-thread caches of values read from the store, each kept with the versions (store/versions.ts) of what
+// it was read from and served while those are unchanged. A write anywhere else (a job on a worker thread
+// fanning out, a favourite on another status) leaves them alone; a write to what they depend on, by any
+// thread or process, makes the next lookup read afresh.
+import type { Store } from "../store/db.ts";
+import { insideWrite, noteExpiry, noteRead, readVersions, recordingReads, versionsUnchanged } from "../store/versions.ts";
+
+/** The version names a value depends on, the versions they had when it was read, and when it runs out. */
+export interface Stamp {
+  names: readonly string[];
+  versions: readonly number[];
+  /** ms since the epoch (a mute's end); Infinity for never */
+  until: number;
+}
+
+/** Is what was read under `stamp` still exactly what the store holds? */
+export function stampCurrent(store: Store, stamp: Stamp, now: number): boolean {
+  return now < stamp.until && versionsUnchanged(store, stamp.names, stamp.versions);
+}
+
+interface Entry<T> {
+  value: T;
+  stamp: Stamp;
+}
+
+export class VersionedCache<T> {
+  private entries = new Map<string, Entry<T>>();
+
+  constructor(private readonly limit: number) {}
+
+  /**
+   * The value kept under `key` while its versions are unchanged, else what `load` reads now. The versions a
+   * value depends on are those `load` names plus those of every status and account it reads, taken in the
+   * same read snapshot (the lookup is synchronous). Nothing read inside a write transaction is kept.
+   */
+  get(store: Store, key: string, load: () => { value: T; depends: readonly string[] }): Entry<T> {
+    const kept = this.entries.get(key);
+    if (kept && stampCurrent(store, kept.stamp, Date.now())) {
+      // A recording around this lookup (a page being built) depends on the same versions.
+      for (const name of kept.stamp.names) noteRead(name);
+      if (kept.stamp.until !== Infinity) noteExpiry(kept.stamp.until);
+      return kept;
+    }
+    const { result, reads } = recordingReads(load);
+    for (const name of result.depends) reads.names.add(name);
+    const names = [...reads.names];
+    const entry = { value: result.value, stamp: { names, versions: readVersions(store, names), until: reads.until } };
+    if (insideWrite(store)) return entry;
+    if (kept) this.entries.delete(key);
+    else if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, entry);
+    return entry;
+  }
+}

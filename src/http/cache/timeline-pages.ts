@@ -1,0 +1,126 @@
+// Rendered timeline pages, answered again before routing while nothing they show has changed. It lives in
+// http/ because what it keeps is an HTTP answer (bytes and headers, under the credentials and URL as sent);
+// what a page depends on comes from the domain and the store: the versions (store/versions.ts) of the
+// token, of what the viewer sees (relations, flags, user), of the feeds scanned and of every status and
+// account examined, shown or skipped, plus the end of any mute in force that hid something. Any write that
+// changes one of those bumps its version in the write's own transaction, whichever thread or process makes
+// it; other writes (fan-out into other people's feeds, favourites elsewhere) leave the page alone.
+import type { Deps } from "../../deps.ts";
+import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
+import { stampCurrent, type Stamp } from "../../domain/versioned-cache.ts";
+import type { PageQuery } from "../../store/paging.ts";
+import type { StatusRecord } from "../../store/records.ts";
+import { readVersions, recordingReads } from "../../store/versions.ts";
+import { statusList, type Setter } from "../api/v1/statuses/shared.ts";
+
+const MAX_PAGES = 2000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+interface Page {
+  stamp: Stamp;
+  /** UTF-8 bytes: sent without re-encoding */
+  body: Uint8Array;
+  /** Link and Cache-Control of the answer */
+  headers: Record<string, string>;
+}
+
+export class PageCache {
+  private pages = new Map<string, Page>();
+  private bytes = 0;
+
+  /** The page kept under `key` if nothing it shows has changed. */
+  get(deps: Deps, key: string, now: number): Page | undefined {
+    const page = this.pages.get(key);
+    if (!page) return undefined;
+    // Compare with the newest commit, not with the snapshot this thread's reads happen to share.
+    deps.store.freshSnapshot();
+    if (stampCurrent(deps.store, page.stamp, now)) return page;
+    this.drop(key, page);
+    return undefined;
+  }
+
+  set(key: string, page: Page): void {
+    const old = this.pages.get(key);
+    if (old) this.drop(key, old);
+    this.pages.set(key, page);
+    this.bytes += page.body.byteLength;
+    // Oldest first out (Map order is insertion order).
+    for (const [oldKey, oldPage] of this.pages) {
+      if (this.pages.size <= MAX_PAGES && this.bytes <= MAX_BYTES) break;
+      this.drop(oldKey, oldPage);
+    }
+  }
+
+  private drop(key: string, page: Page): void {
+    this.pages.delete(key);
+    this.bytes -= page.body.byteLength;
+  }
+}
+
+const encoder = new TextEncoder();
+const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
+const TIMELINES = "/api/v1/timelines/";
+
+/**
+ * Pages are kept under the credentials exactly as sent and the URL: the same token asking the same thing
+ * again, with the token, its account and everything the page read unchanged, is answered exactly as
+ * before, so a hit needs neither the token check nor the route.
+ */
+function pageKey(request: Request): string {
+  return `${request.headers.get("authorization") ?? ""} ${request.url}`;
+}
+
+/**
+ * The stamp of a page built for `viewer`: the viewer's versions as they were when its token was checked
+ * (a revocation committed since then makes them differ), and the current versions of everything else the
+ * build read, taken in the build's own read snapshot.
+ */
+function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
+  const byViewer = viewer ? viewerStamp(viewer) : { names: [], versions: [], until: Infinity };
+  if (!byViewer) return undefined;
+  for (const name of byViewer.names) names.delete(name);
+  const rest = [...names];
+  return {
+    names: [...byViewer.names, ...rest],
+    versions: [...byViewer.versions, ...readVersions(deps.store, rest)],
+    until: Math.min(until, byViewer.until),
+  };
+}
+
+/**
+ * A timeline page (statusList: presentation, Link header), kept for the early answer below. `read` pages
+ * with `page`, whose row budget says where the Link continues when the scan stopped early.
+ */
+export function cachedStatusList(
+  deps: Deps,
+  cache: PageCache,
+  request: Request,
+  set: Setter,
+  viewer: Viewer | null,
+  page: PageQuery,
+  read: (page: PageQuery) => StatusRecord[],
+): Response {
+  // One synchronous pass: the reads, the presentation and the versions all see one read snapshot.
+  const { result: statuses, reads } = recordingReads(() => {
+    const statuses = read(page);
+    return statusList(deps, request, set, viewer, statuses, undefined, page.budget);
+  });
+  const stamp = pageStamp(deps, viewer, reads.names, reads.until);
+  const body = encoder.encode(JSON.stringify(statuses));
+  const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
+  if (set.headers["link"]) headers.link = set.headers["link"] as string;
+  if (stamp) cache.set(pageKey(request), { stamp, body, headers });
+  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
+  return new Response(body, { headers: JSON_TYPE });
+}
+
+/** Before routing: the kept page for this exact request, if it is still current. */
+export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Response | undefined {
+  if (request.method !== "GET" || !request.url.includes(TIMELINES)) return undefined;
+  const page = cache.get(deps, pageKey(request), Date.now());
+  if (!page) return undefined;
+  Object.assign(set.headers, page.headers);
+  set.headers["vary"] = "Authorization";
+  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "hit";
+  return new Response(page.body, { headers: JSON_TYPE });
+}

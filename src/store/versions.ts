@@ -1,0 +1,163 @@
+// Versions: a counter per thing a cache may depend on (an account, what an account sees, a token, a status,
+// a feed), bumped by every write that changes it, in that write's transaction. A cache keeps the versions it
+// read with its value and serves the value while they are unchanged, so a write by any thread or process
+// (a job on a worker, the CLI) invalidates exactly what it changed and nothing else.
+//
+// Nobody bumps by hand: openStore wraps put and remove of the keyspaces in WRITE_RULES, so every write to
+// them bumps the versions their key names. Reads of statuses and accounts are noted while a cached value is
+// read (`recordingReads`), so a cached page depends on every status and account it examined, shown or not;
+// feed scans note their feed (store/timelines.ts), and reads of a mute with an end note when it runs out.
+import type { Database } from "lmdb";
+import type { KeyspaceName } from "./keys.ts";
+import type { Store } from "./db.ts";
+
+/** Version names. */
+export const versionName = {
+  /** an account record: how the account looks to everyone (counters, profile, suspension) */
+  account: (id: string) => `a:${id}`,
+  /** what an account sees: its user, its follows, blocks (both ways), mutes, lists, flags on statuses */
+  viewer: (id: string) => `v:${id}`,
+  token: (hash: string) => `t:${hash}`,
+  /** a status record and its preview card */
+  status: (id: string) => `s:${id}`,
+  home: (accountId: string) => `h:${accountId}`,
+  list: (listId: string) => `l:${listId}`,
+  publicFeed: (feed: string) => `f:${feed}`,
+};
+
+type KeyRule = (key: unknown) => string[];
+
+const byId = (name: (id: string) => string): KeyRule => (key) => (typeof key === "string" ? [name(key)] : []);
+/** Array keys: the names of the elements at `positions`. */
+const byParts = (name: (id: string) => string, ...positions: number[]): KeyRule => (key) =>
+  Array.isArray(key) ? positions.map((i) => name(String(key[i]))) : [];
+
+/** Which versions a write to a key of each keyspace bumps. */
+const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
+  accounts: byId(versionName.account),
+  // Approval, confirmation and disabling change both what others see and the viewer behind a token.
+  users: (key) => [...byId(versionName.account)(key), ...byId(versionName.viewer)(key)],
+  tokens: byId(versionName.token),
+  statuses: byId(versionName.status),
+  cards: byId(versionName.status),
+  homeFeed: byParts(versionName.home, 0),
+  listFeed: byParts(versionName.list, 0),
+  listMembers: byParts(versionName.list, 0),
+  publicFeeds: byParts(versionName.publicFeed, 0),
+  follows: byParts(versionName.viewer, 0),
+  // The target's pending-request count is part of what it sees (verify_credentials).
+  followRequests: byParts(versionName.viewer, 0, 1),
+  // A block hides the blocker's statuses from the target too.
+  blocks: byParts(versionName.viewer, 0, 1),
+  mutes: byParts(versionName.viewer, 0),
+  lists: byParts(versionName.viewer, 0),
+  listMemberships: byParts(versionName.viewer, 1),
+  favouriteOf: byParts(versionName.viewer, 0),
+  reblogOf: byParts(versionName.viewer, 0),
+  bookmarkOf: byParts(versionName.viewer, 0),
+  pinOf: byParts(versionName.viewer, 0),
+};
+
+/** Keyspaces whose point reads are noted while recording (see recordingReads). */
+const READ_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
+  accounts: byId(versionName.account),
+  statuses: byId(versionName.status),
+};
+
+/** What a recording has noted: the versions read, and when the first time-limited record read runs out. */
+export interface Reads {
+  names: Set<string>;
+  /** ms since the epoch; Infinity when nothing read expires */
+  until: number;
+}
+
+let recording: Reads | null = null;
+
+/** Notes a dependency of what is being recorded (a cache hit that skipped the store read notes its names). */
+export function noteRead(name: string): void {
+  recording?.names.add(name);
+}
+
+/** Notes that what is being recorded changes by itself at `at` (ms) with nothing written. */
+export function noteExpiry(at: number): void {
+  if (recording && at < recording.until) recording.until = at;
+}
+
+/**
+ * Runs `fn` (synchronous) and returns what it read: the version names of the statuses and accounts, and of
+ * what it noted itself (feeds), and the earliest expiry of a mute it found in force. Nested recordings add
+ * to the outer one too.
+ */
+export function recordingReads<T>(fn: () => T): { result: T; reads: Reads } {
+  const outer = recording;
+  const reads: Reads = { names: new Set(), until: Infinity };
+  recording = reads;
+  try {
+    return { result: fn(), reads };
+  } finally {
+    recording = outer;
+    if (outer) {
+      for (const name of reads.names) outer.names.add(name);
+      if (reads.until < outer.until) outer.until = reads.until;
+    }
+  }
+}
+
+/** Wraps a keyspace's put and remove (and, for READ_RULES, get) as the rules above say. */
+export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, versions: Database<number, string>): void {
+  const writeRule = WRITE_RULES[name];
+  if (writeRule) {
+    const bump = (key: unknown) => {
+      for (const version of writeRule(key)) versions.put(version, (versions.get(version) ?? 0) + 1);
+    };
+    const put = keyspace.put.bind(keyspace);
+    const remove = keyspace.remove.bind(keyspace);
+    keyspace.put = ((key: unknown, ...rest: unknown[]) => {
+      bump(key);
+      return (put as (...args: unknown[]) => unknown)(key, ...rest);
+    }) as typeof keyspace.put;
+    keyspace.remove = ((key: unknown, ...rest: unknown[]) => {
+      bump(key);
+      return (remove as (...args: unknown[]) => unknown)(key, ...rest);
+    }) as typeof keyspace.remove;
+  }
+  const readRule = READ_RULES[name];
+  const get = keyspace.get.bind(keyspace) as (...args: unknown[]) => unknown;
+  if (readRule) {
+    keyspace.get = ((key: unknown, ...rest: unknown[]) => {
+      if (recording) for (const version of readRule(key)) recording.names.add(version);
+      return get(key, ...rest);
+    }) as typeof keyspace.get;
+  }
+  if (name === "mutes") {
+    // A mute with an end stops hiding at that end with nothing written (its clean-up job comes later).
+    keyspace.get = ((key: unknown, ...rest: unknown[]) => {
+      const mute = get(key, ...rest) as { expiresAt?: number | null } | undefined;
+      if (recording && typeof mute?.expiresAt === "number" && mute.expiresAt > Date.now()) noteExpiry(mute.expiresAt);
+      return mute;
+    }) as typeof keyspace.get;
+  }
+}
+
+/** The current versions of `names`, in order (0 for one never bumped). */
+export function readVersions(store: Store, names: readonly string[]): number[] {
+  const out = new Array<number>(names.length);
+  for (let i = 0; i < names.length; i++) out[i] = store.db.versions.get(names[i]) ?? 0;
+  return out;
+}
+
+/** Do `names` still have exactly `versions`? */
+export function versionsUnchanged(store: Store, names: readonly string[], versions: readonly number[]): boolean {
+  for (let i = 0; i < names.length; i++) {
+    if ((store.db.versions.get(names[i]) ?? 0) !== versions[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * Inside a write transaction reads see its uncommitted writes, which a throw may still roll back: nothing
+ * read there may be cached.
+ */
+export function insideWrite(store: Store): boolean {
+  return !!(store.db.versions as unknown as { env: { writeTxn?: unknown } }).env.writeTxn;
+}
