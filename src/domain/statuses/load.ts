@@ -4,8 +4,7 @@
 // themselves: the Mastodon entities (src/entities/status.ts) now, the ActivityPub converter next.
 import type { Deps } from "../../deps.ts";
 import type { Viewer } from "../auth/viewer.ts";
-import { commitScoped } from "../snapshot.ts";
-import { getAccount } from "../../store/accounts.ts";
+import { cachedAccount } from "../accounts/read.ts";
 import { getApp } from "../../store/oauth.ts";
 import type { AccountRecord, AppRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, reblogIdOf } from "../../store/statuses.ts";
@@ -43,15 +42,15 @@ export interface LoadedStatuses {
 }
 
 /**
- * Account records by id, kept while nothing has been committed (an account changes only by a commit): pages
- * presented meanwhile share them, so a client re-reading a thread or a timeline does not decode the same
- * authors again. The same record object also lets a renderer reuse what it made of it.
+ * Account records by id, once per page, from the records kept while each account is unchanged
+ * (accounts/read.ts cachedAccount): pages share them, so a client re-reading a thread or a timeline does not
+ * decode the same authors again. The same record object also lets a renderer reuse what it made of it.
  */
 function accountReader(deps: Deps): (id: string) => AccountRecord | null {
-  const known = commitScoped<AccountRecord | null>(deps.store, "status-accounts");
+  const known = new Map<string, AccountRecord | null>();
   return (id) => {
     let hit = known.get(id);
-    if (hit === undefined) known.set(id, (hit = getAccount(deps.store, id) ?? null));
+    if (hit === undefined) known.set(id, (hit = cachedAccount(deps.store, id)));
     return hit;
   };
 }
