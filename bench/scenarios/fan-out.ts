@@ -31,7 +31,7 @@ const FOLLOWERS = 10_000;
 const RUNS = 3;
 const WRITE_BATCH = 2_000;
 
-function localAccount(deps: Deps, username: string): { account: AccountRecord; user: UserRecord } {
+export function localAccount(deps: Deps, username: string): { account: AccountRecord; user: UserRecord } {
   const now = Date.now();
   const id = newId(now);
   const account: AccountRecord = {
@@ -63,7 +63,7 @@ async function createAudience(deps: Deps, authorId: string): Promise<string[]> {
   return followers;
 }
 
-function statusOf(author: AccountRecord, n: number): StatusRecord {
+export function statusOf(author: AccountRecord, n: number): StatusRecord {
   const now = Date.now();
   const id = newId(now);
   return {
