@@ -4,6 +4,8 @@
 //
 //   bun bench/run.ts [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=N] [--only=name,...]
 //                    [--profile]   (one round; Warren runs under bun --cpu-prof-md, profiles in .bench/profiles/)
+//                    [--data=DIR | --accounts=N --statuses=N --seed=N]   (the seeded instance of the scale_* scenarios;
+//                    default: a small one, seeded under .bench/seeds/ on first use; see bench/seed.ts)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -11,8 +13,12 @@ import { BenchClient } from "./lib/client.ts";
 import { generateLoad, type LoadOptions, type RequestSpec } from "./lib/load.ts";
 import { problems, table, type Row } from "./lib/report.ts";
 import type { Measurement } from "./lib/stats.ts";
-import { startBare, startWarren, type ChildServer, type Sample } from "./lib/servers.ts";
+import { startBare, startWarren, type ChildServer, type Sample, type Warren } from "./lib/servers.ts";
+import { memoryOf, type Memory } from "./lib/memory.ts";
+import { seededCopy, type SeededCopy } from "./lib/seeded.ts";
 import { SCENARIOS, TIMED_CHECKS } from "./scenarios/index.ts";
+import { SCALE_SCENARIOS } from "./scenarios/scale.ts";
+import { SCALE_CHECKS } from "./scenarios/scale-checks.ts";
 import type { Scenario } from "./scenarios/types.ts";
 
 function option(name: string, fallback: string): string {
@@ -50,13 +56,19 @@ async function measure(server: ChildServer, spec: RequestSpec): Promise<Measurem
 
 const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 
+/** Memory of Warren after each scale scenario's load, before it stopped. */
+const memoryAfter: { scenario: string; memory: Memory }[] = [];
+
 async function runScenario(scenario: Scenario): Promise<Row> {
   const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.name}.md`] : [];
-  const warren = await startWarren({ bunFlags, env: scenario.env });
+  const warren = await startWarren({ bunFlags, env: scenario.env, dataDir: scenario.seeded ? seeded!.dir : undefined });
   let bare: ChildServer | null = null;
+  let stopBackground: (() => Promise<void>) | null = null;
   try {
-    const spec = await scenario.prepare(new BenchClient(warren));
+    const client = new BenchClient(warren);
+    const spec = await scenario.prepare(client, seeded?.manifest);
     bare = await startBare(await sample(warren.url, spec));
+    stopBackground = (await scenario.background?.(client, seeded?.manifest)) ?? null;
     console.log(`${scenario.name}: ${rounds} round(s) of warren, then the bare handler…`);
     const warrenRuns: Measurement[] = [];
     const bareRuns: Measurement[] = [];
@@ -67,6 +79,10 @@ async function runScenario(scenario: Scenario): Promise<Row> {
       if (profile) await warren.stop();
       bareRuns.push(await measure(bare, spec));
     }
+    await stopBackground?.();
+    stopBackground = null;
+    const memory = scenario.seeded ? memoryOf(warren.pid) : null;
+    if (memory) memoryAfter.push({ scenario: scenario.name, memory });
     const warrenResult = best(warrenRuns);
     const bareResult = best(bareRuns);
     return {
@@ -77,17 +93,41 @@ async function runScenario(scenario: Scenario): Promise<Row> {
       ratio: warrenResult.rps / bareResult.rps,
     };
   } finally {
+    await stopBackground?.();
     await bare?.stop();
     await warren.stop();
   }
 }
 
-const scenarios = only.length ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+/** Start-up on the seeded copy (spawn until /api/v2/instance answers), then its scale checks on one Warren. */
+async function scaleFigures(copy: SeededCopy) {
+  const started = performance.now();
+  const warren: Warren = await startWarren({ dataDir: copy.dir });
+  const startupMs = performance.now() - started;
+  const idle = memoryOf(warren.pid);
+  const checks: { name: string; description: string; limitMs: number; runsMs: number[] }[] = [];
+  try {
+    for (const check of SCALE_CHECKS.filter((c) => !only.length || only.includes(c.name))) {
+      console.log(`${check.name}: ${check.description}…`);
+      checks.push({ name: check.name, description: check.description, limitMs: check.limitMs, runsMs: await check.run(new BenchClient(warren), copy.manifest) });
+    }
+  } finally {
+    await warren.stop();
+  }
+  return { startupMs, idle, checks };
+}
+
+const everyScenario = [...SCENARIOS, ...SCALE_SCENARIOS];
+const scenarios = only.length ? everyScenario.filter((s) => only.includes(s.name)) : everyScenario;
 const checks = only.length ? TIMED_CHECKS.filter((c) => only.includes(c.name)) : TIMED_CHECKS;
-if (scenarios.length + checks.length === 0) {
-  console.error(`no scenario named ${only.join(", ")}; known: ${[...SCENARIOS, ...TIMED_CHECKS].map((s) => s.name).join(", ")}`);
+const scaleChecks = only.length ? SCALE_CHECKS.filter((c) => only.includes(c.name)) : SCALE_CHECKS;
+if (scenarios.length + checks.length + scaleChecks.length === 0) {
+  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS].map((s) => s.name).join(", ")}`);
   process.exit(64);
 }
+const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length ? await seededCopy(process.argv.slice(2)) : null;
+process.on("exit", () => seeded?.remove());
+const scale = seeded ? await scaleFigures(seeded) : null;
 
 const rows: Row[] = [];
 for (const scenario of scenarios) rows.push(await runScenario(scenario));
@@ -112,6 +152,23 @@ const issues = [
   ...problems(rows),
   ...timed.filter((c) => Math.max(...c.runsMs) > c.limitMs).map((c) => `${c.name}: slowest run ${Math.max(...c.runsMs).toFixed(0)} ms > ${c.limitMs} ms`),
 ];
+if (seeded && scale) {
+  const m = seeded.manifest;
+  const mb = (memory: Memory | null) => (memory ? `${memory.rssMb.toFixed(0)} MB RSS (${memory.anonMb.toFixed(0)} MB anonymous)` : "n/a");
+  console.log(`\nseeded instance ${seeded.source}: ${m.accounts} accounts, ${m.statuses} statuses (${m.counts.posts} posts, ${m.counts.replies} replies, ` +
+    `${m.counts.reblogs} reblogs), ${m.counts.favourites} favourites, ${m.counts.follows} follows, largest account ${m.largest.followers} followers; ` +
+    `seeded in ${m.seconds.total.toFixed(0)} s`);
+  console.log(`data: ${(m.dataBytes / 2 ** 20).toFixed(0)} MiB after seeding, ${(m.dataBytes / m.statuses * 100_000 / 2 ** 20).toFixed(0)} MiB per 100k statuses`);
+  console.log(`start-up on it: ${scale.startupMs.toFixed(0)} ms; memory idle after start-up: ${mb(scale.idle)}`);
+  for (const { scenario, memory } of memoryAfter) console.log(`memory after ${scenario}: ${mb(memory)}`);
+  for (const check of scale.checks) {
+    const sorted = [...check.runsMs].sort((a, b) => a - b);
+    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(0);
+    console.log(`${check.name} (${check.description}): p50 ${at(50)} ms, p99 ${at(99)} ms, max ${at(100)} ms over ${sorted.length}; limit ${check.limitMs} ms`);
+    timed.push(check);
+    if (Math.max(...check.runsMs) > check.limitMs) issues.push(`${check.name}: slowest ${Math.max(...check.runsMs).toFixed(0)} ms > ${check.limitMs} ms`);
+  }
+}
 if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
 
 mkdirSync(outDir, { recursive: true });

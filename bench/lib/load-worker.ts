@@ -8,7 +8,7 @@ declare const self: Worker;
 self.onmessage = async (event: MessageEvent<LoadJob>) => {
   const job = event.data;
   const url = new URL(job.url);
-  const varies = job.url.includes("{{n}}") || job.body?.includes("{{n}}");
+  const varies = job.url.includes("{{n}}") || job.body?.includes("{{n}}") || job.headerVariants.length > 0;
   const fixed = varies ? null : encodeRequest(url, job.method, job.headers, job.body);
   let n = 0;
   const request = () => {
@@ -17,7 +17,9 @@ self.onmessage = async (event: MessageEvent<LoadJob>) => {
     // In a URL, an 8-digit number unique per request (threads < 100): it can stand for the end of an id.
     const inUrl = String(counter * 100 + job.thread).padStart(8, "0").slice(-8);
     const target = new URL(job.url.replaceAll("{{n}}", inUrl));
-    return encodeRequest(target, job.method, job.headers, job.body?.replaceAll("{{n}}", `${job.thread}-${counter}`));
+    const variant = job.headerVariants.length ? job.headerVariants[(counter * 7 + job.thread) % job.headerVariants.length] : undefined;
+    const headers = variant ? { ...job.headers, ...variant } : job.headers;
+    return encodeRequest(target, job.method, headers, job.body?.replaceAll("{{n}}", `${job.thread}-${counter}`));
   };
 
   const latencies: number[] = [];

@@ -8,6 +8,8 @@ export interface RequestSpec {
    * number unique per request (reads that must miss the page cache, e.g. a varying max_id). */
   path: string;
   headers?: Record<string, string>;
+  /** Headers that change from request to request (e.g. 1,000 readers' tokens): request n adds the n-th, in turn. */
+  headerVariants?: Record<string, string>[];
   /** Sent as is; `{{n}}` is replaced by a counter unique per request (for writes that must differ). */
   body?: string;
   /** The status every response must have (default 200); others are counted and reported. */
@@ -18,6 +20,7 @@ export interface LoadJob {
   url: string;
   method: string;
   headers: Record<string, string>;
+  headerVariants: Record<string, string>[];
   body?: string;
   expectStatus: number;
   connections: number;
@@ -59,6 +62,7 @@ export async function generateLoad(baseUrl: string, spec: RequestSpec, options: 
     url: baseUrl + spec.path,
     method: spec.method,
     headers: spec.headers ?? {},
+    headerVariants: spec.headerVariants ?? [],
     body: spec.body,
     expectStatus: spec.expectStatus ?? 200,
     // Spread connections as evenly as possible over the threads.

@@ -32,10 +32,15 @@ export interface WarrenOptions {
   env?: Record<string, string>;
   /** Extra `bun` flags, e.g. --cpu-prof-md (the profile is written when Warren stops). */
   bunFlags?: string[];
+  /** An existing data directory (a seeded instance's copy), kept when Warren stops; a fresh temporary one by default. */
+  dataDir?: string;
 }
 
 export async function startWarren(options: WarrenOptions = {}): Promise<Warren> {
-  const dir = mkdtempSync(join(tmpdir(), "warren-bench-"));
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), "warren-bench-"));
+  const removeDir = () => {
+    if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
+  };
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = {
@@ -52,10 +57,10 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
   };
   const { proc, output } = spawnServer([bun, ...(options.bunFlags ?? []), "src/main.ts", "serve"], env);
   try {
-    await waitForHttp(`${url}/api/v2/instance`, proc, output);
+    await waitForHttp(`${url}/api/v2/instance`, proc, output, 200, options.dataDir ? 300_000 : 20_000);
   } catch (error) {
     await stop(proc);
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
     throw error;
   }
   return {
@@ -65,7 +70,7 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
     script: (path, ...args) => run([bun, path, ...args], { cwd: root, env }),
     async stop() {
       await stop(proc);
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     },
   };
 }
