@@ -15,7 +15,7 @@ import { seedJobQueue } from "./seed/jobs.ts";
 import { writeManifest, type SeedManifest } from "./seed/manifest.ts";
 import { defaultSeedDir, flag, seedSize } from "./seed/options.ts";
 import { Random } from "./seed/random.ts";
-import { createStatuses, THREAD_REPLIES } from "./seed/statuses.ts";
+import { createStatuses } from "./seed/statuses.ts";
 
 const SEED_URL = "http://localhost:3000";
 
@@ -62,7 +62,7 @@ const manifest: SeedManifest = {
   users: users.manifest,
   largest: { index: largest, followers: graph.followerCounts[largest]!, lastFollower: users.manifest.findIndex((u) => u.id === lastFollowerId) },
   busiest: { index: busiest, statuses: statuses.perAccount[busiest]! },
-  thread: { rootId: statuses.threadRootId, replies: THREAD_REPLIES },
+  thread: { rootId: statuses.threadRootId, replies: statuses.threadReplies },
   tag: statuses.topTag,
 };
 writeManifest(dataDir, manifest);

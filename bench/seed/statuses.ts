@@ -41,6 +41,8 @@ export interface SeededStatuses {
   /** Statuses (posts, replies, reblogs) per account index. */
   perAccount: Uint32Array;
   threadRootId: string;
+  /** THREAD_REPLIES, unless the run is too short to hold them all. */
+  threadReplies: number;
   topTag: string;
 }
 
@@ -147,5 +149,5 @@ export async function createStatuses(deps: Deps & { jobs: SeedJobQueue }, viewer
   }
   progress.done();
   const topTag = tagUse.indexOf(Math.max(...tagUse));
-  return { counts, perAccount, threadRootId, topTag: `tag${topTag}` };
+  return { counts, perAccount, threadRootId, threadReplies: threadIds.length, topTag: `tag${topTag}` };
 }
