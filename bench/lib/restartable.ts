@@ -4,6 +4,7 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import { captureOutput, freePort, run, stop, waitForHttp } from "./process.ts";
+import { warrenEnv } from "./servers.ts";
 
 const root = join(import.meta.dir, "../..");
 const bun = process.execPath;
@@ -28,17 +29,7 @@ export interface RestartableWarren {
 export function restartableWarren(dir: string, extraEnv: Record<string, string> = {}): RestartableWarren {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    NODE_ENV: "production",
-    WARREN_DATA_DIR: dir,
-    WARREN_PORT: String(port),
-    WARREN_HOST: "127.0.0.1",
-    WARREN_URL: url,
-    WARREN_LOG: "off",
-    WARREN_RATE_LIMITS: "off",
-    ...extraEnv,
-  };
+  const env = warrenEnv(dir, port, extraEnv);
   let proc: Subprocess<"ignore", "pipe", "pipe"> | null = null;
   let output: () => string = () => "";
   return {

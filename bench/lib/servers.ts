@@ -36,6 +36,23 @@ export interface WarrenOptions {
   dataDir?: string;
 }
 
+/** The environment of a Warren server process on loopback: its own data, port and URL, quiet, production
+ * mode; rate limits off, since load from one address would be refused within a second (scenarios that
+ * measure the limits turn them on). */
+export function warrenEnv(dir: string, port: number, extra: Record<string, string> = {}): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    WARREN_DATA_DIR: dir,
+    WARREN_PORT: String(port),
+    WARREN_HOST: "127.0.0.1",
+    WARREN_URL: `http://127.0.0.1:${port}`,
+    WARREN_LOG: "off",
+    WARREN_RATE_LIMITS: "off",
+    ...extra,
+  };
+}
+
 export async function startWarren(options: WarrenOptions = {}): Promise<Warren> {
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), "warren-bench-"));
   const removeDir = () => {
@@ -43,18 +60,7 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
   };
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    NODE_ENV: "production",
-    WARREN_DATA_DIR: dir,
-    WARREN_PORT: String(port),
-    WARREN_HOST: "127.0.0.1",
-    WARREN_URL: url,
-    WARREN_LOG: "off",
-    // Load from one address would be refused within a second; scenarios that measure the limits turn them on.
-    WARREN_RATE_LIMITS: "off",
-    ...options.env,
-  };
+  const env = warrenEnv(dir, port, options.env);
   const { proc, output } = spawnServer([bun, ...(options.bunFlags ?? []), "src/main.ts", "serve"], env);
   try {
     await waitForHttp(`${url}/api/v2/instance`, proc, output, 200, options.dataDir ? 300_000 : 20_000);

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureOutput, freePort, run, stop, waitForHttp } from "../../bench/lib/process.ts";
+import { warrenEnv } from "../../bench/lib/servers.ts";
 
 const root = join(import.meta.dir, "../..");
 
@@ -20,22 +21,14 @@ export interface ServerUnderTest {
 export async function startServer(dataDir: string): Promise<ServerUnderTest> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    NODE_ENV: "production",
-    WARREN_DATA_DIR: dataDir,
-    WARREN_PORT: String(port),
-    WARREN_HOST: "127.0.0.1",
-    WARREN_URL: url,
-    WARREN_LOG: "off",
-    WARREN_RATE_LIMITS: "off",
+  const env = warrenEnv(dataDir, port, {
     WARREN_REGISTRATIONS: "open",
     // Bodies that stop arriving are dropped after this; the fuzzer's raw requests that announce more than
     // they send must be answered well within its per-request time-out.
     WARREN_BODY_TIMEOUT_SECONDS: "5",
     // Every answer is checked against the schema /openapi/json publishes for it: a mismatch is a logged 500.
     WARREN_CHECK_RESPONSES: "true",
-  };
+  });
   const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = captureOutput(proc);
   try {

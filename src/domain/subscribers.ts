@@ -11,10 +11,17 @@ import { STREAM_TOPIC } from "./streaming/signals.ts";
 import { fanOutStatus } from "./timelines/distribute.ts";
 import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./timelines/follows.ts";
 import { removeStatusFromTimelines } from "./timelines/removal.ts";
-import type { EventType, Subscriber } from "./events.ts";
+import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
 
 /** Helps TypeScript tie each subscriber's `run` to its event's payload. */
 const on = <T extends EventType>(subscriber: Subscriber<T>): Subscriber<T> => subscriber;
+
+/** The rest of a deletion: feeds first, while the record (author, tags, visibility) is still there, which
+ * also signals `delete` to the streams; then everything that refers to the status, and the record. */
+async function removeEverywhere(ctx: SubscriberContext, statusId: string): Promise<void> {
+  await removeStatusFromTimelines(ctx.store, ctx.emit, statusId);
+  await removeStatus(ctx.store, statusId);
+}
 
 /** Fan-out of big audiences and feed clean-up after unfollowing a prolific account take time. */
 const LONG_RUNNING_MS = 600_000;
@@ -35,25 +42,8 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     timeoutMs: LONG_RUNNING_MS,
     run: (ctx, event) => fanOutStatus(ctx.store, ctx.emit, event.payload.statusId),
   }),
-  on({
-    name: "statuses.removal",
-    on: "status.deleted",
-    lane: "default",
-    // Feeds first, while the record (author, tags, visibility) is still there; this also signals `delete`.
-    run: async (ctx, event) => {
-      await removeStatusFromTimelines(ctx.store, ctx.emit, event.payload.statusId);
-      await removeStatus(ctx.store, event.payload.statusId);
-    },
-  }),
-  on({
-    name: "statuses.reblog_removal",
-    on: "reblog.removed",
-    lane: "default",
-    run: async (ctx, event) => {
-      await removeStatusFromTimelines(ctx.store, ctx.emit, event.payload.statusId);
-      await removeStatus(ctx.store, event.payload.statusId);
-    },
-  }),
+  on({ name: "statuses.removal", on: "status.deleted", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
+  on({ name: "statuses.reblog_removal", on: "reblog.removed", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
   on({
     name: "timelines.backfill_follow",
     on: "follow.created",
