@@ -2,7 +2,7 @@
 import { open, type Database, type RootDatabase } from "lmdb";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { KEYSPACES, type KeyspaceName } from "./keys.ts";
+import { KEYSPACE_OPTIONS, KEYSPACES, type KeyspaceName } from "./keys.ts";
 import { runMigrations } from "./migrations.ts";
 import { watchKeyspace } from "./versions.ts";
 
@@ -61,6 +61,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       // a job on a worker thread (or the CLI) had replaced it, and wrote stale counters back.
       // Records are never mutated in place, so sharing them is safe.
       ...(CACHED.has(name) ? { cache: { validated: true }, cachePuts: false } : {}),
+      ...KEYSPACE_OPTIONS[name],
     });
   }
   for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db.versions);

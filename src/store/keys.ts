@@ -2,6 +2,8 @@
 // owner first, time-sortable id last, so Mastodon's max_id/since_id/min_id paging is one range scan.
 // Ids inside keys are the fixed-width decimal strings of lib/ids.ts.
 
+import { HOME_ROWS_OPTIONS } from "./home-rows.ts";
+
 export const KEYSPACES = {
   /** "schema_version" → number; other instance-wide facts (e.g. "registrations") → value */
   meta: "meta",
@@ -98,8 +100,11 @@ export const KEYSPACES = {
 
   // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
   // re-checked at read time, so a feed row never shows what its viewer may no longer see.
-  /** [viewerId, statusId] → FeedEntry: the home timeline, filled by fan-out on write */
-  homeFeed: "home_feed",
+  /** viewerId → HomeRow duplicates (store/home-rows.ts: status, author, reblogged ids packed in 16 or 24 bytes,
+   * sorted by status id): the home timeline, filled by fan-out on write */
+  homeFeed: "home_rows",
+  /** [viewerId, statusId] → FeedEntry: the home timeline before schema 2; migration 2 moves it to home_rows */
+  legacyHomeFeed: "home_feed",
   /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication) */
   homeReblogs: "home_reblogs",
   /** [listId, statusId] → FeedEntry: a list's timeline */
@@ -125,3 +130,8 @@ export const KEYSPACES = {
 } as const;
 
 export type KeyspaceName = keyof typeof KEYSPACES;
+
+/** lmdb-js options of the keyspaces that are not msgpack records under ordered keys. */
+export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
+  homeFeed: HOME_ROWS_OPTIONS,
+};

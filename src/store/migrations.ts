@@ -2,6 +2,7 @@
 import type { Store } from "./db.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
+import { moveHomeRows } from "./timelines.ts";
 
 interface Migration {
   version: number;
@@ -15,6 +16,7 @@ const MIGRATIONS: Migration[] = [
   { version: 1, describe: "initial keyspaces", run: () => {} },
   { version: 2, describe: "jobs keyed by [lane, runAt, jobId]", run: moveJobsIntoLanes },
   { version: 3, describe: "jobs of the pre-events types become their subscribers' jobs", run: renameLegacyJobs },
+  { version: 4, describe: "home rows packed as sorted duplicates under the viewer (home_feed → home_rows)", run: moveHomeRows },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

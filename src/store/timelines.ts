@@ -4,6 +4,8 @@
 import type { Database } from "lmdb";
 import { END, fitsInKey, type Store } from "./db.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
+import { afterStatus, encodeHomeRow, statusPrefix, type HomeRow } from "./home-rows.ts";
+import { getStatus } from "./statuses.ts";
 import { noteRead, versionName } from "./versions.ts";
 
 /** A home or list feed row. */
@@ -36,38 +38,46 @@ function page<V>(keyspace: Database<any, any>, owner: string, query: PageQuery, 
   return scanPage<V>(keyspace, [owner], query, (row) => accept(row.key[1], row.value));
 }
 
-/** Is `statusId` among the `n` newest rows of the feed? (Mastodon's reblog fall-off.) */
-function amongNewest(keyspace: Database<any, any>, owner: string, statusId: string, n: number): boolean {
-  let seen = 0;
-  for (const _ of keyspace.getKeys({ start: [owner, END], end: [owner, statusId], reverse: true })) {
-    if (++seen >= n) return false;
-  }
-  return true;
+// Home feeds (rows: store/home-rows.ts)
+
+/**
+ * The bytes of the row a status has in any home (its author and the status it wraps are the status's own),
+ * or null when the status record is gone. Point checks go through these exact bytes: lmdb-js positions a
+ * duplicate cursor inside a write transaction on stale key bytes after a write in that transaction.
+ */
+function rowOf(store: Store, statusId: string): { bytes: Buffer; reblogOfId: string | null } | null {
+  const status = getStatus(store, statusId);
+  if (!status) return null;
+  return { bytes: encodeHomeRow({ statusId, authorId: status.accountId, reblogOfId: status.reblogOfId }), reblogOfId: status.reblogOfId };
 }
 
-// Home feeds
-
 export function homeHas(store: Store, viewerId: string, statusId: string): boolean {
-  return store.db.homeFeed.doesExist([viewerId, statusId]);
+  const row = rowOf(store, statusId);
+  return !!row && store.db.homeFeed.doesExist(viewerId, row.bytes);
 }
 
 /** Inside a write. */
 export function putHomeEntry(store: Store, viewerId: string, statusId: string, entry: FeedEntry): void {
-  store.db.homeFeed.put([viewerId, statusId], entry);
+  store.db.homeFeed.put(viewerId, encodeHomeRow({ statusId, ...entry }));
   if (entry.reblogOfId && !store.db.homeReblogs.doesExist([viewerId, entry.reblogOfId])) {
     store.db.homeReblogs.put([viewerId, entry.reblogOfId], statusId);
   }
 }
 
-/** Inside a write: true when the row was there. */
+/** Inside a write: true when the row was there. A row whose status record is already gone stays (reads skip it). */
 export function removeHomeEntry(store: Store, viewerId: string, statusId: string): boolean {
-  const entry: FeedEntry | undefined = store.db.homeFeed.get([viewerId, statusId]);
-  if (!entry) return false;
-  store.db.homeFeed.remove([viewerId, statusId]);
-  if (entry.reblogOfId && store.db.homeReblogs.get([viewerId, entry.reblogOfId]) === statusId) {
-    store.db.homeReblogs.remove([viewerId, entry.reblogOfId]);
+  const row = rowOf(store, statusId);
+  if (!row || !store.db.homeFeed.doesExist(viewerId, row.bytes)) return false;
+  store.db.homeFeed.remove(viewerId, row.bytes);
+  if (row.reblogOfId && store.db.homeReblogs.get([viewerId, row.reblogOfId]) === statusId) {
+    store.db.homeReblogs.remove([viewerId, row.reblogOfId]);
   }
   return true;
+}
+
+/** Is `statusId` among the `n` newest rows of the viewer's home? (Mastodon's reblog fall-off.) */
+function amongNewestHome(store: Store, viewerId: string, statusId: string, n: number): boolean {
+  return store.db.homeFeed.getValuesCount(viewerId, { start: afterStatus(statusId) }) < n;
 }
 
 /**
@@ -75,15 +85,40 @@ export function removeHomeEntry(store: Store, viewerId: string, statusId: string
  * an earlier reblog of it, is among the `falloff` newest rows.
  */
 export function homeShowsRecently(store: Store, viewerId: string, originalId: string, falloff: number): boolean {
-  if (homeHas(store, viewerId, originalId) && amongNewest(store.db.homeFeed, viewerId, originalId, falloff)) return true;
+  if (homeHas(store, viewerId, originalId) && amongNewestHome(store, viewerId, originalId, falloff)) return true;
   const reblogId: string | undefined = store.db.homeReblogs.get([viewerId, originalId]);
-  return !!reblogId && homeHas(store, viewerId, reblogId) && amongNewest(store.db.homeFeed, viewerId, reblogId, falloff);
+  return !!reblogId && homeHas(store, viewerId, reblogId) && amongNewestHome(store, viewerId, reblogId, falloff);
 }
 
-/** A page of a home feed, newest first; `accept` skips rows without counting them. */
+/**
+ * A page of a home feed, newest first; `accept` skips rows without counting them. The same paging as
+ * scanPage (store/paging.ts), over the viewer's sorted rows.
+ */
 export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, accept: (statusId: string, entry: FeedEntry) => boolean): Row<FeedEntry>[] {
   noteRead(versionName.home(viewerId));
-  return page(store.db.homeFeed, viewerId, query, accept);
+  const rows: Row<FeedEntry>[] = [];
+  if (query.limit <= 0) return rows;
+  const { maxId, sinceId, minId, budget } = query;
+  const newer = !!minId;
+  // min_id: upwards from just above it (since_id is then ignored, as on Mastodon); otherwise downwards.
+  const range = newer
+    ? { start: afterStatus(minId), end: maxId ? statusPrefix(maxId) : undefined }
+    : { start: maxId ? statusPrefix(maxId) : undefined, reverse: true };
+  let lastId: string | null = null;
+  for (const row of store.db.homeFeed.getValues(viewerId, range) as Iterable<HomeRow>) {
+    const { statusId } = row;
+    if (!newer && sinceId && statusId <= sinceId) break;
+    if (budget && !budget.take()) {
+      if (lastId) budget.stop(lastId, newer ? "newer" : "older");
+      break;
+    }
+    lastId = statusId;
+    const entry = { authorId: row.authorId, reblogOfId: row.reblogOfId };
+    if (!accept(statusId, entry)) continue;
+    rows.push({ key: [viewerId, statusId], value: entry });
+    if (rows.length >= query.limit) break;
+  }
+  return newer ? rows.reverse() : rows;
 }
 
 // List feeds
@@ -151,3 +186,18 @@ export function accountStatusIds(store: Store, accountId: string): string[] {
 /** Id of the last committed write transaction of the environment, by any thread or process: it changes
  * whenever anything is written, so it can tell whether something computed from the store is still current. */
 
+
+/**
+ * Migration: the home rows of before schema 4 (msgpack FeedEntry records under [viewerId, statusId] in
+ * home_feed, about 116 bytes each on disk) into home_rows, then home_feed emptied. Inside the migration's
+ * write transaction.
+ */
+export function moveHomeRows(store: Store): void {
+  const legacy = store.db.legacyHomeFeed;
+  for (const { key, value } of legacy.getRange() as Iterable<{ key: unknown; value: FeedEntry }>) {
+    if (!Array.isArray(key)) continue; // msgpack's shared structures entry
+    const [viewerId, statusId] = key as [string, string];
+    putHomeEntry(store, viewerId, statusId, { authorId: value.authorId, reblogOfId: value.reblogOfId });
+  }
+  legacy.clearSync();
+}

@@ -40,7 +40,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   tokens: byId(versionName.token),
   statuses: byId(versionName.status),
   cards: byId(versionName.status),
-  homeFeed: byParts(versionName.home, 0),
+  homeFeed: byId(versionName.home),
   listFeed: byParts(versionName.list, 0),
   listMembers: byParts(versionName.list, 0),
   publicFeeds: byParts(versionName.publicFeed, 0),
