@@ -6,7 +6,7 @@
 import type { BenchClient } from "../lib/client.ts";
 import type { Scenario } from "./types.ts";
 
-const STATUSES = 100_000;
+export const STATUSES = 100_000;
 
 interface Seeded {
   authorId: string;
@@ -15,7 +15,7 @@ interface Seeded {
 }
 
 /** A reader whose home holds STATUSES rows by one remote author; every 1000th status has media. */
-async function seed(client: BenchClient): Promise<Seeded> {
+export async function seed(client: BenchClient): Promise<Seeded> {
   const reader = await client.user("reader");
   const { id } = await client.api<{ id: string }>("/api/v1/accounts/verify_credentials", { token: reader.token });
   const seeded = await client.warren.script("bench/scenarios/seed-statuses.ts", String(STATUSES), id);
@@ -25,7 +25,7 @@ async function seed(client: BenchClient): Promise<Seeded> {
 }
 
 /** `max_id=` values below the newest status, a different one per request: its first 10 digits, less one, then {{n}}. */
-function varyingMaxId(newestId: string): string {
+export function varyingMaxId(newestId: string): string {
   return `${BigInt(newestId) / 100_000_000n - 1n}{{n}}`;
 }
 

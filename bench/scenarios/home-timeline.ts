@@ -7,7 +7,7 @@ import type { Scenario } from "./types.ts";
 const STATUSES_PER_AUTHOR = 20;
 
 /** A reader following three authors whose statuses (and a few reblogs) fill more than 40 home rows. */
-async function prepareHome(client: BenchClient): Promise<User> {
+export async function prepareHome(client: BenchClient): Promise<User> {
   const reader = await client.user("reader");
   const authors = [await client.user("author1"), await client.user("author2"), await client.user("author3")];
   for (const author of authors) {
