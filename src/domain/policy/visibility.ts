@@ -11,15 +11,20 @@ import { getStatus } from "../../store/statuses.ts";
  * who blocks the viewer. (A viewer who blocks the author may still open a status by its id, as on Mastodon;
  * lists and timelines leave such statuses out.)
  */
-export function canSeeStatus(store: Store, viewerId: string | null, status: StatusRecord): boolean {
+export function canSeeStatus(
+  store: Store,
+  viewerId: string | null,
+  status: StatusRecord,
+  blocksViewer: (authorId: string) => boolean = (authorId) => isBlocking(store, authorId, viewerId!),
+): boolean {
   if (status.deletedAt) return false;
   // A reblog is visible only while the status it wraps is.
   if (status.reblogOfId) {
     const original = getStatus(store, status.reblogOfId);
-    if (!original || original.reblogOfId || !canSeeStatus(store, viewerId, original)) return false;
+    if (!original || original.reblogOfId || !canSeeStatus(store, viewerId, original, blocksViewer)) return false;
   }
   if (viewerId === status.accountId) return true;
-  if (viewerId && isBlocking(store, status.accountId, viewerId)) return false;
+  if (viewerId && blocksViewer(status.accountId)) return false;
   switch (status.visibility) {
     case "public":
     case "unlisted":
@@ -35,13 +40,22 @@ export function canSeeStatus(store: Store, viewerId: string | null, status: Stat
  * Lists, threads and timelines also leave out what the viewer chose not to see: statuses (and reblogs of
  * statuses) by accounts the viewer blocks or mutes. A status opened by id is not subject to this.
  */
-export function hiddenByViewer(store: Store, viewerId: string | null, status: StatusRecord): boolean {
+export function hiddenByViewer(
+  store: Store,
+  viewerId: string | null,
+  status: StatusRecord,
+  hides: (authorId: string) => boolean = (authorId) => viewerHides(store, viewerId!, authorId),
+): boolean {
   if (!viewerId) return false;
-  const hides = (authorId: string) => authorId !== viewerId && (isBlocking(store, viewerId, authorId) || isMuting(store, viewerId, authorId));
   if (hides(status.accountId)) return true;
   if (status.reblogOfId) {
     const original = getStatus(store, status.reblogOfId);
     if (original && hides(original.accountId)) return true;
   }
   return false;
+}
+
+/** Does the viewer block or mute this account? (Readers of many statuses by few authors keep the answer per author.) */
+export function viewerHides(store: Store, viewerId: string, accountId: string): boolean {
+  return accountId !== viewerId && (isBlocking(store, viewerId, accountId) || isMuting(store, viewerId, accountId));
 }

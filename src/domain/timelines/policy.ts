@@ -6,15 +6,17 @@ import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { getList, isMember, ownerListsContaining, type ListRecord } from "../../store/lists.ts";
 import type { FollowRecord, StatusRecord } from "../../store/records.ts";
-import { getFollow, isBlocking, isMuting } from "../../store/relationships.ts";
+import { getFollow, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
+import { canSeeStatus, hiddenByViewer, viewerHides } from "../policy/visibility.ts";
 
 /** One viewer's reading of timelines, with the per-author facts cached for the length of a page or event. */
 export class TimelineViewer {
   private follows = new Map<string, FollowRecord | null>();
   private exclusives = new Map<string, boolean>();
   private listed = new Map<string, boolean>();
+  private hidden = new Map<string, boolean>();
+  private blockers = new Map<string, boolean>();
 
   constructor(
     readonly store: Store,
@@ -54,13 +56,30 @@ export class TimelineViewer {
     return hit;
   }
 
+  /** Does the viewer block or mute this account? */
+  hides(accountId: string): boolean {
+    const viewerId = this.viewerId;
+    if (!viewerId) return false;
+    let hit = this.hidden.get(accountId);
+    if (hit === undefined) this.hidden.set(accountId, (hit = viewerHides(this.store, viewerId, accountId)));
+    return hit;
+  }
+
+  /** Does this account block the viewer? */
+  blocksViewer(accountId: string): boolean {
+    const viewerId = this.viewerId;
+    if (!viewerId) return false;
+    let hit = this.blockers.get(accountId);
+    if (hit === undefined) this.blockers.set(accountId, (hit = isBlocking(this.store, accountId, viewerId)));
+    return hit;
+  }
+
   /** The cheap part of the home rule, from a feed row alone: is this author's content wanted at all? */
   homeAuthor(authorId: string): boolean {
     const viewerId = this.viewerId;
     if (!viewerId) return false;
     if (authorId === viewerId) return true;
-    if (!this.follow(authorId) || this.exclusive(authorId)) return false;
-    return !isBlocking(this.store, viewerId, authorId) && !isMuting(this.store, viewerId, authorId);
+    return !!this.follow(authorId) && !this.exclusive(authorId) && !this.hides(authorId);
   }
 
   /**
@@ -72,12 +91,15 @@ export class TimelineViewer {
     if (!viewerId) return false;
     const original = status.reblogOfId ? getStatus(this.store, status.reblogOfId) : undefined;
     const mentioned = original ? [...status.mentionIds, ...original.mentionIds] : status.mentionIds;
-    return mentioned.some((id) => id !== viewerId && (isBlocking(this.store, viewerId, id) || isMuting(this.store, viewerId, id)));
+    return mentioned.some((id) => this.hides(id));
   }
 
   /** Visible to the viewer and not hidden by their blocks and mutes (also for a reblog's original). */
   sees(status: StatusRecord): boolean {
-    return canSeeStatus(this.store, this.viewerId, status) && !hiddenByViewer(this.store, this.viewerId, status);
+    return (
+      canSeeStatus(this.store, this.viewerId, status, (id) => this.blocksViewer(id)) &&
+      !hiddenByViewer(this.store, this.viewerId, status, (id) => this.hides(id))
+    );
   }
 }
 

@@ -20,6 +20,8 @@ const MAX_ASKED = 20_000;
 
 interface Page {
   stamp: Stamp;
+  /** The store's last commit id when the stamp was last found current (-1: not yet checked). */
+  checkedAt: number;
   /** UTF-8 bytes: sent without re-encoding */
   body: Uint8Array;
   /** Link and Cache-Control of the answer */
@@ -44,13 +46,21 @@ export class PageCache {
     return false;
   }
 
-  /** The page kept under `key` if nothing it shows has changed. */
+  /**
+   * The page kept under `key` if nothing it shows has changed. With nothing committed at all since its
+   * versions were last found unchanged, they still are: the check (a read per version) is skipped.
+   */
   get(deps: Deps, key: string, now: number): Page | undefined {
     const page = this.pages.get(key);
     if (!page) return undefined;
+    const commit = deps.store.lastCommitId();
+    if (now < page.stamp.until && page.checkedAt === commit) return page;
     // Compare with the newest commit, not with the snapshot this thread's reads happen to share.
     deps.store.freshSnapshot();
-    if (stampCurrent(deps.store, page.stamp, now)) return page;
+    if (stampCurrent(deps.store, page.stamp, now)) {
+      page.checkedAt = commit;
+      return page;
+    }
     this.drop(key, page);
     return undefined;
   }
@@ -126,7 +136,7 @@ export function cachedStatusList(
   const body = encoder.encode(JSON.stringify(statuses));
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
-  if (stamp) cache.set(key, { stamp, body, headers });
+  if (stamp) cache.set(key, { stamp, checkedAt: -1, body, headers });
   return new Response(body, { headers: JSON_TYPE });
 }
 
