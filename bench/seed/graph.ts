@@ -1,15 +1,16 @@
 // The follow graph: each account follows a Pareto-distributed number of others (most a few, some hundreds),
 // chosen by a Zipf-like popularity, so a handful of accounts are followed by most of the instance and most by
-// few. Follows go through followAccount (notifications, events, home back-fill), many at once.
+// few. Follows go through the follow core with both account records in hand (notifications, events, home
+// back-fill), many at once.
 import type { Deps } from "../../src/deps.ts";
-import { followAccount } from "../../src/domain/relationships/follow.ts";
+import { follow } from "../../src/domain/relationships/follow.ts";
 import type { UserViewer } from "../../src/domain/auth/viewer.ts";
 import type { SeedJobQueue } from "./jobs.ts";
 import { Progress } from "./progress.ts";
 import { Random, Zipf } from "./random.ts";
 
-/** Follows made concurrently before their subscriber jobs run. */
-const WAVE = 2000;
+/** Follows made concurrently before their subscriber jobs run (one commit or a few per wave). */
+const WAVE = 20_000;
 const POPULARITY_EXPONENT = 0.8;
 
 export interface FollowGraph {
@@ -52,7 +53,7 @@ export async function createFollows(deps: Deps & { jobs: SeedJobQueue }, viewers
   };
   for (const [follower, targets] of graph.following.entries()) {
     for (const target of targets) {
-      wave.push(followAccount(deps, viewers[follower]!.account, viewers[target]!.account.id, {}));
+      wave.push(follow(deps, viewers[follower]!.account, viewers[target]!.account, {}));
       if (wave.length >= WAVE) await flush();
     }
   }
