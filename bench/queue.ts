@@ -8,7 +8,7 @@
 //        [--jobs=20000] [--accounts=1000] [--per-account=100] [--rate=1700] [--burst-seconds=10]
 import { availableParallelism } from "node:os";
 import { buildApp } from "../src/app.ts";
-import { FAN_OUT_BATCH } from "../src/domain/timelines/distribute.ts";
+import { ROWS_PER_WRITE } from "../src/domain/timelines/fan-out.ts";
 import { newId } from "../src/lib/ids.ts";
 import { homeHas, putHomeEntry } from "../src/store/timelines.ts";
 import { generateLoad } from "./lib/load.ts";
@@ -23,7 +23,7 @@ const workers = process.env.WARREN_JOB_WORKERS ?? "2";
 const round = (n: number) => Math.round(n).toLocaleString("en-US");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** Home rows per second written by raw batched puts: `rows` rows for new status ids, FAN_OUT_BATCH per write. */
+/** Home rows per second written by raw batched puts: `rows` rows for new status ids, ROWS_PER_WRITE per write. */
 async function rawPuts(world: World, viewerIds: string[], statuses: number, authorId: string): Promise<number> {
   const { store } = world.deps;
   const rows: Array<[string, string]> = [];
@@ -32,9 +32,9 @@ async function rawPuts(world: World, viewerIds: string[], statuses: number, auth
     for (const viewerId of viewerIds) rows.push([viewerId, statusId]);
   }
   const started = performance.now();
-  for (let i = 0; i < rows.length; i += FAN_OUT_BATCH) {
+  for (let i = 0; i < rows.length; i += ROWS_PER_WRITE) {
     await store.write(() => {
-      for (const [viewerId, statusId] of rows.slice(i, i + FAN_OUT_BATCH)) putHomeEntry(store, viewerId, statusId, { authorId, reblogOfId: null });
+      for (const [viewerId, statusId] of rows.slice(i, i + ROWS_PER_WRITE)) putHomeEntry(store, viewerId, statusId, { authorId, reblogOfId: null });
     });
   }
   return rows.length / ((performance.now() - started) / 1000);
@@ -129,18 +129,20 @@ async function lag(): Promise<void> {
     await follow(deps, pairs);
 
     // Every 10 ms, the posts due by then, in one write (as concurrent API requests share commits). A post has
-    // reached its followers when the fan-out raises its stream signal for their homes: with followers fewer
-    // than FAN_OUT_BATCH that is one signal, sent after the commit. (Polling the homes from this thread would
-    // take the main thread from the runner.)
-    const pending = new Map<string, number>();
+    // reached its followers when the fan-out's stream signals, raised after each commit, have named all
+    // perAccount homes. (Polling the homes from this thread would take the main thread from the runner.)
+    const pending = new Map<string, { at: number; homesLeft: number }>();
     const lags: number[] = [];
     let posted = 0;
     let next = 0;
     const started = performance.now();
     const off = deps.jobs.onEvent((event) => {
       const statusId = event.statusId as string;
-      if (event.kind !== "update" || event.broadcast || !pending.has(statusId)) return;
-      lags.push(performance.now() - pending.get(statusId)!);
+      const waiting = pending.get(statusId);
+      if (event.kind !== "update" || event.broadcast || !waiting) return;
+      waiting.homesLeft -= (event.homes as string[]).length;
+      if (waiting.homesLeft > 0) return;
+      lags.push(performance.now() - waiting.at);
       pending.delete(statusId);
     });
     while (performance.now() - started < burstMs) {
@@ -149,7 +151,7 @@ async function lag(): Promise<void> {
         const authors = Array.from({ length: due }, () => accounts[next++ % accountCount]!);
         const statuses = await post(deps, authors, posted);
         const at = performance.now();
-        for (const status of statuses) pending.set(status.id, at);
+        for (const status of statuses) pending.set(status.id, { at, homesLeft: perAccount });
         posted += due;
       }
       await Bun.sleep(10);

@@ -71,6 +71,11 @@ export interface Subscriber<T extends EventType = EventType> {
   /** A time limit other than the queue's default. */
   timeoutMs?: number;
   run(ctx: SubscriberContext, event: DomainEvent<T>): void | Promise<void>;
+  /**
+   * Runs the jobs of this subscriber in one batch as one (fan-out merges their writes); used instead of `run`
+   * when the queue has several at once. If it throws, each of them fails and is retried on its own.
+   */
+  runBatch?(ctx: Omit<SubscriberContext, "job">, events: DomainEvent<T>[]): void | Promise<void>;
 }
 
 /** The job payload of a subscriber's job. */

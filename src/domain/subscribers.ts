@@ -8,7 +8,7 @@ import { completeFavouriteRemoval } from "./statuses/favourite.ts";
 import { fetchStatusCard } from "./statuses/card.ts";
 import { removeStatus } from "./statuses/remove.ts";
 import { STREAM_TOPIC } from "./streaming/signals.ts";
-import { fanOutStatus } from "./timelines/distribute.ts";
+import { fanOutStatuses } from "./timelines/fan-out.ts";
 import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./timelines/follows.ts";
 import { removeStatusFromTimelines } from "./timelines/removal.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -33,14 +33,16 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "status.created",
     lane: "realtime",
     timeoutMs: LONG_RUNNING_MS,
-    run: (ctx, event) => fanOutStatus(ctx.store, ctx.emit, event.payload.statusId),
+    run: (ctx, event) => fanOutStatuses(ctx.store, ctx.emit, [event.payload.statusId]),
+    runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((event) => event.payload.statusId)),
   }),
   on({
     name: "timelines.fan_out_reblog",
     on: "reblog.created",
     lane: "realtime",
     timeoutMs: LONG_RUNNING_MS,
-    run: (ctx, event) => fanOutStatus(ctx.store, ctx.emit, event.payload.statusId),
+    run: (ctx, event) => fanOutStatuses(ctx.store, ctx.emit, [event.payload.statusId]),
+    runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((event) => event.payload.statusId)),
   }),
   on({ name: "statuses.removal", on: "status.deleted", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
   on({ name: "statuses.reblog_removal", on: "reblog.removed", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),

@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { KEYSPACE_OPTIONS, KEYSPACES, type KeyspaceName } from "./keys.ts";
 import { runMigrations } from "./migrations.ts";
-import { watchKeyspace } from "./versions.ts";
+import { bumpingOncePerName, watchKeyspace } from "./versions.ts";
 
 export type Keyspaces = { [K in KeyspaceName]: Database<any, any> };
 
@@ -74,7 +74,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     // (overlappingSync): waiting for that sync too is what makes an acknowledged write survive a power cut,
     // not only a killed process. Writes committed together share one sync.
     write: async (fn) => {
-      const result = await (root.transaction(() => root.childTransaction(fn)) as Promise<any>);
+      const result = await (root.transaction(() => root.childTransaction(() => bumpingOncePerName(fn))) as Promise<any>);
       await root.flushed;
       return result;
     },

@@ -103,12 +103,36 @@ export function recordingReads<T>(fn: () => T): { result: T; reads: Reads } {
   }
 }
 
+/**
+ * The versions the running `store.write` callback has bumped already. Readers only see committed states, so
+ * one bump per transaction tells every cache; fan-out writing a viewer's home many times in one write then
+ * reads and puts its version once, not once per row. Null outside store.write: every write bumps.
+ */
+let bumpedInWrite: Set<string> | null = null;
+
+/** Runs `fn` (a store.write callback, synchronous, in its own child transaction) with a fresh bump set. */
+export function bumpingOncePerName<T>(fn: () => T): T {
+  const outer = bumpedInWrite;
+  bumpedInWrite = new Set();
+  try {
+    return fn();
+  } finally {
+    bumpedInWrite = outer;
+  }
+}
+
 /** Wraps a keyspace's put and remove (and, for READ_RULES, get) as the rules above say. */
 export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, versions: Database<number, string>): void {
   const writeRule = WRITE_RULES[name];
   if (writeRule) {
     const bump = (key: unknown) => {
-      for (const version of writeRule(key)) versions.put(version, (versions.get(version) ?? 0) + 1);
+      for (const version of writeRule(key)) {
+        if (bumpedInWrite) {
+          if (bumpedInWrite.has(version)) continue;
+          bumpedInWrite.add(version);
+        }
+        versions.put(version, (versions.get(version) ?? 0) + 1);
+      }
     };
     const put = keyspace.put.bind(keyspace);
     const remove = keyspace.remove.bind(keyspace);

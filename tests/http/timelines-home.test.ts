@@ -3,7 +3,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
-import { block, call, follow, get, home, mute, newUser, post, postStatus } from "./timelines-helpers.ts";
+import { fanOutStatuses } from "../../src/domain/timelines/fan-out.ts";
+import {
+  block, call, follow, followRemote, get, home, idOf, mute, newUser, post, postStatus, remoteAccount, remoteStatus, remoteStatuses,
+} from "./timelines-helpers.ts";
 import { updateProfile } from "./relationships-helpers.ts";
 
 let t: TestApp;
@@ -96,6 +99,30 @@ describe("what it shows", () => {
     const ids = await home(t, reader);
     expect(ids).toEqual([toMe.id, mine.id, selfReply.id, thread.id]);
     expect(ids).not.toContain(toOther.id);
+  });
+
+  test("statuses fanned out in one batch reach each home once and in order, with a signal per status naming its homes", async () => {
+    const [reader, other] = [await newUser(t), await newUser(t)];
+    const author = await remoteAccount(t, "batcher");
+    await followRemote(t, reader, author);
+    await followRemote(t, other, author);
+    const signals = new Map<string, string[]>();
+    const off = t.deps.jobs.onEvent((event) => {
+      if (event.kind === "update" && !event.broadcast) signals.set(event.statusId as string, [...(event.homes as string[])].sort());
+    });
+    t.deps.jobs.pause();
+    const statuses = await remoteStatuses(t, author, 4);
+    const deleted = await remoteStatus(t, author, { deletedAt: Date.now() });
+    t.deps.jobs.resume();
+    const expected = statuses.map(idOf).reverse();
+    expect(await home(t, reader)).toEqual(expected);
+    expect(await home(t, other)).toEqual(expected);
+    off();
+    const homes = [reader.id, other.id].map((id) => id.padStart(18, "0")).sort();
+    expect(Object.fromEntries(signals)).toEqual(Object.fromEntries(statuses.map((status) => [status.id, homes])));
+    // Idempotent: run again (as after a crash), nothing is added; the deleted status went nowhere.
+    await fanOutStatuses(t.deps.store, () => {}, [...statuses, deleted].map((status) => status.id));
+    expect(await home(t, reader)).toEqual(expected);
   });
 
   test("the follow's languages narrow what comes in", async () => {

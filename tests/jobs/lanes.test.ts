@@ -69,6 +69,31 @@ test("a job that fails in a batch is retried on its own while its batch-mates co
   expect(q.jobs.stats()).toEqual({ pending: 0, claimed: 0, dead: 0 });
 });
 
+test("jobs of a type with a batch handler run together; a batch that fails is retried job by job", async () => {
+  q.jobs.pause();
+  await q.store.write(() => {
+    for (let i = 0; i < 10; i++) q.jobs.enqueue("test.gather", { key: `gather-${i}` });
+  });
+  q.jobs.resume();
+  await q.jobs.drain();
+  const together = [...Array(10).keys()].map((i) => marked(q.store, `gather-${i}`)!.together!);
+  expect(together.every((n) => n > 1)).toBe(true); // two workers: two batches of five
+  expect(together.reduce((a, b) => a + b, 0)).toBe(50);
+
+  // Four jobs on two workers: batches [0, 1] and [2, 3]; the first fails whole, and its jobs are retried alone.
+  q.jobs.pause();
+  await q.store.write(() => {
+    for (let i = 0; i < 4; i++) q.jobs.enqueue("test.gather", { key: `gather-again-${i}`, fails: i === 0 });
+  });
+  q.jobs.resume();
+  await waitFor(() => marked(q.store, "gather-again-0") && marked(q.store, "gather-again-1"));
+  await q.jobs.drain();
+  const again = [...Array(4).keys()].map((i) => marked(q.store, `gather-again-${i}`)!);
+  expect(again.map((mark) => mark.together)).toEqual([1, 1, 2, 2]);
+  expect(again.slice(0, 2).map((mark) => mark.attempt)).toEqual([2, 2]);
+  expect(q.jobs.stats()).toEqual({ pending: 0, claimed: 0, dead: 0 });
+});
+
 test("batches: spread over the free slots, capped in size, and a retried job alone", () => {
   const job = (id: string, lastError: string | null = null) => ({ id, lastError }) as ClaimedJob;
   const ids = (batches: ClaimedJob[][]) => batches.map((batch) => batch.map((j) => j.id));

@@ -1,18 +1,15 @@
 // Fan-out on write. The write that creates a status (or reblog) indexes it in the public and hashtag feeds
-// and its author's home, and enqueues `status.created`; that job puts it into the home feed of every local
-// follower and into the lists it belongs to, in batched transactions, and signals the streams after each
-// batch. The rules applied here decide what enters a feed; policy.ts decides again at read time.
+// and its author's home, and enqueues `status.created`; that job (fan-out.ts) puts it into the home feed of
+// every local follower and into the lists it belongs to. The rules applied here decide what enters a feed;
+// policy.ts decides again at read time.
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
-import { listsContaining } from "../../store/lists.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { followerIdsOf, getFollow, isFollowing } from "../../store/relationships.ts";
-import { getStatus } from "../../store/statuses.ts";
+import { getFollow, isFollowing } from "../../store/relationships.ts";
 import {
-  homeShowsRecently, isLocalAccountId, putHomeEntry, putListEntry, putPublicEntry, tagFeed, type FeedEntry, type PublicFeed,
+  homeShowsRecently, isLocalAccountId, putHomeEntry, putPublicEntry, tagFeed, type FeedEntry, type PublicFeed,
 } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
 import { recordEvent, type Origin } from "../events.ts";
 
 /** Rows written per transaction: big enough to amortise the commit, small enough not to stall other writers. */
@@ -77,43 +74,4 @@ export function wantsInHome(store: Store, status: StatusRecord, followerId: stri
   }
   if (status.reblogOfId && !getFollow(store, followerId, status.accountId)?.reblogs) return false;
   return canSeeStatus(store, followerId, status);
-}
-
-/** Inside a write: the followers of this batch whose home took the status (none once it is deleted). */
-function deliverToHomes(store: Store, status: StatusRecord, followerIds: string[]): string[] {
-  if (getStatus(store, status.id)?.deletedAt !== null) return [];
-  return followerIds.filter((id) => isLocalAccountId(store, id) && wantsInHome(store, status, id) && addToHome(store, id, status));
-}
-
-/** Inside a write: the lists (of local owners who follow the author) that took the status. */
-function deliverToLists(store: Store, status: StatusRecord): string[] {
-  const taken: string[] = [];
-  if (getStatus(store, status.id)?.deletedAt !== null) return taken;
-  for (const { ownerId, listId } of listsContaining(store, status.accountId)) {
-    if (!isLocalAccountId(store, ownerId)) continue;
-    if (ownerId !== status.accountId && !wantsInHome(store, status, ownerId)) continue;
-    if (ownerId === status.accountId && !canSeeStatus(store, ownerId, status)) continue;
-    putListEntry(store, listId, status.id, entryOf(status));
-    taken.push(listId);
-  }
-  return taken;
-}
-
-/** The `status.created` job. Idempotent: rows are put by key, and a deleted status goes nowhere. */
-export async function fanOutStatus(store: Store, emit: EmitSignal, statusId: string): Promise<void> {
-  const status = getStatus(store, statusId);
-  if (!status || status.deletedAt) return;
-  const signal = { topic: STREAM_TOPIC, kind: "update", statusId } as const;
-  const ownHome = isLocalAccountId(store, status.accountId) ? [status.accountId] : [];
-  emit({ ...signal, homes: ownHome, lists: [], broadcast: true });
-
-  // Collected first: an LMDB range iterator must not stay open across the batches' transactions.
-  const followers = [...followerIdsOf(store, status.accountId)];
-  for (let i = 0; i < followers.length; i += FAN_OUT_BATCH) {
-    const batch = followers.slice(i, i + FAN_OUT_BATCH);
-    const homes = await store.write(() => deliverToHomes(store, status, batch));
-    if (homes.length) emit({ ...signal, homes, lists: [], broadcast: false });
-  }
-  const lists = await store.write(() => deliverToLists(store, status));
-  if (lists.length) emit({ ...signal, homes: [], lists, broadcast: false });
 }

@@ -22,10 +22,14 @@ export interface JobContext {
 }
 
 export type JobHandler = (ctx: JobContext, payload: any) => void | Promise<void>;
+/** Runs several jobs of one type as one (see docs/jobs.md, batches): the context of no job in particular. */
+export type BatchJobHandler = (ctx: Omit<JobContext, "job">, payloads: any[]) => void | Promise<void>;
 
 /** What a handler module exports: this file, and any module named in WARREN_JOB_HANDLERS_EXTRA. */
 export interface JobHandlerModule {
   handlers: Record<string, JobHandler>;
+  /** Types whose jobs in one batch run together through one call; each still needs its `handlers` entry. */
+  batchHandlers?: Record<string, BatchJobHandler>;
   /** Per-type time limits in ms; a job running longer counts as failed (default 60 s). */
   timeoutsMs?: Record<string, number>;
   /** Per-type lanes (src/jobs/lanes.ts); a type not listed runs in `default`. An enqueue may name another. */
@@ -44,6 +48,10 @@ export function subscriberJobs(subscribers: readonly Subscriber<any>[]): Require
     Object.fromEntries(subscribers.flatMap((s) => (pick(s) === undefined ? [] : [[s.name, pick(s)!]])));
   return {
     handlers: by((s): JobHandler => (ctx, payload: SubscriberJob) => s.run(ctx, payload.event)),
+    batchHandlers: by((s): BatchJobHandler | undefined => {
+      const runBatch = s.runBatch;
+      return runBatch && ((ctx, payloads: SubscriberJob[]) => runBatch(ctx, payloads.map((payload) => payload.event)));
+    }),
     timeoutsMs: by((s) => s.timeoutMs),
     lanes: by((s) => s.lane),
   };
@@ -62,6 +70,8 @@ export const handlers: Record<string, JobHandler> = {
   // One job type per event subscriber (domain/subscribers.ts).
   ...builtInSubscriberJobs.handlers,
 };
+
+export const batchHandlers: Record<string, BatchJobHandler> = builtInSubscriberJobs.batchHandlers;
 
 export const timeoutsMs: Record<string, number> = builtInSubscriberJobs.timeoutsMs;
 
