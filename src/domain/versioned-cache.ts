@@ -25,8 +25,13 @@ interface Entry<T> {
 
 export class VersionedCache<T> {
   private entries = new Map<string, Entry<T>>();
+  private weight = 0;
 
-  constructor(private readonly limit: number) {}
+  /** `limit`: of the values' total weight (by default each weighs 1, so a number of entries). */
+  constructor(
+    private readonly limit: number,
+    private readonly weigh: (value: T) => number = () => 1,
+  ) {}
 
   /**
    * The value kept under `key` while its versions are unchanged, else what `load` reads now. The versions a
@@ -46,9 +51,20 @@ export class VersionedCache<T> {
     const names = [...reads.names];
     const entry = { value: result.value, stamp: { names, versions: readVersions(store, names), until: reads.until } };
     if (insideWrite(store)) return entry;
-    if (kept) this.entries.delete(key);
-    else if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
+    if (kept) this.forget(key, kept);
+    const weight = this.weigh(entry.value);
+    if (weight > this.limit) return entry;
+    for (const [oldest, old] of this.entries) {
+      if (this.weight + weight <= this.limit) break;
+      this.forget(oldest, old);
+    }
     this.entries.set(key, entry);
+    this.weight += weight;
     return entry;
+  }
+
+  private forget(key: string, entry: Entry<T>): void {
+    this.entries.delete(key);
+    this.weight -= this.weigh(entry.value);
   }
 }

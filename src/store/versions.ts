@@ -23,6 +23,8 @@ export const versionName = {
   home: (accountId: string) => `h:${accountId}`,
   list: (listId: string) => `l:${listId}`,
   publicFeed: (feed: string) => `f:${feed}`,
+  /** who follows an account (fan-out keeps the list) */
+  followers: (accountId: string) => `fo:${accountId}`,
 };
 
 type KeyRule = (key: unknown) => string[];
@@ -45,6 +47,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   listMembers: byParts(versionName.list, 0),
   publicFeeds: byParts(versionName.publicFeed, 0),
   follows: byParts(versionName.viewer, 0),
+  followersIndex: byParts(versionName.followers, 0),
   // The target's pending-request count is part of what it sees (verify_credentials).
   followRequests: byParts(versionName.viewer, 0, 1),
   // A block hides the blocker's statuses from the target too.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
 import { fanOutStatuses } from "../../src/domain/timelines/fan-out.ts";
+import { homeHas } from "../../src/store/timelines.ts";
 import {
   block, call, follow, followRemote, get, home, idOf, mute, newUser, post, postStatus, remoteAccount, remoteStatus, remoteStatuses,
 } from "./timelines-helpers.ts";
@@ -145,6 +146,21 @@ describe("follow, unfollow, block, mute", () => {
     expect(ids).toHaveLength(2);
     await post(t, `/api/v1/accounts/${author.id}/unfollow`, reader.token);
     expect(await home(t, reader)).toEqual([]);
+  });
+
+  test("fan-out reaches who follows the author now: a new follower, not a former one", async () => {
+    const [reader, newcomer, author] = [await newUser(t), await newUser(t), await newUser(t)];
+    await follow(t, reader, author);
+    const first = await postStatus(t, author, "to the first follower");
+    expect(await home(t, reader)).toEqual([first.id]);
+    await post(t, `/api/v1/accounts/${author.id}/unfollow`, reader.token);
+    await follow(t, newcomer, author);
+    await t.deps.jobs.drain(); // clean-up and back-fill done: from here on, rows come from fan-out only
+    const second = await postStatus(t, author, "to the newcomer");
+    await t.deps.jobs.drain();
+    const rowOf = (user: { id: string }) => homeHas(t.deps.store, user.id.padStart(18, "0"), second.id.padStart(18, "0"));
+    expect([rowOf(reader), rowOf(newcomer)]).toEqual([false, true]);
+    expect(await home(t, newcomer)).toEqual([second.id, first.id]);
   });
 
   test("an authorised follow request back-fills too, private statuses included", async () => {

@@ -6,12 +6,12 @@
 import type { Store } from "../../store/db.ts";
 import { listsContaining } from "../../store/lists.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { followerIdsOf } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { isLocalAccountId, putListEntry } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
 import { addToHome, wantsInHome } from "./distribute.ts";
+import { followersOf } from "./followers.ts";
 
 /**
  * Home rows per transaction. A transaction copies every LMDB page it changes once, so the more rows share a
@@ -45,10 +45,9 @@ export async function fanOutStatuses(store: Store, emit: EmitSignal, statusIds: 
     const ownHome = isLocalAccountId(store, status.accountId) ? [status.accountId] : [];
     emit({ ...updateOf(status), homes: ownHome, lists: [], broadcast: true });
   }
-  // Collected first: an LMDB range iterator must not stay open across the transactions.
   const parts: Part[] = [];
   for (const status of statuses) {
-    const followers = [...followerIdsOf(store, status.accountId)];
+    const followers = followersOf(store, status.accountId);
     for (let i = 0; i < followers.length; i += ROWS_PER_WRITE) parts.push({ status, followerIds: followers.slice(i, i + ROWS_PER_WRITE) });
   }
   for (const group of packed(parts)) {
