@@ -19,6 +19,10 @@ export interface ThreadContext {
 
 export async function runBatch(thread: ThreadContext, batch: ClaimedJob[], report: (job: ClaimedJob, outcome: Outcome) => void): Promise<void> {
   const { store, config, registry, jobs, emit } = thread;
+  // lmdb-js keeps a thread's read snapshot until a zero-delay timer renews it, and this batch's message may
+  // be handled before that timer: without a fresh snapshot a job could read the store as it was before the
+  // writes that came ahead of it (a follow request already withdrawn, and its mail sent anyway).
+  store.freshSnapshot();
   const together = new Map<BatchJobHandler, ClaimedJob[]>();
   const alone: ClaimedJob[] = [];
   for (const job of batch) {
