@@ -4,6 +4,7 @@
 // other accounts post 20 statuses/s and favourite them (fan-out jobs, counters: commits all the time, none of
 // which changes the reader's page), so it should stay as fast as the quiet home_timeline_20.
 import type { BenchClient } from "../lib/client.ts";
+import { pacedLoop } from "../lib/paced.ts";
 import { seed, STATUSES, varyingMaxId } from "./filtered-reads.ts";
 import { prepareHome } from "./home-timeline.ts";
 import type { Scenario } from "./types.ts";
@@ -30,21 +31,11 @@ async function unrelatedWriters(client: BenchClient): Promise<() => Promise<void
     const { id } = await client.api<{ id: string }>("/api/v1/accounts/verify_credentials", { token: writer.token });
     await client.api(`/api/v1/accounts/${id}/follow`, { token: follower.token, json: {} });
   }
-  let stopped = false;
-  let n = 0;
-  const loop = (async () => {
-    while (!stopped) {
-      const started = performance.now();
-      const writer = writers[n % writers.length]!;
-      const status = await client.api<{ id: string }>("/api/v1/statuses", { token: writer.token, json: { status: `Elsewhere ${n++}`, visibility: "public" } });
-      await client.api(`/api/v1/statuses/${status.id}/favourite`, { token: follower.token, json: {} });
-      await Bun.sleep(Math.max(0, 1000 / WRITES_PER_SECOND - (performance.now() - started)));
-    }
-  })();
-  return async () => {
-    stopped = true;
-    await loop;
-  };
+  return pacedLoop(WRITES_PER_SECOND, async (n) => {
+    const writer = writers[n % writers.length]!;
+    const status = await client.api<{ id: string }>("/api/v1/statuses", { token: writer.token, json: { status: `Elsewhere ${n}`, visibility: "public" } });
+    await client.api(`/api/v1/statuses/${status.id}/favourite`, { token: follower.token, json: {} });
+  });
 }
 
 export const homeKeptAmidWrites: Scenario = {

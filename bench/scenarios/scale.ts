@@ -6,6 +6,7 @@ import type { BenchClient } from "../lib/client.ts";
 import type { RequestSpec } from "../lib/load.ts";
 import type { SeedManifest, SeededAccount } from "../seed/manifest.ts";
 import type { Scenario } from "./types.ts";
+import { pacedLoop } from "../lib/paced.ts";
 
 const READERS = 1000;
 const WRITER_POSTS_PER_SECOND = 20;
@@ -134,20 +135,10 @@ export const homeManyReaders: Scenario = {
   },
   async background(client, seeded) {
     const writers = spread(manifest(seeded), 50);
-    let stopped = false;
-    let n = 0;
-    const loop = (async () => {
-      while (!stopped) {
-        const started = performance.now();
-        const writer = writers[n % writers.length]!;
-        await client.api("/api/v1/statuses", { token: writer.token, json: { status: `Mixed-load post ${n++} #benchmarks`, visibility: "public" } });
-        await Bun.sleep(Math.max(0, 1000 / WRITER_POSTS_PER_SECOND - (performance.now() - started)));
-      }
-    })();
-    return async () => {
-      stopped = true;
-      await loop;
-    };
+    return pacedLoop(WRITER_POSTS_PER_SECOND, async (n) => {
+      const writer = writers[n % writers.length]!;
+      await client.api("/api/v1/statuses", { token: writer.token, json: { status: `Mixed-load post ${n} #benchmarks`, visibility: "public" } });
+    });
   },
 };
 
