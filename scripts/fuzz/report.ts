@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FuzzRequest } from "./generate.ts";
 import type { Outcome } from "./send.ts";
-import type { MemorySample } from "./server.ts";
+import type { Memory } from "../../bench/lib/memory.ts";
 
 export interface Failure {
   request: FuzzRequest;
@@ -14,11 +14,11 @@ export interface Failure {
 }
 
 export interface MemoryFigures {
-  start?: MemorySample;
+  start?: Memory;
   /** After the first tenth of the run: the baseline for growth (caches and JIT have settled). */
-  warm?: MemorySample;
-  peak?: MemorySample;
-  end?: MemorySample;
+  warm?: Memory;
+  peak?: Memory;
+  end?: Memory;
   boundMb: number;
   growthMb?: number;
 }
@@ -45,7 +45,7 @@ export interface FuzzResult {
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-const mb = (kb: number | undefined) => (kb === undefined ? "?" : (kb / 1024).toFixed(0));
+const mb = (value: number | undefined) => (value === undefined ? "?" : value.toFixed(0));
 
 export function curlLine(base: string, request: FuzzRequest, bodyFile: string): string {
   const headers = Object.entries(request.headers).map(([k, v]) => ` -H ${quote(`${k}: ${v}`)}`).join("");
@@ -101,9 +101,9 @@ export function summary(result: FuzzResult): string {
     `statuses: ${histogram(result.statuses)}`,
     `strategies: ${histogram(result.strategies)}`,
     `statuses of valid requests: ${histogram(result.validStatuses)}`,
-    `server memory, MB anonymous / resident: start ${mb(memory.start?.anonKb)} / ${mb(memory.start?.rssKb)}, ` +
-      `after warm-up ${mb(memory.warm?.anonKb)} / ${mb(memory.warm?.rssKb)}, peak ${mb(memory.peak?.anonKb)} / ${mb(memory.peak?.rssKb)}, ` +
-      `end ${mb(memory.end?.anonKb)} / ${mb(memory.end?.rssKb)}; anonymous growth after warm-up ${memory.growthMb?.toFixed(0) ?? "?"} MB ` +
+    `server memory, MB anonymous / resident: start ${mb(memory.start?.anonMb)} / ${mb(memory.start?.rssMb)}, ` +
+      `after warm-up ${mb(memory.warm?.anonMb)} / ${mb(memory.warm?.rssMb)}, peak ${mb(memory.peak?.anonMb)} / ${mb(memory.peak?.rssMb)}, ` +
+      `end ${mb(memory.end?.anonMb)} / ${mb(memory.end?.rssMb)}; anonymous growth after warm-up ${memory.growthMb?.toFixed(0) ?? "?"} MB ` +
       `(bound ${memory.boundMb} MB)`,
     "per operation:",
     ...[...result.perOperation].map(([key, counts]) => {

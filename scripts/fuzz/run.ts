@@ -8,7 +8,11 @@ import { enabledStrategies, generate, type Generator } from "./generate.ts";
 import { checkInvariants } from "./invariants.ts";
 import { summary, writeFailure, type Failure, type FuzzResult, type MemoryFigures } from "./report.ts";
 import { isFailure, send } from "./send.ts";
-import { sampleMemory, startServer, type ServerUnderTest } from "./server.ts";
+import { startServer, type ServerUnderTest } from "./server.ts";
+import { memoryOf, type Memory } from "../../bench/lib/memory.ts";
+
+/** The server's memory now (undefined once it has gone). */
+const serverMemory = (server: ServerUnderTest): Memory | undefined => memoryOf(server.pid) ?? undefined;
 import { operationsOf } from "./spec.ts";
 
 export interface FuzzOptions {
@@ -77,9 +81,9 @@ async function drive(server: ServerUnderTest, generator: Generator, options: Fuz
         serverDied = true;
         tally.problems.push(`the server exited with code ${server.exitCode()} during request ${index} (${request.operation})`);
       }
-      if (++done === warmAt) tally.memory.warm = sampleMemory(server.pid);
+      if (++done === warmAt) tally.memory.warm = serverMemory(server);
       if (done % 1000 === 0) {
-        const peak = Math.round((tally.memory.peak?.anonKb ?? 0) / 1024);
+        const peak = Math.round(tally.memory.peak?.anonMb ?? 0);
         const own = Math.round(process.memoryUsage().rss / 1048576);
         options.progress?.(`${done}/${indices.length} requests, ${tally.failureCount} failures, server peak ${peak} MB, fuzzer ${own} MB`);
       }
@@ -91,7 +95,7 @@ async function drive(server: ServerUnderTest, generator: Generator, options: Fuz
 
 function checkGrowth(memory: MemoryFigures, problems: string[]): void {
   if (!memory.warm || !memory.end) return;
-  memory.growthMb = (memory.end.anonKb - memory.warm.anonKb) / 1024;
+  memory.growthMb = memory.end.anonMb - memory.warm.anonMb;
   if (memory.growthMb > memory.boundMb) {
     problems.push(`anonymous memory grew ${memory.growthMb.toFixed(0)} MB after warm-up (bound ${memory.boundMb} MB)`);
   }
@@ -122,13 +126,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzResult> {
     for (const op of generator.operations) tally.perOperation.set(op.key, new Map());
     problems.push(...(await checkInvariants(server.url, "before")).map((p) => `before the run: ${p}`));
 
-    memory.start = sampleMemory(server.pid);
+    memory.start = serverMemory(server);
     const sampler = setInterval(() => {
-      const sample = sampleMemory(server.pid);
-      if (sample && (!memory.peak || sample.anonKb > memory.peak.anonKb)) memory.peak = sample;
+      const sample = serverMemory(server);
+      if (sample && (!memory.peak || sample.anonMb > memory.peak.anonMb)) memory.peak = sample;
     }, 500);
     const alive = await drive(server, generator, options, tally, dir).finally(() => clearInterval(sampler));
-    memory.end = sampleMemory(server.pid);
+    memory.end = serverMemory(server);
     checkGrowth(memory, problems);
     if (alive) problems.push(...(await checkInvariants(server.url, "after")).map((p) => `after the run: ${p}`));
   } catch (error) {

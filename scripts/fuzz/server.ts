@@ -1,7 +1,6 @@
 // The server under test: `bun src/main.ts serve` as a child process on a fresh data directory on loopback,
 // with rate limits off, sign-ups open and responses checked against their schemas, and its memory read
 // from /proc.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { captureOutput, freePort, run, stop, waitForHttp } from "../../bench/lib/process.ts";
 import { warrenEnv } from "../../bench/lib/servers.ts";
@@ -45,21 +44,4 @@ export async function startServer(dataDir: string): Promise<ServerUnderTest> {
     cli: (...args) => run([process.execPath, "src/main.ts", ...args], { cwd: root, env }),
     stop: () => stop(proc),
   };
-}
-
-export interface MemorySample {
-  /** Resident set, kB: includes the pages of the LMDB file mapped so far, which grow with the data. */
-  rssKb: number;
-  /** Anonymous resident memory, kB: the heap and what a leak would grow. */
-  anonKb: number;
-}
-
-export function sampleMemory(pid: number): MemorySample | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
-    return { rssKb: field("VmRSS"), anonKb: field("RssAnon") };
-  } catch {
-    return undefined;
-  }
 }
