@@ -83,8 +83,9 @@ interface PresentedPerson {
 
 /**
  * What an account record was rendered as, by record object: the loader hands out one object per account
- * while nothing has been committed, so a page (and the pages after it) does not present the same author
- * again. Kept per config (the URLs depend on it). Shared objects: nothing may modify them after presentation.
+ * while the account is unchanged (accounts/read.ts cachedAccount), so a page (and the pages after it) does
+ * not present the same author again. Kept per config (the URLs depend on it). Shared objects: nothing may
+ * modify them after presentation.
  */
 const presentedPeople = new WeakMap<Config, WeakMap<AccountRecord, PresentedPerson>>();
 

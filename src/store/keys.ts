@@ -103,7 +103,7 @@ export const KEYSPACES = {
   /** viewerId → HomeRow duplicates (store/home-rows.ts: status, author, reblogged ids packed in 16 or 24 bytes,
    * sorted by status id): the home timeline, filled by fan-out on write */
   homeFeed: "home_rows",
-  /** [viewerId, statusId] → FeedEntry: the home timeline before schema 2; migration 2 moves it to home_rows */
+  /** [viewerId, statusId] → FeedEntry: the home timeline before schema 4; migration 4 moves it to home_rows */
   legacyHomeFeed: "home_feed",
   /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication) */
   homeReblogs: "home_reblogs",

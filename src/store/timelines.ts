@@ -183,10 +183,6 @@ export function accountStatusIds(store: Store, accountId: string): string[] {
   return out;
 }
 
-/** Id of the last committed write transaction of the environment, by any thread or process: it changes
- * whenever anything is written, so it can tell whether something computed from the store is still current. */
-
-
 /**
  * Migration: the home rows of before schema 4 (msgpack FeedEntry records under [viewerId, statusId] in
  * home_feed, about 116 bytes each on disk) into home_rows, then home_feed emptied. Inside the migration's

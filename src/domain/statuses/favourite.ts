@@ -1,8 +1,8 @@
 // Favourite (idempotent) and unfavourite. Unfavouriting is asynchronous (spec rule 2): the request only
 // stops the account counting as having favourited the status, and lowers the counter with it, so every
-// read shows `favourited: false` and the lowered count at once; the `favourite.removed` job then removes
-// the list rows and withdraws the notification. A favourite made again before the job runs is a new
-// favourite with its own id, which the job leaves alone.
+// read shows `favourited: false` and the lowered count at once; the `favourites.removal` subscriber of
+// `favourite.removed` then removes the list rows and withdraws the notification. A favourite made again
+// before the job runs is a new favourite with its own id, which the job leaves alone.
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";

@@ -1,5 +1,6 @@
-// The deferred part of deleting a status (the `status.removed` job): reblogs of it, favourites, bookmarks,
-// notifications, the link card, and finally the record itself. Every step only removes, and counters move
+// The deferred part of deleting a status (the `statuses.removal` subscriber of `status.deleted`, and
+// `statuses.reblog_removal` of `reblog.removed`): reblogs of it, favourites, bookmarks, notifications, the
+// link card, and finally the record itself. Every step only removes, and counters move
 // only when the row they count is removed, so running twice is harmless.
 // Work is done in bounded batches so that a popular status does not make one huge transaction.
 // (Home timelines, media and federation join this list when they exist.)

@@ -1,7 +1,7 @@
 // Fan-out on write. The write that creates a status (or reblog) indexes it in the public and hashtag feeds
-// and its author's home, and enqueues `status.created`; that job (fan-out.ts) puts it into the home feed of
-// every local follower and into the lists it belongs to. The rules applied here decide what enters a feed;
-// policy.ts decides again at read time.
+// and its author's home, and records `status.created` (or `reblog.created`); that event's fan-out subscriber
+// (fan-out.ts) puts it into the home feed of every local follower and into the lists it belongs to. The
+// rules applied here decide what enters a feed; policy.ts decides again at read time.
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";

@@ -14,7 +14,7 @@ import { addToHome, FAN_OUT_BATCH, wantsInHome } from "./distribute.ts";
 /** How many of an account's latest statuses a new follow (or list membership) brings in (Mastodon: 100). */
 export const BACKFILL_LIMIT = 100;
 
-/** `timeline.follow_created`: the followed account's recent statuses into the follower's home. */
+/** `timelines.backfill_follow` and `…_accepted_follow`: the followed account's recent statuses into the follower's home. */
 export async function backfillHome(store: Store, followerId: string, targetId: string): Promise<void> {
   if (!isLocalAccountId(store, followerId) || !isFollowing(store, followerId, targetId)) return;
   const statuses = pageAccountStatuses(store, targetId, { limit: BACKFILL_LIMIT }, (s) => !s.deletedAt && wantsInHome(store, s, followerId));
@@ -43,7 +43,7 @@ export async function removeAuthorFromFeeds(store: Store, viewerId: string, auth
   }
 }
 
-/** `timeline.follow_removed`, unless the follow was made again meanwhile. */
+/** `timelines.forget_follow`, unless the follow was made again meanwhile. */
 export async function forgetFollow(store: Store, followerId: string, targetId: string): Promise<void> {
   if (isFollowing(store, followerId, targetId)) return;
   await removeAuthorFromFeeds(store, followerId, targetId);
@@ -55,7 +55,7 @@ export async function removeFeedsAcrossBlock(store: Store, blockerId: string, ta
   await removeAuthorFromFeeds(store, targetId, blockerId);
 }
 
-/** `timeline.list_member_added`: the member's recent statuses into the list feed. */
+/** `timelines.backfill_list_member`: the member's recent statuses into the list feed. */
 export async function backfillList(store: Store, ownerId: string, listId: string, accountId: string): Promise<void> {
   if (!getList(store, ownerId, listId) || !isMember(store, listId, accountId)) return;
   const own = accountId === ownerId;
@@ -65,7 +65,7 @@ export async function backfillList(store: Store, ownerId: string, listId: string
   });
 }
 
-/** `timeline.list_deleted`: the feed rows of a deleted list, in batches. */
+/** `timelines.remove_list_feed`: the feed rows of a deleted list, in batches. */
 export async function removeListFeed(store: Store, listId: string): Promise<void> {
   for (;;) {
     const ids = listFeedKeys(store, listId, FAN_OUT_BATCH);

@@ -1,6 +1,7 @@
 // A deleted status (or undone reblog) leaves every feed, and the streams that could have shown it hear
-// `delete`. Runs at the start of the `status.removed` job, while the record still exists; a deleted
-// original takes its reblogs with it. Reads already hide a deleted status: this is tidying and signalling.
+// `delete`. Runs first in the `statuses.removal` and `statuses.reblog_removal` subscribers, while the record
+// still exists; a deleted original takes its reblogs with it. Reads already hide a deleted status: this is
+// tidying and signalling.
 import type { Store } from "../../store/db.ts";
 import { listsContaining } from "../../store/lists.ts";
 import type { StatusRecord } from "../../store/records.ts";
