@@ -6,12 +6,6 @@ import type { AccountRecord, StatusRecord } from "./records.ts";
 
 export type AccountCounts = Pick<AccountRecord, "statusesCount" | "followersCount" | "followingCount">;
 
-function rowsUnder(keyspace: Store["db"][keyof Store["db"]], owner: string): number {
-  let count = 0;
-  for (const _ of keyspace.getKeys({ start: [owner], end: [owner, END] })) count++;
-  return count;
-}
-
 export function countAccountRows(store: Store, accountId: string): AccountCounts {
   let statusesCount = 0;
   for (const key of store.db.statusesByAccount.getKeys({ start: [accountId], end: [accountId, END] })) {
@@ -20,8 +14,8 @@ export function countAccountRows(store: Store, accountId: string): AccountCounts
   }
   return {
     statusesCount,
-    followersCount: rowsUnder(store.db.followersIndex, accountId),
-    followingCount: rowsUnder(store.db.followingIndex, accountId),
+    followersCount: store.db.followersIndex.getCount({ start: [accountId], end: [accountId, END] }),
+    followingCount: store.db.followingIndex.getCount({ start: [accountId], end: [accountId, END] }),
   };
 }
 

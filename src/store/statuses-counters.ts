@@ -21,8 +21,7 @@ function liveRows(keyspace: Database, statusId: string, live: (rowId: string, ac
 }
 
 export function countStatusRows(store: Store, statusId: string): StatusCounts {
-  let repliesCount = 0;
-  for (const _ of store.db.statusReplies.getKeys({ start: [statusId], end: [statusId, END] })) repliesCount++;
+  const repliesCount = store.db.statusReplies.getCount({ start: [statusId], end: [statusId, END] });
   const reblogsCount = liveRows(store.db.reblogsByStatus, statusId, (id, accountId) => reblogIdOf(store, accountId, statusId) === id);
   const favouritesCount = liveRows(store.db.favouritesByStatus, statusId, (id, accountId) => favouriteIdOf(store, accountId, statusId) === id);
   return { repliesCount, reblogsCount, favouritesCount };
