@@ -17,7 +17,8 @@ export const FAN_OUT_BATCH = 2000;
 /** A reblog of a status that is among this many newest rows of a home feed is not added again (Mastodon's). */
 export const REBLOG_FALLOFF = 40;
 
-const entryOf = (status: StatusRecord): FeedEntry => ({ authorId: status.accountId, reblogOfId: status.reblogOfId });
+/** The home or list feed row of a status. */
+export const entryOf = (status: StatusRecord): FeedEntry => ({ authorId: status.accountId, reblogOfId: status.reblogOfId });
 
 /**
  * The public feeds a status belongs to: public ones that are not reblogs nor replies to others, and the

@@ -10,7 +10,7 @@ import { getStatus } from "../../store/statuses.ts";
 import { isLocalAccountId, putListEntry } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
-import { addToHome, wantsInHome } from "./distribute.ts";
+import { addToHome, entryOf, wantsInHome } from "./distribute.ts";
 import { followersOf } from "./followers.ts";
 
 /**
@@ -112,7 +112,7 @@ function deliverToLists(store: Store, status: StatusRecord): string[] {
     if (!isLocalAccountId(store, ownerId)) continue;
     if (ownerId !== status.accountId && !wantsInHome(store, status, ownerId)) continue;
     if (ownerId === status.accountId && !canSeeStatus(store, ownerId, status)) continue;
-    putListEntry(store, listId, status.id, { authorId: status.accountId, reblogOfId: status.reblogOfId });
+    putListEntry(store, listId, status.id, entryOf(status));
     taken.push(listId);
   }
   return taken;

@@ -9,7 +9,7 @@ import { pageAccountStatuses } from "../../store/statuses.ts";
 import {
   accountStatusIds, homeHas, isLocalAccountId, listFeedKeys, putListEntry, removeHomeEntry, removeListEntry,
 } from "../../store/timelines.ts";
-import { addToHome, FAN_OUT_BATCH, wantsInHome } from "./distribute.ts";
+import { addToHome, entryOf, FAN_OUT_BATCH, wantsInHome } from "./distribute.ts";
 
 /** How many of an account's latest statuses a new follow (or list membership) brings in (Mastodon: 100). */
 export const BACKFILL_LIMIT = 100;
@@ -61,7 +61,7 @@ export async function backfillList(store: Store, ownerId: string, listId: string
   const own = accountId === ownerId;
   const statuses = pageAccountStatuses(store, accountId, { limit: BACKFILL_LIMIT }, (s) => !s.deletedAt && (own || wantsInHome(store, s, ownerId)));
   await store.write(() => {
-    for (const status of statuses) putListEntry(store, listId, status.id, { authorId: status.accountId, reblogOfId: status.reblogOfId });
+    for (const status of statuses) putListEntry(store, listId, status.id, entryOf(status));
   });
 }
 
