@@ -6,8 +6,6 @@ import type { Store } from "../store/db.ts";
 import { putJob, type JobCounts, type JobRecord } from "../store/jobs.ts";
 import { DEFAULT_LANE, type Lane } from "./lanes.ts";
 
-export { LANES, type Lane } from "./lanes.ts";
-
 export const DEFAULT_MAX_ATTEMPTS = 8;
 
 export interface EnqueueOptions {

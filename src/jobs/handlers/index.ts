@@ -3,7 +3,8 @@
 // Handlers are idempotent: after a crash a job may run twice. See docs/jobs.md.
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
-import type { JobEnqueuer, JobEvent, Lane } from "../queue.ts";
+import type { Lane } from "../lanes.ts";
+import type { JobEnqueuer, JobEvent } from "../queue.ts";
 import { registerSubscribers, type Subscriber, type SubscriberJob } from "../../domain/events.ts";
 import { SUBSCRIBERS } from "../../domain/subscribers.ts";
 import { IDEMPOTENCY_EXPIRY } from "../../domain/statuses/create.ts";
