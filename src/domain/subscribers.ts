@@ -26,24 +26,20 @@ async function removeEverywhere(ctx: SubscriberContext, statusId: string): Promi
 /** Fan-out of big audiences and feed clean-up after unfollowing a prolific account take time. */
 const LONG_RUNNING_MS = 600_000;
 
+/** Fan-out of a new status or reblog: the same work, whichever event announced it. */
+const fanOut = <T extends "status.created" | "reblog.created">(name: string, event: T): Subscriber<T> => ({
+  name,
+  on: event,
+  lane: "realtime",
+  timeoutMs: LONG_RUNNING_MS,
+  run: (ctx, recorded) => fanOutStatuses(ctx.store, ctx.emit, [recorded.payload.statusId]),
+  runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((recorded) => recorded.payload.statusId)),
+});
+
 export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   // Timelines and streams
-  on({
-    name: "timelines.fan_out",
-    on: "status.created",
-    lane: "realtime",
-    timeoutMs: LONG_RUNNING_MS,
-    run: (ctx, event) => fanOutStatuses(ctx.store, ctx.emit, [event.payload.statusId]),
-    runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((event) => event.payload.statusId)),
-  }),
-  on({
-    name: "timelines.fan_out_reblog",
-    on: "reblog.created",
-    lane: "realtime",
-    timeoutMs: LONG_RUNNING_MS,
-    run: (ctx, event) => fanOutStatuses(ctx.store, ctx.emit, [event.payload.statusId]),
-    runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((event) => event.payload.statusId)),
-  }),
+  fanOut("timelines.fan_out", "status.created"),
+  fanOut("timelines.fan_out_reblog", "reblog.created"),
   on({ name: "statuses.removal", on: "status.deleted", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
   on({ name: "statuses.reblog_removal", on: "reblog.removed", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
   on({
