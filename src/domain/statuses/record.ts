@@ -26,7 +26,7 @@ export interface StatusFields {
 }
 
 /** Where a local status lives: its ActivityPub id and its web page. */
-export function statusUrls(account: AccountRecord, id: string, reblog = false) {
+function statusUrls(account: AccountRecord, id: string, reblog = false) {
   const uri = `${account.uri}/statuses/${publicId(id)}`;
   return { uri: reblog ? `${uri}/activity` : uri, url: `${account.url}/${publicId(id)}` };
 }
