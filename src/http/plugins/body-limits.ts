@@ -5,6 +5,7 @@
 // `config.maxBodyBytes` (1 MiB).
 import type { TSchema } from "@sinclair/typebox";
 import { ApiError, PayloadTooLarge, RequestTimeout } from "../../lib/errors.ts";
+import { targetStart } from "../url.ts";
 
 /** Longest request target (path and query) answered; longer ones get 414. Bun itself refuses past 16 KiB. */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -39,7 +40,7 @@ class HeadersTooLarge extends ApiError {
 /** Refuses a request line or header section over the limits (checked before routing). */
 export function checkRequestHead(request: Request): void {
   const url = request.url;
-  const target = url.length - url.indexOf("/", url.indexOf("//") + 2);
+  const target = url.length - targetStart(url);
   if (target > MAX_URL_BYTES) throw new UriTooLong();
   let size = 0;
   request.headers.forEach((value, name) => {

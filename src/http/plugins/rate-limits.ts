@@ -12,16 +12,11 @@ import { bearerToken } from "./auth.ts";
 import { clientBucket, trustedRanges } from "./rate-limits/client-ip.ts";
 import { REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts, type Throttle } from "./rate-limits/table.ts";
 import { FixedWindows, type Count } from "./rate-limits/windows.ts";
+import { pathAndQuery } from "../url.ts";
 
 type Headers = Record<string, string | number>;
 
 const PAGING = /(?:^|&)(?:max_id|min_id|since_id|page)=[^&]/;
-
-function pathAndQuery(url: string): [string, string] {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const q = url.indexOf("?", start);
-  return q < 0 ? [url.slice(start), ""] : [url.slice(start, q), url.slice(q + 1)];
-}
 
 function describe(headers: Headers, count: Count): void {
   headers["x-ratelimit-limit"] = String(count.limit);
