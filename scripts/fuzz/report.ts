@@ -23,13 +23,8 @@ export interface MemoryFigures {
   growthMb?: number;
 }
 
-export interface FuzzResult {
-  ok: boolean;
-  seed: number;
-  requests: number;
-  operations: number;
-  durationMs: number;
-  concurrency: number;
+/** What the requests got, counted as they come back. */
+export interface Tally {
   perOperation: Map<string, Map<string, number>>;
   statuses: Map<string, number>;
   strategies: Map<string, number>;
@@ -41,6 +36,15 @@ export interface FuzzResult {
   /** Invariant violations, a server that exited, memory beyond the bound. */
   problems: string[];
   memory: MemoryFigures;
+}
+
+export interface FuzzResult extends Tally {
+  ok: boolean;
+  seed: number;
+  requests: number;
+  operations: number;
+  durationMs: number;
+  concurrency: number;
   dir: string;
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createFixtures } from "./fixtures.ts";
 import { enabledStrategies, generate, type Generator } from "./generate.ts";
 import { checkInvariants } from "./invariants.ts";
-import { summary, writeFailure, type Failure, type FuzzResult, type MemoryFigures } from "./report.ts";
+import { summary, writeFailure, type FuzzResult, type MemoryFigures, type Tally } from "./report.ts";
 import { isFailure, send } from "./send.ts";
 import { startServer, type ServerUnderTest } from "./server.ts";
 import { memoryOf, type Memory } from "../../bench/lib/memory.ts";
@@ -32,18 +32,6 @@ export interface FuzzOptions {
 }
 
 const DETAILED_FAILURES = 200;
-
-/** What the requests got, counted as they come back. */
-interface Tally {
-  perOperation: Map<string, Map<string, number>>;
-  statuses: Map<string, number>;
-  strategies: Map<string, number>;
-  validStatuses: Map<string, number>;
-  failures: Failure[];
-  failureCount: number;
-  problems: string[];
-  memory: MemoryFigures;
-}
 
 function count<K>(map: Map<K, number>, key: K) {
   map.set(key, (map.get(key) ?? 0) + 1);
