@@ -28,6 +28,8 @@ import { notificationV2Routes } from "./http/api/v2/notifications.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
 import { instanceWebRoutes } from "./http/instance/routes.ts";
 import { mediaFileRoutes } from "./http/media-files.ts";
+import { mediaV1Routes } from "./http/api/v1/media.ts";
+import { mediaV2Routes } from "./http/api/v2/media.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -58,6 +60,8 @@ export function buildApp(deps: Deps) {
     .use(instanceV1Routes(deps))
     .use(instanceV2Routes(deps))
     .use(notificationV2Routes(deps))
+    .use(mediaV1Routes(deps))
+    .use(mediaV2Routes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(mediaFileRoutes(deps));

@@ -37,6 +37,10 @@ export interface EventPayloads {
   "notification.created": { recipientId: string; notificationId: string };
   "list.member_added": { ownerId: string; listId: string; accountId: string };
   "list.deleted": { listId: string };
+  /** An upload was stored; `processing`: it waits for its video/audio job. */
+  "media.uploaded": { mediaId: string; accountId: string; processing: boolean };
+  /** The status an upload was on was deleted for redrafting: the upload is free again, for a day. */
+  "media.detached": { mediaId: string; accountId: string };
 }
 
 export type EventType = keyof EventPayloads;

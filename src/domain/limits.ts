@@ -15,6 +15,10 @@ export const MEDIA_LIMITS = {
   videoSizeLimit: 99 * 1024 * 1024,
   videoMatrixLimit: 3840 * 2160,
   videoFrameRateLimit: 120,
+  /** Longer video or audio is refused (Mastodon has no such limit; its size limit makes about the same). */
+  maxDurationSeconds: 3 * 3600,
+  /** How long one ffmpeg run may take before the upload counts as unprocessable. */
+  processingTimeoutMs: 10 * 60_000,
   supportedMimeTypes: [
     "image/jpeg", "image/png", "image/gif", "image/heic", "image/heif", "image/webp", "image/avif",
     "video/webm", "video/mp4", "video/quicktime", "video/ogg",

@@ -11,15 +11,22 @@ import { STREAM_TOPIC } from "./streaming/signals.ts";
 import { fanOutStatuses } from "./timelines/fan-out.ts";
 import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./timelines/follows.ts";
 import { removeStatusFromTimelines } from "./timelines/removal.ts";
+import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./media/cleanup.ts";
+import { processQueuedMedia } from "./media/process.ts";
+import { MEDIA_LIMITS } from "./limits.ts";
+import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
 
 /** Helps TypeScript tie each subscriber's `run` to its event's payload. */
 const on = <T extends EventType>(subscriber: Subscriber<T>): Subscriber<T> => subscriber;
 
 /** The rest of a deletion: feeds first, while the record (author, tags, visibility) is still there, which
- * also signals `delete` to the streams; then everything that refers to the status, and the record. */
+ * also signals `delete` to the streams; then its attachments (unless a redraft freed them), everything else
+ * that refers to the status, and the record. */
 async function removeEverywhere(ctx: SubscriberContext, statusId: string): Promise<void> {
   await removeStatusFromTimelines(ctx.store, ctx.emit, statusId);
+  const status = getStatus(ctx.store, statusId);
+  if (status) await removeMediaOfStatus(ctx.store, ctx.config, status);
   await removeStatus(ctx.store, statusId);
 }
 
@@ -100,6 +107,31 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     lane: "default",
     delayMs: (event) => (event.payload.expiresAt === null ? null : event.payload.expiresAt - event.at),
     run: (ctx, event) => removeExpiredMute(ctx.store, { muterId: event.payload.accountId, targetId: event.payload.targetId }),
+  }),
+
+  // Media: processing in its own lane (minutes of ffmpeg must not hold up anything else), clean-up a day on
+  on({
+    name: "media.process",
+    on: "media.uploaded",
+    lane: "media",
+    // Probe, transcode and preview frame are separate ffmpeg runs, each with the processing time limit.
+    timeoutMs: 3 * MEDIA_LIMITS.processingTimeoutMs,
+    delayMs: (event) => (event.payload.processing ? 0 : null),
+    run: (ctx, event) => processQueuedMedia(ctx.store, ctx.config, event.payload.mediaId),
+  }),
+  on({
+    name: "media.expire_unattached",
+    on: "media.uploaded",
+    lane: "default",
+    delayMs: () => UNATTACHED_TTL_MS,
+    run: (ctx, event) => expireUnattached(ctx.store, ctx.config, event.payload.mediaId).then(() => {}),
+  }),
+  on({
+    name: "media.expire_detached",
+    on: "media.detached",
+    lane: "default",
+    delayMs: () => UNATTACHED_TTL_MS,
+    run: (ctx, event) => expireUnattached(ctx.store, ctx.config, event.payload.mediaId).then(() => {}),
   }),
 
   // Network work: never in the way of the above

@@ -9,6 +9,7 @@ import type { AccountRecord } from "../store/records.ts";
 import { AccountSchema, presentAccount, type Account } from "./account.ts";
 import { presentStatusApplication, StatusApplicationSchema } from "./application.ts";
 import { Int } from "./integer.ts";
+import { MediaAttachmentSchema, presentMediaAttachment } from "./media-attachment.ts";
 import { MentionSchema, presentMention, type Mention } from "./mention.ts";
 import { Nullable } from "./nullable.ts";
 import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
@@ -49,7 +50,7 @@ const baseProperties = {
   filtered: t.Optional(t.Array(t.Unknown(), { description: "Signed-in viewers only (filters come later: always [])" })),
   application: t.Optional(Nullable(StatusApplicationSchema)),
   account: AccountSchema,
-  media_attachments: t.Array(t.Unknown(), { description: "MediaAttachment[] (media upload comes later)" }),
+  media_attachments: t.Array(MediaAttachmentSchema, { description: "In the author's order" }),
   mentions: t.Array(MentionSchema),
   tags: t.Array(StatusTagSchema),
   emojis: t.Array(EmojiSchema),
@@ -141,7 +142,7 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
   out.reblog = loaded.reblog ? present(config, viewerId, loaded.reblog, source) : null;
   if (status.local) out.application = loaded.application ? presentStatusApplication(loaded.application) : null;
   out.account = author(config, loaded.author, viewerId);
-  out.media_attachments = [];
+  out.media_attachments = loaded.media.map((media) => presentMediaAttachment(config, media));
   out.mentions = loaded.mentions.map((record) => mention(config, record));
   out.tags = status.tags.map((name) => presentStatusTag(config, name));
   out.emojis = [];

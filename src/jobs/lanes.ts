@@ -23,6 +23,8 @@ export const LANE_POLICY: Record<Lane, LanePolicy> = {
   network: { batch: 16, slots: everyWorker },
   // Big jobs nobody is watching: at most half the workers, so their CPU time never takes a whole machine.
   backfill: { batch: 4, slots: (workers) => Math.max(1, Math.floor(workers / 2)) },
+  // Video and audio processing: one ffmpeg at a time per slot, each using two threads.
+  media: { batch: 1, slots: (workers) => Math.max(1, Math.floor(workers / 2)) },
 };
 
 export const DEFAULT_LANE: Lane = "default";

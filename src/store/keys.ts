@@ -120,6 +120,12 @@ export const KEYSPACES = {
   /** [accountId, timeline] → MarkerRecord */
   markers: "markers",
 
+  // Media attachments (src/store/media.ts)
+  /** mediaId → MediaRecord */
+  media: "media",
+  /** [unattachedSince (ms), mediaId] → accountId: uploads on no status, oldest first (the daily clean-up) */
+  mediaUnattached: "media_unattached",
+
   // Instance (src/store/rules.ts)
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",

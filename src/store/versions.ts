@@ -4,7 +4,7 @@
 // (a job on a worker, the CLI) invalidates exactly what it changed and nothing else.
 //
 // Nobody bumps by hand: openStore wraps put and remove of the keyspaces in WRITE_RULES, so every write to
-// them bumps the versions their key names. Reads of statuses and accounts are noted while a cached value is
+// them bumps the versions their key names. Reads of statuses, accounts and media are noted while a cached value is
 // read (`recordingReads`), so a cached page depends on every status and account it examined, shown or not;
 // feed scans note their feed (store/timelines.ts), and reads of a mute with an end note when it runs out.
 import type { Database } from "lmdb";
@@ -20,6 +20,8 @@ export const versionName = {
   token: (hash: string) => `t:${hash}`,
   /** a status record and its preview card */
   status: (id: string) => `s:${id}`,
+  /** a media attachment (its description and focus change on attached media too) */
+  media: (id: string) => `m:${id}`,
   home: (accountId: string) => `h:${accountId}`,
   list: (listId: string) => `l:${listId}`,
   publicFeed: (feed: string) => `f:${feed}`,
@@ -42,6 +44,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   tokens: byId(versionName.token),
   statuses: byId(versionName.status),
   cards: byId(versionName.status),
+  media: byId(versionName.media),
   homeFeed: byId(versionName.home),
   listFeed: byParts(versionName.list, 0),
   listMembers: byParts(versionName.list, 0),
@@ -65,6 +68,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
 const READ_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   accounts: byId(versionName.account),
   statuses: byId(versionName.status),
+  media: byId(versionName.media),
 };
 
 /** What a recording has noted: the versions read, and when the first time-limited record read runs out. */

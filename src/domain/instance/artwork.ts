@@ -1,7 +1,7 @@
 // The instance's default artwork: the thumbnail (link previews, server pickers) and the app icons, drawn from
 // SVG with sharp the first time they are asked for and kept in memory (they never change while running).
 import sharp from "sharp";
-import { encodeBlurhash } from "./blurhash.ts";
+import { encodeBlurhash } from "../../media/blurhash.ts";
 
 export const THUMBNAIL_WIDTH = 1200;
 export const THUMBNAIL_HEIGHT = 630;

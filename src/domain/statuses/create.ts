@@ -15,7 +15,7 @@ import { assertCanReply, IN_REPLY_NOT_FOUND } from "../policy/interaction.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
 import { countableLength, parseStatusText, renderStatus } from "./format.ts";
-import { resolveMediaIds } from "./media.ts";
+import { attachMedia, resolveMediaIds } from "../media/attach.ts";
 import { newStatusRecord } from "./record.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
@@ -161,6 +161,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     // Checked again inside the write: two requests racing with one key still create one status.
     const raced = idempotentHit(store, author.id, draft.idempotencyKey, now);
     if (raced) return raced;
+    attachMedia(store, status);
     insertStatus(store, status);
     onStatusCreated(deps, status, mediaIds.length === 0 ? formatted.firstUrl : null);
     if (parent) adjustStatusCounter(store, parent.id, "repliesCount", 1);

@@ -13,6 +13,7 @@ import { assertCanDelete } from "../policy/interaction.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { roleCan } from "../accounts/roles.ts";
 import { recordEvent, type Origin } from "../events.ts";
+import { detachForRedraft } from "../media/attach.ts";
 
 /** Inside a write: the part of a deletion every read path relies on. */
 export function discardStatus(store: Store, status: StatusRecord, now: number): void {
@@ -31,24 +32,28 @@ export function detachReply(store: Store, status: StatusRecord): void {
   if (removeFromParent(store, status)) adjustStatusCounter(store, status.inReplyToId!, "repliesCount", -1);
 }
 
-/** DELETE /api/v1/statuses/:id: the viewer's status (any status, for moderators); returns it as it was. */
-export async function deleteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
+/**
+ * DELETE /api/v1/statuses/:id: the viewer's status (any status, for moderators); returns it as it was.
+ * Its attachments are freed for a redraft unless `deleteMedia` (Mastodon's delete_media) asks otherwise.
+ */
+export async function deleteStatus(deps: Deps, viewer: UserViewer, rawId: string, deleteMedia = false): Promise<StatusRecord> {
   const id = normaliseId(rawId);
   const target = id ? getStatus(deps.store, id) : undefined;
   assertCanDelete(viewer.account.id, roleCan(viewer.user.role, "manage_reports"), target);
-  await discardAndRecord(deps, target);
+  await discardAndRecord(deps, target, "local", !deleteMedia);
   return target;
 }
 
 /** The core, once the actor may delete it: gone from every read path now, the rest by `status.deleted`'s
  * subscriber. (A remote author's Delete comes through here too, its right checked by the inbox.) */
-export async function discardAndRecord(deps: Deps, status: StatusRecord, origin: Origin = "local"): Promise<void> {
+export async function discardAndRecord(deps: Deps, status: StatusRecord, origin: Origin = "local", keepMedia = false): Promise<void> {
   const { store } = deps;
   await store.write(() => {
     const fresh = getStatus(store, status.id);
     if (!fresh || fresh.deletedAt) return;
     const now = Date.now();
     discardStatus(store, fresh, now);
+    if (keepMedia) detachForRedraft(deps, fresh, now);
     recordEvent(deps, "status.deleted", { statusId: fresh.id, accountId: fresh.accountId }, origin, now);
   });
 }

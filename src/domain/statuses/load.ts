@@ -8,6 +8,7 @@ import { cachedAccount } from "../accounts/read.ts";
 import { getApp } from "../../store/oauth.ts";
 import type { AccountRecord, AppRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, reblogIdOf } from "../../store/statuses.ts";
+import { getMedia, type MediaRecord } from "../../store/media.ts";
 import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
 import { bookmarkIdOf, favouriteIdOf, pinIdOf } from "../../store/statuses-interactions.ts";
 
@@ -24,6 +25,8 @@ export interface LoadedStatus {
   author: AccountRecord;
   /** The mentioned accounts that still exist, in the status's order. */
   mentions: AccountRecord[];
+  /** Its attachments in the author's order (a reblog wrapper has none: they belong to what it wraps). */
+  media: MediaRecord[];
   /** The wrapped status of a reblog, loaded alike; null for an original. */
   reblog: LoadedStatus | null;
   /** Null for reblog wrappers (the card belongs to the status they wrap) and statuses without one. */
@@ -76,12 +79,18 @@ class PageLoader {
       const mentioned = this.account(id);
       if (mentioned) mentions.push(mentioned);
     }
+    const media: MediaRecord[] = [];
+    for (const id of status.mediaIds) {
+      const record = getMedia(store, id);
+      if (record) media.push(record);
+    }
     const { viewerId } = this;
     const pinnable = viewerId === status.accountId && !status.reblogOfId && status.visibility !== "direct";
     return {
       status,
       author,
       mentions,
+      media,
       reblog,
       card: reblog ? null : (getCard(store, status.id) ?? null),
       application: status.local && status.applicationId ? (getApp(store, status.applicationId) ?? null) : null,

@@ -98,11 +98,12 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .delete(
       "/api/v1/statuses/:id",
-      async ({ viewer, params }) => deletedStatusFor(deps, viewer, await deleteStatus(deps, viewer, params.id)),
+      async ({ viewer, params, query }) =>
+        deletedStatusFor(deps, viewer, await deleteStatus(deps, viewer, params.id, query.delete_media !== undefined && toBool(query.delete_media))),
       {
         auth: ["write:statuses"],
         params: StatusIdParams,
-        query: t.Object({ delete_media: t.Optional(Flag({ description: "Accepted; media are not kept for redrafting yet" })) }),
+        query: t.Object({ delete_media: t.Optional(Flag({ description: "Remove the attachments now; by default they are freed for a redraft and removed a day later" })) }),
         response: { 200: DeletedStatusSchema, ...actionErrors },
         detail: {
           summary: "Delete your status: answered at once with its source text; the rest of the removal runs in the background",

@@ -1,0 +1,87 @@
+// Removing attachments: an upload never attached within a day (the `media.expire_unattached` subscriber and
+// `warren media remove`), the attachments of a deleted status (its removal subscriber), and files no record
+// points to any more (`warren media remove-orphans`). Records go first, in a write; their files after it
+// commits, so a failure leaves unreferenced files, never a record without its files.
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Config } from "../../config.ts";
+import { idAtTime } from "../../lib/ids.ts";
+import { removeIncoming } from "../../media/incoming.ts";
+import { deleteMediaFile, mediaRoot } from "../../media/storage.ts";
+import type { Store } from "../../store/db.ts";
+import { getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
+import type { StatusRecord } from "../../store/records.ts";
+
+/** How long an upload may wait for a status (Mastodon removes them after a day as well). */
+export const UNATTACHED_TTL_MS = 24 * 3600_000;
+
+const BATCH = 200;
+
+export async function discardFiles(config: Config, paths: readonly (string | null)[]): Promise<void> {
+  await Promise.all(paths.map((path) => deleteMediaFile(config, path)));
+}
+
+/** The files of removed records, and a waiting upload's copy. */
+export async function discardRecordFiles(config: Config, records: readonly MediaRecord[]): Promise<void> {
+  await Promise.all(
+    records.map(async (record) => {
+      await discardFiles(config, [record.fileUrl, record.previewUrl, record.thumbnailUrl]);
+      if (record.pendingFile) await removeIncoming(config, record.pendingFile);
+    }),
+  );
+}
+
+/** Removes the records `pick` keeps (re-read inside the write), then their files. Answers how many went. */
+async function removeWhere(store: Store, config: Config, ids: readonly string[], pick: (record: MediaRecord) => boolean): Promise<number> {
+  const removed = await store.write(() => {
+    const out: MediaRecord[] = [];
+    for (const id of ids) {
+      const record = getMedia(store, id);
+      if (!record || !pick(record)) continue;
+      removeMediaRecord(store, record);
+      out.push(record);
+    }
+    return out;
+  });
+  await discardRecordFiles(config, removed);
+  return removed.length;
+}
+
+/** The upload, if it is still on no status a day after it became free. */
+export function expireUnattached(store: Store, config: Config, mediaId: string, now = Date.now()): Promise<number> {
+  return removeWhere(store, config, [mediaId], (r) => r.statusId === null && r.unattachedSince !== null && r.unattachedSince + UNATTACHED_TTL_MS <= now);
+}
+
+/** Every upload free since before `cutoff` (ms); `onBatch` hears the running total. */
+export async function removeUnattachedBefore(store: Store, config: Config, cutoff: number, onBatch?: (removed: number) => void): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = unattachedBefore(store, cutoff, BATCH);
+    if (ids.length === 0) return total;
+    total += await removeWhere(store, config, ids, (r) => r.statusId === null && r.unattachedSince !== null && r.unattachedSince < cutoff);
+    onBatch?.(total);
+  }
+}
+
+/** The attachments still on a removed status (a redraft has freed them already). */
+export function removeMediaOfStatus(store: Store, config: Config, status: StatusRecord): Promise<number> {
+  return removeWhere(store, config, status.mediaIds, (r) => r.statusId === status.id);
+}
+
+/**
+ * Folders under media_attachments/<style>/<mediaId> whose record is gone: what a crash between storing
+ * files and committing left behind. Uploads younger than `graceMs` are spared (their request may still run).
+ */
+export async function removeOrphanFiles(store: Store, config: Config, graceMs = 3600_000, now = Date.now()): Promise<number> {
+  const youngest = idAtTime(now - graceMs);
+  let removed = 0;
+  const root = join(mediaRoot(config), "media_attachments");
+  for (const style of await readdir(root).catch(() => [] as string[])) {
+    for (const mediaId of await readdir(join(root, style)).catch(() => [] as string[])) {
+      if (!/^\d+$/.test(mediaId) || mediaId >= youngest || getMedia(store, mediaId)) continue;
+      await rm(join(root, style, mediaId), { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

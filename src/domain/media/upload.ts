@@ -1,0 +1,130 @@
+// POST /api/v2/media and /api/v1/media. What a file is comes from its bytes (media/sniff.ts). Still images
+// are processed in the request; video, gifv (animated GIFs) and audio are kept as they came and processed
+// by the `media.process` subscriber of `media.uploaded`, unless the caller wants to wait (v1). Either way
+// the files exist before the record that points to them commits, and every upload starts its day-long
+// wait for a status (`media.expire_unattached`).
+import sharp from "sharp";
+import type { Deps } from "../../deps.ts";
+import { Unprocessable } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { removeIncoming, saveIncoming } from "../../media/incoming.ts";
+import { sniffUpload, type Sniffed } from "../../media/sniff.ts";
+import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
+import type { AccountRecord } from "../../store/records.ts";
+import { recordEvent } from "../events.ts";
+import { MEDIA_LIMITS } from "../limits.ts";
+import { audioVisualSupport, processAudioVisualUpload, processStill, RejectedUpload, type ProcessedFiles } from "./files.ts";
+import { checkDescription, parseFocus, prepareThumbnail, saveThumbnail, type PreparedThumbnail } from "./attributes.ts";
+import { discardFiles } from "./cleanup.ts";
+
+export interface UploadInput {
+  file?: unknown;
+  thumbnail?: unknown;
+  description?: string;
+  focus?: string;
+}
+
+/** v2 answers before video and audio are processed (202); v1 waits for it. */
+export type UploadMode = "queued" | "wait";
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+async function sniff(file: Blob): Promise<Sniffed & { animated: boolean }> {
+  const sniffed = await sniffUpload(file);
+  if (!sniffed) throw new Unprocessable("Validation failed: File content type is invalid");
+  const limit = sniffed.kind === "image" ? MEDIA_LIMITS.imageSizeLimit : MEDIA_LIMITS.videoSizeLimit;
+  if (file.size > limit) throw new Unprocessable(`Validation failed: File file size must be less than ${megabytes(limit)}`);
+  // Animated GIFs become looping MP4 (gifv), as on Mastodon; a still GIF is an image.
+  const animated = sniffed.mime === "image/gif" && ((await sharp(new Uint8Array(await file.arrayBuffer())).metadata().catch(() => null))?.pages ?? 1) > 1;
+  return { ...sniffed, animated };
+}
+
+function newRecord(id: string, accountId: string, now: number, fields: Partial<MediaRecord>): MediaRecord {
+  return {
+    v: 1,
+    id,
+    accountId,
+    type: "image",
+    state: "processing",
+    fileUrl: null,
+    previewUrl: null,
+    thumbnailUrl: null,
+    pendingFile: null,
+    contentType: null,
+    fileSize: 0,
+    meta: {},
+    focus: null,
+    description: null,
+    blurhash: null,
+    error: null,
+    statusId: null,
+    unattachedSince: now,
+    createdAt: now,
+    ...fields,
+  };
+}
+
+const ready = (files: ProcessedFiles): Partial<MediaRecord> => ({ ...files, state: "ready", pendingFile: null });
+
+/** Uploads a file for `actor`; answers the stored record (state `processing` for queued video and audio). */
+export async function uploadMedia(deps: Deps, actor: AccountRecord, input: UploadInput, mode: UploadMode): Promise<MediaRecord> {
+  const { config } = deps;
+  const file = input.file;
+  if (!(file instanceof Blob) || file.size === 0) throw new Unprocessable("Validation failed: File can't be blank");
+  const description = checkDescription(input.description);
+  const focus = parseFocus(input.focus);
+  const sniffed = await sniff(file);
+  const thumbnail = await prepareThumbnail(input.thumbnail);
+  const now = Date.now();
+  const id = newId(now);
+  const base = { description, focus, contentType: sniffed.mime };
+
+  let record: MediaRecord;
+  let pendingFile: string | null = null;
+  const saved: (string | null)[] = [];
+  try {
+    const thumbnailUrl = thumbnail ? await saveThumbnail(config, id, thumbnail) : null;
+    saved.push(thumbnailUrl);
+    if (sniffed.kind === "image" && !sniffed.animated) {
+      const files = await rejectAs422(processStill(config, id, new Uint8Array(await file.arrayBuffer())));
+      saved.push(files.fileUrl, files.previewUrl);
+      record = newRecord(id, actor.id, now, { ...base, ...ready(files), ...withThumbnail(thumbnail, thumbnailUrl) });
+    } else {
+      const support = audioVisualSupport();
+      if (!support.ok) throw new Unprocessable(support.message);
+      pendingFile = await saveIncoming(config, file, sniffed.extension);
+      const type = sniffed.animated ? "gifv" : sniffed.kind === "audio" ? "audio" : "video";
+      record = newRecord(id, actor.id, now, { ...base, type, pendingFile, ...withThumbnail(thumbnail, thumbnailUrl) });
+      if (mode === "wait") {
+        const files = await rejectAs422(processAudioVisualUpload(config, id, pendingFile, sniffed.animated));
+        saved.push(files.fileUrl, files.previewUrl);
+        record = { ...record, ...ready(files), ...withThumbnail(thumbnail, thumbnailUrl) };
+      }
+    }
+    const stored = record;
+    await deps.store.write(() => {
+      putMedia(deps.store, stored);
+      recordEvent(deps, "media.uploaded", { mediaId: id, accountId: actor.id, processing: stored.state === "processing" }, "local", now);
+    });
+  } catch (error) {
+    await discardFiles(config, saved);
+    if (pendingFile) await removeIncoming(config, pendingFile);
+    throw error;
+  }
+  if (record.state === "ready" && pendingFile) await removeIncoming(config, pendingFile);
+  return getMedia(deps.store, id) ?? record;
+}
+
+/** A thumbnail's blurhash and colours describe what is shown first, so they win over the file's. */
+function withThumbnail(thumbnail: PreparedThumbnail | null, thumbnailUrl: string | null): Partial<MediaRecord> {
+  return thumbnail && thumbnailUrl ? { thumbnailUrl, blurhash: thumbnail.blurhash } : {};
+}
+
+async function rejectAs422<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof RejectedUpload) throw new Unprocessable(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+// Media attachments: one record per upload, and an index of the uploads on no status, by the time since
+// when (upload, or the redraft that detached them), which the daily clean-up and `warren media remove` scan.
+// putMedia keeps the index in step with the record, so nothing else writes it.
+import type { Store } from "./db.ts";
+
+export type MediaType = "image" | "gifv" | "video" | "audio";
+/** Images are ready when uploaded; video, gifv and audio are `processing` until their job has run. */
+export type MediaState = "processing" | "ready" | "failed";
+
+export interface Focus {
+  x: number;
+  y: number;
+}
+
+export interface MediaRecord {
+  v: 1;
+  /** snowflake; also its upload time */
+  id: string;
+  accountId: string;
+  type: MediaType;
+  state: MediaState;
+  /** Public paths (media/storage.ts) of the processed file and its preview; null until processed. */
+  fileUrl: string | null;
+  previewUrl: string | null;
+  /** A preview the uploader gave (`thumbnail`), shown instead of the generated one. */
+  thumbnailUrl: string | null;
+  /** The upload waiting for its job, under the data dir's incoming folder (media/incoming.ts). */
+  pendingFile: string | null;
+  contentType: string | null;
+  fileSize: number;
+  /** Mastodon's `meta` without `focus` (original, small, video facts, colors). */
+  meta: Record<string, unknown>;
+  focus: Focus | null;
+  description: string | null;
+  blurhash: string | null;
+  /** Why processing failed (shown as the 422 of GET /api/v1/media/:id). */
+  error: string | null;
+  statusId: string | null;
+  /** Since when it is on no status: its upload, or the deletion of the status it was on (redraft). */
+  unattachedSince: number | null;
+  createdAt: number;
+}
+
+export function getMedia(store: Store, id: string): MediaRecord | undefined {
+  return store.db.media.get(id);
+}
+
+/** Inside a write: stores the record and keeps the unattached index matching it. */
+export function putMedia(store: Store, record: MediaRecord): void {
+  const previous = getMedia(store, record.id);
+  if (previous?.unattachedSince != null && previous.unattachedSince !== record.unattachedSince) {
+    store.db.mediaUnattached.remove([previous.unattachedSince, record.id]);
+  }
+  if (record.unattachedSince !== null) store.db.mediaUnattached.put([record.unattachedSince, record.id], record.accountId);
+  store.db.media.put(record.id, record);
+}
+
+/** Inside a write: the record and its index row (its files are the caller's, after the commit). */
+export function removeMediaRecord(store: Store, record: MediaRecord): void {
+  if (record.unattachedSince !== null) store.db.mediaUnattached.remove([record.unattachedSince, record.id]);
+  store.db.media.remove(record.id);
+}
+
+/** Ids of uploads unattached since before `cutoff` (ms), oldest first, at most `limit`. */
+export function unattachedBefore(store: Store, cutoff: number, limit: number): string[] {
+  const out: string[] = [];
+  for (const key of store.db.mediaUnattached.getKeys({ start: [0], end: [cutoff], limit })) out.push((key as [number, string])[1]);
+  return out;
+}
+
+/** Every media record, in id order (the orphan-file sweep). */
+export function* allMedia(store: Store): Iterable<MediaRecord> {
+  for (const { value } of store.db.media.getRange({})) yield value as MediaRecord;
+}
