@@ -1,7 +1,7 @@
 // `warren accounts create|modify …`, with tootctl's words and output (see docs/cli.md). Accounts the CLI
 // creates are approved at once; they are confirmed only with --confirmed. Exit codes: 0 ok, 1 failed, 64 usage.
 import type { Deps } from "../deps.ts";
-import { Failure, runSubcommand, UsageError } from "./command.ts";
+import { Failure, parseArgs, runSubcommand, UsageError, type Parsed } from "./command.ts";
 import { generatePassword } from "../domain/auth/password.ts";
 import { createLocalAccount } from "../domain/accounts/create.ts";
 import { changeUser, findLocalUser, type UserChanges } from "../domain/accounts/manage.ts";
@@ -13,36 +13,6 @@ const USAGE = `usage:
   warren accounts modify USERNAME [--role=ROLE] [--approve] [--confirm] [--email=EMAIL] [--disable | --enable] [--reset-password]
 `;
 
-
-interface Parsed {
-  positional: string[];
-  values: Record<string, string>;
-  flags: Set<string>;
-}
-
-/** `--name=value`, `--name value` (for options that take a value) and `--flag`, as Thor reads them. */
-function parseArgs(args: readonly string[], valueOptions: readonly string[], flagOptions: readonly string[]): Parsed {
-  const parsed: Parsed = { positional: [], values: {}, flags: new Set() };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith("--")) {
-      parsed.positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (valueOptions.includes(name)) {
-      const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined || value === "") throw new UsageError(`option --${name} needs a value`);
-      parsed.values[name] = value;
-    } else if (flagOptions.includes(name) && eq < 0) {
-      parsed.flags.add(name);
-    } else {
-      throw new UsageError(`unknown option: ${arg}`);
-    }
-  }
-  return parsed;
-}
 
 function username(parsed: Parsed): string {
   if (parsed.positional.length !== 1) throw new UsageError("expected exactly one USERNAME");

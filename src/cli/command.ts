@@ -40,3 +40,33 @@ export async function runSubcommand(group: string, usage: string, subcommands: R
     await store.close();
   }
 }
+
+export interface Parsed {
+  positional: string[];
+  values: Record<string, string>;
+  flags: Set<string>;
+}
+
+/** `--name=value`, `--name value` (for options that take a value) and `--flag`, as Thor reads them. */
+export function parseArgs(args: readonly string[], valueOptions: readonly string[], flagOptions: readonly string[]): Parsed {
+  const parsed: Parsed = { positional: [], values: {}, flags: new Set() };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith("--")) {
+      parsed.positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (valueOptions.includes(name)) {
+      const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
+      if (value === undefined || value === "") throw new UsageError(`option --${name} needs a value`);
+      parsed.values[name] = value;
+    } else if (flagOptions.includes(name) && eq < 0) {
+      parsed.flags.add(name);
+    } else {
+      throw new UsageError(`unknown option: ${arg}`);
+    }
+  }
+  return parsed;
+}

@@ -2,6 +2,7 @@
 // returns an exit code (0 ok, 1 failed, 64 usage).
 import { runAccountsCommand } from "./accounts.ts";
 import { runCacheCommand } from "./cache.ts";
+import { runMediaCommand } from "./media.ts";
 import { runSettingsCommand } from "./settings.ts";
 
 export const USAGE = `usage:
@@ -12,6 +13,7 @@ export const USAGE = `usage:
   warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
   warren settings description ["TEXT"]
   warren cache recount statuses|accounts
+  warren media remove [--days=N] | remove-orphans
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -22,6 +24,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runSettingsCommand(args);
     case "cache":
       return runCacheCommand(args);
+    case "media":
+      return runMediaCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

@@ -68,7 +68,7 @@ export function unattachedBefore(store: Store, cutoff: number, limit: number): s
   return out;
 }
 
-/** Every media record, in id order (the orphan-file sweep). */
-export function* allMedia(store: Store): Iterable<MediaRecord> {
-  for (const { value } of store.db.media.getRange({})) yield value as MediaRecord;
+export function countUnattachedBefore(store: Store, cutoff: number): number {
+  return store.db.mediaUnattached.getCount({ start: [0], end: [cutoff] });
 }
+

@@ -9,7 +9,7 @@ import { idAtTime } from "../../lib/ids.ts";
 import { removeIncoming } from "../../media/incoming.ts";
 import { deleteMediaFile, mediaRoot } from "../../media/storage.ts";
 import type { Store } from "../../store/db.ts";
-import { getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
+import { countUnattachedBefore, getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
 import type { StatusRecord } from "../../store/records.ts";
 
 /** How long an upload may wait for a status (Mastodon removes them after a day as well). */
@@ -52,14 +52,15 @@ export function expireUnattached(store: Store, config: Config, mediaId: string, 
   return removeWhere(store, config, [mediaId], (r) => r.statusId === null && r.unattachedSince !== null && r.unattachedSince + UNATTACHED_TTL_MS <= now);
 }
 
-/** Every upload free since before `cutoff` (ms); `onBatch` hears the running total. */
-export async function removeUnattachedBefore(store: Store, config: Config, cutoff: number, onBatch?: (removed: number) => void): Promise<number> {
-  let total = 0;
+/** Every upload free since before `cutoff` (ms); `onBatch` hears how many went so far, of how many. */
+export async function removeUnattachedBefore(store: Store, config: Config, cutoff: number, onBatch?: (removed: number, of: number) => void): Promise<number> {
+  const of = countUnattachedBefore(store, cutoff);
+  let removed = 0;
   for (;;) {
     const ids = unattachedBefore(store, cutoff, BATCH);
-    if (ids.length === 0) return total;
-    total += await removeWhere(store, config, ids, (r) => r.statusId === null && r.unattachedSince !== null && r.unattachedSince < cutoff);
-    onBatch?.(total);
+    if (ids.length === 0) return removed;
+    removed += await removeWhere(store, config, ids, (r) => r.statusId === null && r.unattachedSince !== null && r.unattachedSince < cutoff);
+    onBatch?.(removed, Math.max(removed, of));
   }
 }
 

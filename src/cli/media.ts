@@ -1,0 +1,35 @@
+// `warren media remove [--days=N]` (uploads on no status for N days, default 1: what the daily clean-up
+// does, for operators who want it now) and `warren media remove-orphans` (stored files no record points
+// to, left by a crash between storing and committing), in tootctl's words. Exit codes: 0 ok, 64 usage.
+import type { Deps } from "../deps.ts";
+import { removeOrphanFiles, removeUnattachedBefore } from "../domain/media/cleanup.ts";
+import { parseArgs, runSubcommand, UsageError } from "./command.ts";
+import { progressBar } from "./progress.ts";
+
+const USAGE = `usage:
+  warren media remove [--days=N]      remove uploads on no status for N days (default 1)
+  warren media remove-orphans         remove stored media files that no upload refers to
+`;
+
+const DAY_MS = 86_400_000;
+
+async function removeCommand(deps: Deps, args: string[]): Promise<void> {
+  const parsed = parseArgs(args, ["days"], []);
+  if (parsed.positional.length) throw new UsageError(`unexpected argument: ${parsed.positional[0]}`);
+  const days = parsed.values.days === undefined ? 1 : Number(parsed.values.days);
+  if (!Number.isFinite(days) || days < 0) throw new UsageError("--days needs a number of days, 0 or more");
+  const bar = progressBar("Removing unattached media");
+  const removed = await removeUnattachedBefore(deps.store, deps.config, Date.now() - days * DAY_MS, bar.update);
+  bar.finish();
+  process.stdout.write(`OK, removed ${removed} unattached media attachments\n`);
+}
+
+async function removeOrphansCommand(deps: Deps, args: string[]): Promise<void> {
+  if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+  const removed = await removeOrphanFiles(deps.store, deps.config);
+  process.stdout.write(`OK, removed the files of ${removed} media attachments that no longer exist\n`);
+}
+
+export function runMediaCommand(args: string[]): Promise<number> {
+  return runSubcommand("media", USAGE, { remove: removeCommand, "remove-orphans": removeOrphansCommand }, args);
+}
