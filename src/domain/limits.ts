@@ -19,8 +19,10 @@ export const MEDIA_LIMITS = {
   maxDurationSeconds: 3 * 3600,
   /** How long one ffmpeg run may take before the upload counts as unprocessable. */
   processingTimeoutMs: 10 * 60_000,
+  // What uploads may be (media/sniff.ts accepts exactly these): Mastodon's list without HEIC, whose HEVC
+  // images this build of libvips cannot decode.
   supportedMimeTypes: [
-    "image/jpeg", "image/png", "image/gif", "image/heic", "image/heif", "image/webp", "image/avif",
+    "image/jpeg", "image/png", "image/gif", "image/webp", "image/avif",
     "video/webm", "video/mp4", "video/quicktime", "video/ogg",
     "audio/wave", "audio/wav", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/ogg", "audio/vorbis",
     "audio/mpeg", "audio/mp3", "audio/webm", "audio/flac", "audio/aac", "audio/m4a", "audio/x-m4a", "audio/mp4",

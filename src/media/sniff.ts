@@ -1,11 +1,14 @@
 // What an upload is, from its first bytes (never from its name or the client's content type): the kind of
-// attachment it becomes and the extension its waiting copy gets. Anything else is refused.
+// attachment it becomes and the extension its waiting copy gets. Only the types the instance reports
+// (MEDIA_LIMITS.supportedMimeTypes) are taken.
 import { fileTypeFromBuffer } from "file-type";
+import { MEDIA_LIMITS } from "../domain/limits.ts";
 
 export type UploadKind = "image" | "video" | "audio";
 
 export interface Sniffed {
   kind: UploadKind;
+  /** One of MEDIA_LIMITS.supportedMimeTypes. */
   mime: string;
   extension: string;
 }
@@ -13,15 +16,24 @@ export interface Sniffed {
 /** Enough for every signature file-type knows. */
 const HEAD_BYTES = 64 * 1024;
 
-const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heic", "image/heif"]);
-const VIDEO_TYPES = new Set(["video/mp4", "video/quicktime", "video/webm", "video/x-matroska", "video/ogg", "video/x-m4v", "video/3gpp", "video/x-ms-asf", "video/vnd.avi", "video/mp2t"]);
-const AUDIO_TYPES = new Set(["audio/mpeg", "audio/ogg", "audio/opus", "audio/wav", "audio/vnd.wave", "audio/x-wav", "audio/flac", "audio/x-flac", "audio/aac", "audio/x-m4a", "audio/mp4", "audio/webm", "audio/3gpp"]);
+/** file-type's names for types the instance lists under another name. */
+const ALIASES: Record<string, string> = {
+  "audio/ogg; codecs=opus": "audio/ogg",
+  "application/ogg": "audio/ogg",
+  "video/x-m4v": "video/mp4",
+  "application/vnd.ms-asf": "video/x-ms-asf",
+  "audio/x-ms-asf": "video/x-ms-asf",
+};
+
+const SUPPORTED = new Set<string>(MEDIA_LIMITS.supportedMimeTypes);
 
 /** The kind of upload the bytes are, or null for anything we do not take. */
 export async function sniffUpload(upload: Blob): Promise<Sniffed | null> {
   const head = new Uint8Array(await upload.slice(0, HEAD_BYTES).arrayBuffer());
   const found = await fileTypeFromBuffer(head).catch(() => undefined);
   if (!found) return null;
-  const kind: UploadKind | null = IMAGE_TYPES.has(found.mime) ? "image" : VIDEO_TYPES.has(found.mime) ? "video" : AUDIO_TYPES.has(found.mime) ? "audio" : null;
-  return kind ? { kind, mime: found.mime, extension: found.ext } : null;
+  const mime = ALIASES[found.mime] ?? found.mime;
+  if (!SUPPORTED.has(mime)) return null;
+  const kind = mime.split("/")[0] as UploadKind;
+  return { kind, mime, extension: found.ext };
 }
