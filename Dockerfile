@@ -12,10 +12,11 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# Runtime stage: only the executable. libstdc++ (needed by sharp's libvips) is part of bookworm-slim.
+# Runtime stage: only the executable, and Debian's ffmpeg (with ffprobe) for video and audio uploads, found
+# on PATH. libstdc++ (needed by sharp's libvips) is part of bookworm-slim.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates \
+ && apt-get install -y --no-install-recommends ca-certificates ffmpeg \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 warren \
  && useradd --system --uid 10001 --gid warren --home-dir /data --no-create-home warren \

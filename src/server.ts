@@ -1,5 +1,6 @@
 // Starts the HTTP server and the job runner on one data directory; stops both gracefully.
 import type { Config } from "./config.ts";
+import { FFMPEG_MISSING, findFfmpeg } from "./media/ffmpeg.ts";
 import { buildApp, createDeps } from "./app.ts";
 import { log } from "./lib/log.ts";
 
@@ -19,6 +20,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = app.server!.port!;
   await deps.jobs.start();
   log.info("warren listening", { port, url: config.url, data: config.dataDir });
+  if (!findFfmpeg()) log.warn("video and audio uploads are off", { reason: FFMPEG_MISSING });
   let stopping: Promise<void> | null = null;
   return {
     url: `http://localhost:${port}`,

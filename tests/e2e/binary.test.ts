@@ -4,11 +4,16 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import sharp from "sharp";
 
 const root = join(import.meta.dir, "../..");
 const binary = join(root, "dist/warren");
 const bun = process.execPath;
+const requireFromRoot = createRequire(join(root, "package.json"));
+const ffmpegPath: string = requireFromRoot("@ffmpeg-installer/ffmpeg").path;
+const ffprobePath: string = requireFromRoot("@ffprobe-installer/ffprobe").path;
 
 let dir = "";
 let port = 0;
@@ -81,7 +86,8 @@ beforeAll(
     port = freePort();
     server = Bun.spawn(["./warren", "serve"], {
       cwd: dir,
-      env: cleanEnv({ WARREN_PORT: String(port), WARREN_HOST: "127.0.0.1" }),
+      // The binary does not carry ffmpeg: an operator points it at one (here, the npm package's).
+      env: cleanEnv({ WARREN_PORT: String(port), WARREN_HOST: "127.0.0.1", WARREN_FFMPEG_PATH: ffmpegPath, WARREN_FFPROBE_PATH: ffprobePath }),
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -139,6 +145,52 @@ test("the binary's CLI creates an account that the running server signs in", asy
   const me = await fetch(`${base}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${access_token}` } });
   expect(me.status).toBe(200);
   expect(((await me.json()) as { username: string }).username).toBe("alice");
+});
+
+/** A user token with write access, through the binary's CLI and the password grant. */
+async function userToken(username: string): Promise<string> {
+  const { stdout } = await cli("accounts", "create", username, `--email=${username}@b.c`, "--confirmed");
+  const password = /^New password: (\S+)$/m.exec(stdout)![1]!;
+  const base = `http://127.0.0.1:${port}`;
+  const app = (await (
+    await fetch(`${base}/api/v1/apps`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "e2e", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read write" }),
+    })
+  ).json()) as { client_id: string; client_secret: string };
+  const grant = await fetch(`${base}/oauth/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: `${username}@b.c`, password, scope: "read write" }),
+  });
+  return ((await grant.json()) as { access_token: string }).access_token;
+}
+
+test("the binary processes images with sharp and video with the ffmpeg it is pointed at", async () => {
+  const token = await userToken("carol");
+  const base = `http://127.0.0.1:${port}`;
+  const upload = (file: File) => {
+    const body = new FormData();
+    body.set("file", file);
+    return fetch(`${base}/api/v2/media`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body });
+  };
+  const png = await sharp({ create: { width: 90, height: 60, channels: 3, background: "#a52" } }).png().toBuffer();
+  const image = await upload(new File([png], "a.png", { type: "image/png" }));
+  expect(image.status).toBe(200);
+  expect(((await image.json()) as { meta: { original: { width: number } } }).meta.original.width).toBe(90);
+
+  const clip = join(dir, "clip.mp4");
+  const made = Bun.spawn([ffmpegPath, "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-pix_fmt", "yuv420p", clip]);
+  expect(await made.exited).toBe(0);
+  const video = await upload(new File([await Bun.file(clip).arrayBuffer()], "clip.mp4", { type: "video/mp4" }));
+  expect(video.status).toBe(202);
+  const { id } = (await video.json()) as { id: string };
+  let status = 206;
+  for (let i = 0; i < 200 && status === 206; i++) {
+    await Bun.sleep(50);
+    status = (await fetch(`${base}/api/v1/media/${id}`, { headers: { authorization: `Bearer ${token}` } })).status;
+  }
+  expect(status).toBe(200);
 });
 
 test("the binary's settings command changes what the running server reports", async () => {
