@@ -1,0 +1,389 @@
+// Media attachments on statuses, through HTTP: media_ids[] on POST /api/v1/statuses, the attachments in
+// every place a status is rendered (in the author's order, with every MediaAttachment key), only_media
+// filters, privacy, redraft (DELETE keeps the media), DELETE with delete_media=true, and the day-long wait
+// of an unattached upload (the domain function called with a later `now`, and the delayed job it enqueues).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { expireUnattached, UNATTACHED_TTL_MS } from "../../src/domain/media/cleanup.ts";
+import { findFfmpeg } from "../../src/media/ffmpeg.ts";
+import { normaliseId } from "../../src/lib/ids.ts";
+import { pendingJobs } from "../../src/store/jobs.ts";
+import { getMedia } from "../../src/store/media.ts";
+import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
+
+setDefaultTimeout(30_000);
+
+let t: TestApp;
+let alice: User;
+let bob: User;
+let carol: User;
+
+beforeAll(async () => {
+  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
+  [alice, bob, carol] = [await newUser(t, "alice"), await newUser(t, "bob"), await newUser(t, "carol")];
+  await follow(t, bob, alice);
+  await t.deps.jobs.drain();
+}, 60_000);
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+
+const MEDIA_KEYS = ["id", "type", "url", "preview_url", "remote_url", "preview_remote_url", "text_url", "meta", "description", "blurhash"];
+
+let shade = 0;
+/** A tiny JPEG, a different colour each time (so files differ). */
+function jpeg(width = 64, height = 48): Promise<Buffer> {
+  shade = (shade + 37) % 256;
+  return sharp({ create: { width, height, channels: 3, background: { r: shade, g: 255 - shade, b: 90 } } }).jpeg().toBuffer();
+}
+
+async function upload(user: User, description?: string, bytes?: Uint8Array, name = "photo.jpg", type = "image/jpeg"): Promise<Json> {
+  const body = new FormData();
+  body.set("file", new File([bytes ?? (await jpeg())], name, { type }));
+  if (description !== undefined) body.set("description", description);
+  const res = await t.request("/api/v2/media", { method: "POST", token: user.token, body });
+  if (res.status !== 200 && res.status !== 202) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Json;
+}
+
+/** A short real video with sound (a silent one would be gifv, as on Mastodon), made by ffmpeg. */
+async function makeVideo(): Promise<Uint8Array> {
+  const tools = findFfmpeg()!;
+  const out = join(t.dir, `made-${Math.random().toString(36).slice(2)}.mp4`);
+  const proc = Bun.spawn([
+    tools.ffmpeg, "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+    "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-shortest", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", out,
+  ]);
+  expect(await proc.exited).toBe(0);
+  return new Uint8Array(await Bun.file(out).arrayBuffer());
+}
+
+async function waitProcessed(id: string, token: string): Promise<Response> {
+  for (let i = 0; i < 300; i++) {
+    const res = await t.request(`/api/v1/media/${id}`, { token });
+    if (res.status !== 206) return res;
+    await Bun.sleep(50);
+  }
+  throw new Error("still processing");
+}
+
+const served = async (url: string) => (await t.request(url.slice(BASE.length))).status;
+const onDisk = (url: string) => existsSync(join(t.deps.config.dataDir, "media", url.slice(`${BASE}/system/`.length)));
+const storedId = (publicMediaId: string) => normaliseId(publicMediaId)!;
+
+/** The attachments are exactly `expected` (ids and descriptions), in that order, with every key. */
+function expectAttachments(attachments: Json[], expected: Json[]) {
+  expect(attachments.map((m) => m.id)).toEqual(expected.map((m) => m.id));
+  expect(attachments.map((m) => m.description)).toEqual(expected.map((m) => m.description));
+  for (const media of attachments) {
+    for (const key of MEDIA_KEYS) expect(media).toHaveProperty(key);
+    expect(media.type).toBe("image");
+    expect(media.url).toStartWith(`${BASE}/system/media_attachments/original/`);
+    expect(media.preview_url).toStartWith(`${BASE}/system/media_attachments/small/`);
+    expect([media.remote_url, media.preview_remote_url, media.text_url]).toEqual([null, null, null]);
+    expect(media.meta.original).toMatchObject({ width: 64, height: 48 });
+    expect(media.blurhash).toBeString();
+  }
+}
+
+async function timelineStatus(path: string, token: string | undefined, id: string): Promise<Json> {
+  await t.deps.jobs.drain();
+  const res = await get(t, path, token);
+  expect(res.status).toBe(200);
+  const found = (res.body as Json[]).find((s) => s.id === id);
+  if (!found) throw new Error(`${id} not in ${path}`);
+  return found;
+}
+
+const idsOf = async (path: string, token?: string): Promise<string[]> => {
+  await t.deps.jobs.drain();
+  const res = await get(t, path, token);
+  expect(res.status).toBe(200);
+  return (res.body as Json[]).map((s) => s.id);
+};
+
+async function until(probe: () => Promise<boolean> | boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(25);
+  }
+}
+
+describe("attachments wherever a status is shown", () => {
+  let four: Json[];
+  let single: Json[];
+  let fourStatus: Json;
+  let singleStatus: Json;
+
+  beforeAll(async () => {
+    const uploads = [await upload(alice, "first"), await upload(alice, "second"), await upload(alice, "third"), await upload(alice, "fourth")];
+    // The author's order, not the upload order.
+    four = [uploads[2]!, uploads[0]!, uploads[3]!, uploads[1]!];
+    single = [await upload(alice, "alone")];
+    fourStatus = await postStatus(t, alice, { status: "four pictures", media_ids: four.map((m) => m.id) });
+    singleStatus = await postStatus(t, alice, { status: "one picture", media_ids: single.map((m) => m.id) });
+  });
+
+  test("the POST answer and GET /api/v1/statuses/:id (signed in and anonymous)", async () => {
+    expectAttachments(fourStatus.media_attachments, four);
+    expectAttachments(singleStatus.media_attachments, single);
+    for (const token of [bob.token, undefined]) {
+      expectAttachments((await get(t, `/api/v1/statuses/${fourStatus.id}`, token)).body.media_attachments, four);
+      expectAttachments((await get(t, `/api/v1/statuses/${singleStatus.id}`, token)).body.media_attachments, single);
+    }
+    for (const media of [...four, ...single]) expect(await served(media.url)).toBe(200);
+  });
+
+  test("a follower's home timeline", async () => {
+    expectAttachments((await timelineStatus("/api/v1/timelines/home", bob.token, fourStatus.id)).media_attachments, four);
+    expectAttachments((await timelineStatus("/api/v1/timelines/home", bob.token, singleStatus.id)).media_attachments, single);
+  });
+
+  test("public and local timelines", async () => {
+    for (const path of ["/api/v1/timelines/public", "/api/v1/timelines/public?local=true"]) {
+      expectAttachments((await timelineStatus(path, carol.token, fourStatus.id)).media_attachments, four);
+      expectAttachments((await timelineStatus(path, undefined, singleStatus.id)).media_attachments, single);
+    }
+  });
+
+  test("account statuses", async () => {
+    const path = `/api/v1/accounts/${alice.id}/statuses`;
+    expectAttachments((await timelineStatus(path, carol.token, fourStatus.id)).media_attachments, four);
+    expectAttachments((await timelineStatus(path, undefined, singleStatus.id)).media_attachments, single);
+  });
+
+  test("the context of a reply thread, both ways", async () => {
+    const replyMedia = [await upload(bob, "answer")];
+    const reply = await postStatus(t, bob, { status: `@${alice.username} mine too`, in_reply_to_id: fourStatus.id, media_ids: replyMedia.map((m) => m.id) });
+    expectAttachments(reply.media_attachments, replyMedia);
+    const up = (await get(t, `/api/v1/statuses/${reply.id}/context`, carol.token)).body;
+    expect(up.ancestors.map((s: Json) => s.id)).toEqual([fourStatus.id]);
+    expectAttachments(up.ancestors[0].media_attachments, four);
+    const down = (await get(t, `/api/v1/statuses/${fourStatus.id}/context`, alice.token)).body;
+    expect(down.descendants.map((s: Json) => s.id)).toEqual([reply.id]);
+    expectAttachments(down.descendants[0].media_attachments, replyMedia);
+  });
+
+  test("a reblog carries the original's attachments in reblog.media_attachments", async () => {
+    const res = await post(t, `/api/v1/statuses/${fourStatus.id}/reblog`, carol.token);
+    expect(res.status).toBe(200);
+    expect(res.body.media_attachments).toEqual([]);
+    expectAttachments(res.body.reblog.media_attachments, four);
+    expectAttachments((await get(t, `/api/v1/statuses/${res.body.id}`, bob.token)).body.reblog.media_attachments, four);
+    const inCarolsList = await timelineStatus(`/api/v1/accounts/${carol.id}/statuses`, bob.token, res.body.id);
+    expectAttachments(inCarolsList.reblog.media_attachments, four);
+  });
+
+  test("favourites and bookmarks", async () => {
+    expect((await post(t, `/api/v1/statuses/${fourStatus.id}/favourite`, bob.token)).status).toBe(200);
+    expect((await post(t, `/api/v1/statuses/${singleStatus.id}/bookmark`, bob.token)).status).toBe(200);
+    expectAttachments((await timelineStatus("/api/v1/favourites", bob.token, fourStatus.id)).media_attachments, four);
+    expectAttachments((await timelineStatus("/api/v1/bookmarks", bob.token, singleStatus.id)).media_attachments, single);
+  });
+
+  test("attached uploads are no longer the uploader's to GET, and cannot be attached twice", async () => {
+    expect((await t.request(`/api/v1/media/${single[0]!.id}`, { token: alice.token })).status).toBe(404);
+    const again = await post(t, "/api/v1/statuses", alice.token, { status: "again", media_ids: [single[0]!.id] });
+    expect(again.status).toBe(422);
+  });
+});
+
+describe("what a status may carry", () => {
+  test("media alone, with no text, is accepted", async () => {
+    const media = [await upload(alice, "wordless")];
+    const res = await post(t, "/api/v1/statuses", alice.token, { media_ids: media.map((m) => m.id) });
+    expect(res.status).toBe(200);
+    expect(res.body.content).toBe("");
+    expectAttachments(res.body.media_attachments, media);
+    // Neither text nor media is still refused.
+    expect((await post(t, "/api/v1/statuses", alice.token, {})).status).toBe(422);
+  });
+
+  test("a processed video alone is accepted; with an image it is refused", async () => {
+    const queued = await upload(alice, "a clip", await makeVideo(), "clip.mp4", "video/mp4");
+    const done = await waitProcessed(queued.id, alice.token);
+    expect(done.status).toBe(200);
+    const image = await upload(alice, "a still");
+    const mixed = await post(t, "/api/v1/statuses", alice.token, { media_ids: [queued.id, image.id] });
+    expect(mixed.status).toBe(422);
+    const res = await post(t, "/api/v1/statuses", alice.token, { media_ids: [queued.id] });
+    expect(res.status).toBe(200);
+    expect(res.body.media_attachments.map((m: Json) => [m.id, m.type, m.description])).toEqual([[queued.id, "video", "a clip"]]);
+    const video = res.body.media_attachments[0];
+    for (const key of MEDIA_KEYS) expect(video).toHaveProperty(key);
+    expect(video.url).toEndWith(".mp4");
+    expect(await served(video.url)).toBe(200);
+    expect(await served(video.preview_url)).toBe(200);
+  });
+});
+
+describe("only_media", () => {
+  let withMedia: Json;
+  let textOnly: Json;
+  let dave: User;
+
+  beforeAll(async () => {
+    dave = await newUser(t, "dave");
+    textOnly = await postStatus(t, dave, "words only");
+    withMedia = await postStatus(t, dave, { status: "with a picture", media_ids: [(await upload(dave, "pic")).id] });
+    await postStatus(t, dave, "more words");
+    await t.deps.jobs.drain();
+  });
+
+  const onlyMedia = async (path: string, token?: string) => {
+    await t.deps.jobs.drain();
+    const res = await get(t, path, token);
+    expect(res.status).toBe(200);
+    const statuses = res.body as Json[];
+    for (const status of statuses) expect((status.reblog ?? status).media_attachments.length).toBeGreaterThan(0);
+    return statuses.map((s) => s.id);
+  };
+
+  test("account statuses", async () => {
+    expect(await onlyMedia(`/api/v1/accounts/${dave.id}/statuses?only_media=true`, carol.token)).toEqual([withMedia.id]);
+    expect(await onlyMedia(`/api/v1/accounts/${dave.id}/statuses?only_media=true`)).toEqual([withMedia.id]);
+    const all = await idsOf(`/api/v1/accounts/${dave.id}/statuses`, carol.token);
+    expect(all).toContain(textOnly.id);
+    expect(all).toContain(withMedia.id);
+  });
+
+  test("public and local timelines", async () => {
+    for (const path of ["/api/v1/timelines/public?only_media=true", "/api/v1/timelines/public?local=true&only_media=true"]) {
+      for (const token of [carol.token, undefined]) {
+        const ids = await onlyMedia(path, token);
+        expect(ids).toContain(withMedia.id);
+        expect(ids).not.toContain(textOnly.id);
+      }
+    }
+    expect(await idsOf("/api/v1/timelines/public?local=true", carol.token)).toContain(textOnly.id);
+  });
+});
+
+describe("privacy", () => {
+  test("a private status with media is shown to followers only; its file names are random", async () => {
+    const media = [await upload(alice, "secret picture")];
+    const secret = await postStatus(t, alice, { status: "followers only", visibility: "private", media_ids: media.map((m) => m.id) });
+    expectAttachments(secret.media_attachments, media);
+    expect(media[0]!.url).toMatch(/\/system\/media_attachments\/original\/\d+\/[0-9a-f]{32}\.jpg$/);
+    expect(media[0]!.preview_url).toMatch(/\/system\/media_attachments\/small\/\d+\/[0-9a-f]{32}\.\w+$/);
+    expect((await get(t, `/api/v1/statuses/${secret.id}`, carol.token)).status).toBe(404);
+    expect((await get(t, `/api/v1/statuses/${secret.id}`)).status).toBe(404);
+    for (const path of [
+      "/api/v1/timelines/home",
+      "/api/v1/timelines/public",
+      "/api/v1/timelines/public?only_media=true",
+      "/api/v1/timelines/public?local=true&only_media=true",
+      `/api/v1/accounts/${alice.id}/statuses`,
+      `/api/v1/accounts/${alice.id}/statuses?only_media=true`,
+    ]) {
+      expect(await idsOf(path, carol.token)).not.toContain(secret.id);
+    }
+    expectAttachments((await get(t, `/api/v1/statuses/${secret.id}`, bob.token)).body.media_attachments, media);
+    expectAttachments((await timelineStatus("/api/v1/timelines/home", bob.token, secret.id)).media_attachments, media);
+  });
+});
+
+describe("deleting a status", () => {
+  test("redraft: DELETE answers with the media, which a new status may take at once; files stay", async () => {
+    const media = [await upload(alice, "keep me"), await upload(alice, "me too")];
+    const status = await postStatus(t, alice, { status: "draft one", media_ids: media.map((m) => m.id) });
+    const deleted = await call(t, "DELETE", `/api/v1/statuses/${status.id}`, alice.token);
+    expect(deleted.status).toBe(200);
+    expectAttachments(deleted.body.media_attachments, media);
+    const again = await post(t, "/api/v1/statuses", alice.token, { status: "draft two", media_ids: media.map((m) => m.id) });
+    expect(again.status).toBe(200);
+    expectAttachments(again.body.media_attachments, media);
+    await t.deps.jobs.drain(); // the old status's removal has run: the media belong to the new one
+    expect((await get(t, `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(404);
+    expectAttachments((await get(t, `/api/v1/statuses/${again.body.id}`, bob.token)).body.media_attachments, media);
+    for (const m of media) {
+      expect(getMedia(t.deps.store, storedId(m.id))?.statusId).toBe(normaliseId(again.body.id));
+      expect(await served(m.url)).toBe(200);
+      expect(await served(m.preview_url)).toBe(200);
+    }
+  });
+
+  test("redraft without re-posting: the media are free again (GET 200) and expire a day later", async () => {
+    const media = await upload(alice, "later");
+    const status = await postStatus(t, alice, { status: "soon gone", media_ids: [media.id] });
+    const before = Date.now();
+    expect((await call(t, "DELETE", `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(200);
+    await t.deps.jobs.drain();
+    expect((await t.request(`/api/v1/media/${media.id}`, { token: alice.token })).status).toBe(200);
+    expect(await served(media.url)).toBe(200);
+    const job = pendingJobs(t.deps.store, 100_000).find(
+      (j) => j.type === "media.expire_detached" && (j.payload as Json).event.payload.mediaId === storedId(media.id),
+    );
+    expect(job).toBeDefined();
+    expect(job!.runAt).toBeGreaterThanOrEqual(before + UNATTACHED_TTL_MS);
+  });
+
+  test("delete_media=true: the records and files are removed in the background", async () => {
+    const media = [await upload(alice, "bin me"), await upload(alice, "and me")];
+    const status = await postStatus(t, alice, { status: "gone for good", media_ids: media.map((m) => m.id) });
+    for (const m of media) expect(await served(m.url)).toBe(200);
+    const deleted = await call(t, "DELETE", `/api/v1/statuses/${status.id}?delete_media=true`, alice.token);
+    expect(deleted.status).toBe(200);
+    expect((await get(t, `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(404);
+    await until(async () => {
+      for (const m of media) {
+        if (getMedia(t.deps.store, storedId(m.id))) return false;
+        if ((await served(m.url)) !== 404 || (await served(m.preview_url)) !== 404) return false;
+      }
+      return true;
+    }, "the media to be removed");
+    for (const m of media) {
+      expect(onDisk(m.url)).toBe(false);
+      expect(onDisk(m.preview_url)).toBe(false);
+      expect((await t.request(`/api/v1/media/${m.id}`, { token: alice.token })).status).toBe(404);
+    }
+    const reuse = await post(t, "/api/v1/statuses", alice.token, { status: "try", media_ids: [media[0]!.id] });
+    expect(reuse.status).toBe(422);
+  });
+});
+
+describe("unattached uploads", () => {
+  test("uploading enqueues media.expire_unattached, delayed by a day", async () => {
+    const before = Date.now();
+    const media = await upload(alice, "waiting");
+    const jobs = pendingJobs(t.deps.store, 100_000).filter(
+      (j) => j.type === "media.expire_unattached" && (j.payload as Json).event.payload.mediaId === storedId(media.id),
+    );
+    expect(jobs.length).toBe(1);
+    expect(jobs[0]!.lane).toBe("default");
+    expect(jobs[0]!.runAt).toBeGreaterThanOrEqual(before + UNATTACHED_TTL_MS);
+    expect(jobs[0]!.runAt).toBeLessThanOrEqual(Date.now() + UNATTACHED_TTL_MS);
+  });
+
+  test("expireUnattached removes an upload on no status for a day, with its files, and keeps attached ones", async () => {
+    const { store, config } = t.deps;
+    const loose = await upload(alice, "nobody wants me");
+    const used = await upload(alice, "taken");
+    await postStatus(t, alice, { status: "has it", media_ids: [used.id] });
+
+    // Not yet a day: nothing happens.
+    expect(await expireUnattached(store, config, storedId(loose.id), Date.now())).toBe(0);
+    expect(getMedia(store, storedId(loose.id))).toBeDefined();
+
+    const later = Date.now() + UNATTACHED_TTL_MS + 60_000;
+    expect(await expireUnattached(store, config, storedId(used.id), later)).toBe(0);
+    expect(await expireUnattached(store, config, storedId(loose.id), later)).toBe(1);
+
+    expect(getMedia(store, storedId(loose.id))).toBeUndefined();
+    expect(await served(loose.url)).toBe(404);
+    expect(await served(loose.preview_url)).toBe(404);
+    expect(onDisk(loose.url)).toBe(false);
+    expect(onDisk(loose.preview_url)).toBe(false);
+    expect((await t.request(`/api/v1/media/${loose.id}`, { token: alice.token })).status).toBe(404);
+
+    expect(getMedia(store, storedId(used.id))?.statusId).not.toBeNull();
+    expect(await served(used.url)).toBe(200);
+    expect(await served(used.preview_url)).toBe(200);
+    // Running again (a retried job) is harmless.
+    expect(await expireUnattached(store, config, storedId(loose.id), later)).toBe(0);
+  });
+});
