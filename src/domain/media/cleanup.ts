@@ -71,18 +71,19 @@ export function removeMediaOfStatus(store: Store, config: Config, status: Status
 
 /**
  * Folders under media_attachments/<style>/<mediaId> whose record is gone: what a crash between storing
- * files and committing left behind. Uploads younger than `graceMs` are spared (their request may still run).
+ * files and committing left behind; answers how many uploads they were. Uploads younger than `graceMs` are
+ * spared (their request may still run).
  */
 export async function removeOrphanFiles(store: Store, config: Config, graceMs = 3600_000, now = Date.now()): Promise<number> {
   const youngest = idAtTime(now - graceMs);
-  let removed = 0;
+  const removed = new Set<string>();
   const root = join(mediaRoot(config), "media_attachments");
   for (const style of await readdir(root).catch(() => [] as string[])) {
     for (const mediaId of await readdir(join(root, style)).catch(() => [] as string[])) {
       if (!/^\d+$/.test(mediaId) || mediaId >= youngest || getMedia(store, mediaId)) continue;
       await rm(join(root, style, mediaId), { recursive: true, force: true });
-      removed++;
+      removed.add(mediaId);
     }
   }
-  return removed;
+  return removed.size;
 }
