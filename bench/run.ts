@@ -19,6 +19,7 @@ import { seededCopy, type SeededCopy } from "./lib/seeded.ts";
 import { SCENARIOS, TIMED_CHECKS } from "./scenarios/index.ts";
 import { SCALE_SCENARIOS } from "./scenarios/scale.ts";
 import { SCALE_CHECKS } from "./scenarios/scale-checks.ts";
+import { MEDIA_CHECKS, type MediaReport } from "./scenarios/media-upload.ts";
 import type { Scenario } from "./scenarios/types.ts";
 
 function option(name: string, fallback: string): string {
@@ -121,8 +122,9 @@ const everyScenario = [...SCENARIOS, ...SCALE_SCENARIOS];
 const scenarios = only.length ? everyScenario.filter((s) => only.includes(s.name)) : everyScenario;
 const checks = only.length ? TIMED_CHECKS.filter((c) => only.includes(c.name)) : TIMED_CHECKS;
 const scaleChecks = only.length ? SCALE_CHECKS.filter((c) => only.includes(c.name)) : SCALE_CHECKS;
-if (scenarios.length + checks.length + scaleChecks.length === 0) {
-  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS].map((s) => s.name).join(", ")}`);
+const mediaChecks = only.length ? MEDIA_CHECKS.filter((c) => only.includes(c.name)) : MEDIA_CHECKS;
+if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length === 0) {
+  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS, ...MEDIA_CHECKS].map((s) => s.name).join(", ")}`);
   process.exit(64);
 }
 const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length ? await seededCopy(process.argv.slice(2)) : null;
@@ -136,6 +138,8 @@ for (const check of checks) {
   console.log(`${check.name}: ${check.description}…`);
   timed.push({ name: check.name, description: check.description, limitMs: check.limitMs, runsMs: await check.run() });
 }
+const media: MediaReport[] = [];
+for (const check of mediaChecks) media.push(await check.run({ durationMs, warmupMs, rounds }));
 
 const when = new Date().toISOString();
 console.log(`\nWarren benchmark ${when}: ${connections} connections, ${threads} generator thread(s), ` +
@@ -148,8 +152,10 @@ for (const scenario of scenarios) {
 for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
 }
+for (const report of media) console.log(`\n${report.lines.join("\n")}`);
 const issues = [
   ...problems(rows),
+  ...media.flatMap((report) => report.problems),
   ...timed.filter((c) => Math.max(...c.runsMs) > c.limitMs).map((c) => `${c.name}: slowest run ${Math.max(...c.runsMs).toFixed(0)} ms > ${c.limitMs} ms`),
 ];
 if (seeded && scale) {
@@ -174,5 +180,5 @@ if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
 mkdirSync(outDir, { recursive: true });
 if (profile) console.log(`\nCPU profiles of Warren: ${profileDir}/`);
 const settings = { connections, threads, durationMs, warmupMs, rounds, cpus: availableParallelism(), bun: Bun.version };
-writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
+writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed, media: media.map((r) => ({ name: r.name, ...r.figures })) }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
 if (issues.length) process.exitCode = 1;
