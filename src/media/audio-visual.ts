@@ -215,7 +215,8 @@ function videoMeta(probe: Probe, video: Stream): Record<string, unknown> {
     height,
     aspect: width / height,
     ...audioFields(probe.audio),
-    original: compact({ width, height, frame_rate: video.rFrameRate, duration: probe.duration, bitrate: probe.bitrate }),
+    // size and aspect beside Mastodon's video keys: clients read them from `original` for every type.
+    original: compact({ width, height, size: `${width}x${height}`, aspect: width / height, frame_rate: video.rFrameRate, duration: probe.duration, bitrate: probe.bitrate }),
   });
 }
 

@@ -145,7 +145,7 @@ describe("processing", () => {
       audio_encode: "aac (LC) (mp4a / 0x6134706D)",
       audio_bitrate: "48000 Hz", // opus decodes at 48 kHz
       audio_channels: "mono",
-      original: { width: 160, height: 120, frame_rate: "10/1", duration: expect.any(Number), bitrate: expect.any(Number) },
+      original: { width: 160, height: 120, size: "160x120", aspect: 160 / 120, frame_rate: "10/1", duration: expect.any(Number), bitrate: expect.any(Number) },
     });
     expect(meta.duration).toBeCloseTo(1.5, 1);
     expect((meta.original as { duration: number }).duration).toBeCloseTo(1.5, 1);
@@ -167,7 +167,7 @@ describe("processing", () => {
       width: 74,
       height: 50,
       aspect: 74 / 50,
-      original: { width: 74, height: 50, frame_rate: "10/1", duration: 1, bitrate: expect.any(Number) },
+      original: { width: 74, height: 50, size: "74x50", aspect: 74 / 50, frame_rate: "10/1", duration: 1, bitrate: expect.any(Number) },
     });
     await expectJpeg(result.previewFrame, 74, 50);
   });
