@@ -4,6 +4,9 @@
 // otherwise. Animated images keep their first frame only.
 import sharp, { type Metadata } from "sharp";
 
+// Every upload is a different image: libvips' operation cache would only hold memory for nothing.
+sharp.cache(false);
+
 /** Formats accepted for upload: Mastodon's jpeg/png/gif/webp, plus AVIF (which this sharp build decodes). */
 const ACCEPTED = new Set(["jpeg", "png", "gif", "webp", "avif"]);
 
@@ -32,7 +35,8 @@ export class UnsupportedImage extends Error {}
 export async function inspectImage(bytes: Uint8Array): Promise<ImageInfo> {
   let meta: Metadata;
   try {
-    meta = await sharp(bytes).metadata();
+    // Header only: sharp's default pixel limit would make a huge image "not an image" instead of too large.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new UnsupportedImage("not an image");
   }

@@ -2,21 +2,21 @@
 // Both live in the data directory, outside the published media folder, so nothing here is ever served, and
 // on the same filesystem, so a finished file is moved into storage by a rename (storage.ts adoptMediaFile).
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, open, rm, unlink } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 
 const incomingRoot = (config: Config) => join(config.dataDir, "incoming");
 const scratchRoot = (config: Config) => join(config.dataDir, "tmp");
 
-/** Only names we made: random hex and an extension. */
-const INCOMING_NAME = /^[0-9a-f]{32}\.[a-z0-9]+$/;
+/** Only names we made: the media id, random hex and an extension. */
+const INCOMING_NAME = /^(\d+)-[0-9a-f]{32}\.[a-z0-9]+$/;
 
 /** Writes an upload durably and answers its name (kept on the media record until processed). */
-export async function saveIncoming(config: Config, upload: Blob, extension: string): Promise<string> {
+export async function saveIncoming(config: Config, mediaId: string, upload: Blob, extension: string): Promise<string> {
   const root = incomingRoot(config);
   await mkdir(root, { recursive: true });
-  const name = `${randomBytes(16).toString("hex")}.${extension}`;
+  const name = `${mediaId}-${randomBytes(16).toString("hex")}.${extension}`;
   const path = join(root, name);
   await Bun.write(path, upload);
   const handle = await open(path, "r");
@@ -36,6 +36,15 @@ export function incomingPath(config: Config, name: string): string {
 
 export async function removeIncoming(config: Config, name: string): Promise<void> {
   await unlink(incomingPath(config, name)).catch(() => {});
+}
+
+/** Every waiting upload's name with the media id it was saved for. */
+export async function incomingFiles(config: Config): Promise<{ name: string; mediaId: string }[]> {
+  const names = await readdir(incomingRoot(config)).catch(() => [] as string[]);
+  return names.flatMap((name) => {
+    const match = INCOMING_NAME.exec(name);
+    return match ? [{ name, mediaId: match[1]! }] : [];
+  });
 }
 
 /** Runs `fn` with a fresh scratch folder, removed afterwards whatever happens. */

@@ -127,13 +127,19 @@ describe("media remove-orphans", () => {
       mkdirSync(join(mediaDir(), style, id), { recursive: true });
       writeFileSync(join(mediaDir(), style, id, "0123456789abcdef0123456789abcdef.jpg"), "left behind");
     }
+    // A waiting upload whose record is gone (a crash after ffmpeg failed it, before its copy was deleted).
+    const incoming = join(dir, "incoming");
+    mkdirSync(incoming, { recursive: true });
+    const strayUpload = join(incoming, `${idAtTime(Date.now() - 3 * 3600_000)}-0123456789abcdef0123456789abcdef.mp4`);
+    writeFileSync(strayUpload, "never processed");
     const before = readdirSync(join(mediaDir(), "original"));
     expect(before).toContain(oldId);
     expect(before).toContain(normaliseId(kept.id)!);
 
     const run = await cli("remove-orphans");
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^OK, removed the files of 1 media attachments that no longer exist\n$/);
+    expect(run.stdout).toMatch(/^OK, removed the files of 2 media attachments that no longer exist\n$/);
+    expect(existsSync(strayUpload)).toBe(false);
     expect(existsSync(join(mediaDir(), "original", oldId))).toBe(false);
     expect(existsSync(join(mediaDir(), "small", oldId))).toBe(false);
     // Too young to be an orphan for sure: its upload may still be running.

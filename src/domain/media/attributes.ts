@@ -6,7 +6,7 @@ import { cleanText } from "../../lib/text.ts";
 import type { Preview } from "../../media/previews.ts";
 import type { Focus } from "../../store/media.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
-import { inspectUploadedImage, makePreview, RejectedUpload, savePreview } from "./files.ts";
+import { inspectUploadedImage, makePreviewInTurn, RejectedUpload, savePreview } from "./files.ts";
 
 /** The description as stored: null when blank; 422 past the limit the instance reports (in characters). */
 export function checkDescription(raw: string | undefined): string | null {
@@ -44,7 +44,7 @@ export async function prepareThumbnail(upload: unknown): Promise<PreparedThumbna
   const bytes = new Uint8Array(await upload.arrayBuffer());
   try {
     await inspectUploadedImage(bytes);
-    return await makePreview(bytes);
+    return await makePreviewInTurn(bytes);
   } catch (error) {
     if (error instanceof RejectedUpload) throw new Unprocessable(error.message.replace("File", "Thumbnail"));
     throw error;

@@ -6,7 +6,7 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import { idAtTime } from "../../lib/ids.ts";
-import { removeIncoming } from "../../media/incoming.ts";
+import { incomingFiles, removeIncoming } from "../../media/incoming.ts";
 import { deleteMediaFile, mediaRoot } from "../../media/storage.ts";
 import type { Store } from "../../store/db.ts";
 import { countUnattachedBefore, getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
@@ -70,9 +70,9 @@ export function removeMediaOfStatus(store: Store, config: Config, status: Status
 }
 
 /**
- * Folders under media_attachments/<style>/<mediaId> whose record is gone: what a crash between storing
- * files and committing left behind; answers how many uploads they were. Uploads younger than `graceMs` are
- * spared (their request may still run).
+ * Folders under media_attachments/<style>/<mediaId> whose record is gone, and waiting uploads in incoming/
+ * whose record no longer waits for them: what a crash between storing files and committing left behind.
+ * Answers how many uploads they were. Uploads younger than `graceMs` are spared (their request may still run).
  */
 export async function removeOrphanFiles(store: Store, config: Config, graceMs = 3600_000, now = Date.now()): Promise<number> {
   const youngest = idAtTime(now - graceMs);
@@ -84,6 +84,11 @@ export async function removeOrphanFiles(store: Store, config: Config, graceMs = 
       await rm(join(root, style, mediaId), { recursive: true, force: true });
       removed.add(mediaId);
     }
+  }
+  for (const { name, mediaId } of await incomingFiles(config)) {
+    if (mediaId >= youngest || getMedia(store, mediaId)?.pendingFile === name) continue;
+    await removeIncoming(config, name);
+    removed.add(mediaId);
   }
   return removed.size;
 }

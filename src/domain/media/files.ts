@@ -2,8 +2,10 @@
 // from their waiting copy (ffmpeg, media/audio-visual.ts). Files are stored before any record points to
 // them, under `media_attachments/<kind>/<mediaId>/`; a failure afterwards leaves at most unreferenced files,
 // which `warren media remove-orphans` finds.
+import { availableParallelism } from "node:os";
 import sharp from "sharp";
 import type { Config } from "../../config.ts";
+import { semaphore } from "../../lib/semaphore.ts";
 import { processAudioVisual, UnsupportedMedia, type AvLimits } from "../../media/audio-visual.ts";
 import { FFMPEG_MISSING, findFfmpeg } from "../../media/ffmpeg.ts";
 import { encodeImage, inspectImage, UnsupportedImage } from "../../media/images.ts";
@@ -36,6 +38,10 @@ const AV_LIMITS: AvLimits = {
 
 const folders = (mediaId: string, style: "original" | "small") => ["media_attachments", style, mediaId];
 
+// Decoding holds the whole image in memory (up to ~130 MB at the pixel limit) and libvips already uses
+// every core for one image: more at once only adds memory, so uploads beyond this wait their turn.
+const decoding = semaphore(Math.max(1, availableParallelism()));
+
 /** Checks an image's header before decoding anything: only known formats, and no decompression bombs. */
 export async function inspectUploadedImage(bytes: Uint8Array) {
   try {
@@ -60,6 +66,11 @@ export async function makePreview(image: Uint8Array): Promise<Preview> {
   }
 }
 
+/** makePreview for an image of its own (a custom thumbnail), waiting its turn to decode. */
+export function makePreviewInTurn(image: Uint8Array): Promise<Preview> {
+  return decoding.run(() => makePreview(image));
+}
+
 /** Stores a preview's small image. */
 export function savePreview(config: Config, mediaId: string, preview: Preview): Promise<string> {
   return saveMediaFile(config, folders(mediaId, "small"), preview.small.extension, preview.small.data);
@@ -68,14 +79,15 @@ export function savePreview(config: Config, mediaId: string, preview: Preview): 
 /** A still image: upright, without metadata, at most Mastodon's 3840×2160 pixels, with its preview. */
 export async function processStill(config: Config, mediaId: string, bytes: Uint8Array): Promise<ProcessedFiles> {
   const info = await inspectUploadedImage(bytes);
-  let original;
-  try {
-    original = await encodeImage(bytes, info, { maxPixels: ORIGINAL_MAX_PIXELS }, MEDIA_LIMITS.imageMatrixLimit);
-  } catch (error) {
-    if (error instanceof UnsupportedImage) throw new RejectedUpload("File type of uploaded media could not be verified");
-    throw error;
-  }
-  const preview = await makePreview(original.data);
+  const { original, preview } = await decoding.run(async () => {
+    try {
+      const original = await encodeImage(bytes, info, { maxPixels: ORIGINAL_MAX_PIXELS }, MEDIA_LIMITS.imageMatrixLimit);
+      return { original, preview: await makePreview(original.data) };
+    } catch (error) {
+      if (error instanceof UnsupportedImage) throw new RejectedUpload("File type of uploaded media could not be verified");
+      throw error;
+    }
+  });
   const fileUrl = await saveMediaFile(config, folders(mediaId, "original"), original.extension, original.data);
   try {
     return {

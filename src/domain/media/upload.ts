@@ -92,7 +92,7 @@ export async function uploadMedia(deps: Deps, actor: AccountRecord, input: Uploa
     } else {
       const support = audioVisualSupport();
       if (!support.ok) throw new Unprocessable(support.message);
-      pendingFile = await saveIncoming(config, file, sniffed.extension);
+      pendingFile = await saveIncoming(config, id, file, sniffed.extension);
       const type = sniffed.animated ? "gifv" : sniffed.kind === "audio" ? "audio" : "video";
       record = newRecord(id, actor.id, now, { ...base, type, pendingFile, ...withThumbnail(thumbnail, thumbnailUrl) });
       if (mode === "wait") {
