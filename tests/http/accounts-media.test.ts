@@ -219,6 +219,24 @@ describe("bad uploads are 422 and change nothing", () => {
   });
 });
 
+describe("avatar_description and header_description", () => {
+  test("limited as the instance reports: the limit is accepted, one more is 422 naming the field", async () => {
+    const instance = (await (await t.request("/api/v2/instance")).json()) as Json;
+    const limits = instance.configuration.accounts;
+    for (const [field, limit] of [["avatar_description", limits.max_avatar_description_length], ["header_description", limits.max_header_description_length]] as const) {
+      expect(limit).toBe(150);
+      const exact = "é".repeat(limit);
+      const body = await uploaded({ [field]: exact });
+      expect(body[field]).toBe(exact);
+      const tooLong = await upload({ [field]: `${exact}x` });
+      expect(tooLong.status).toBe(422);
+      expect(((await tooLong.json()) as Json).error).toContain(field.replace("_", " ").replace(/^./, (c) => c.toUpperCase()).split(" ")[0]!);
+      const me = (await (await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).json()) as Json;
+      expect(me[field]).toBe(exact);
+    }
+  });
+});
+
 describe("DELETE /api/v1/profile/avatar and /header", () => {
   test("back to the default images; the files are deleted", async () => {
     const body = await uploaded({ avatar: blob(await png(80, 80)), header: blob(await png(900, 300)) });

@@ -246,6 +246,9 @@ describe("only_media", () => {
   test("account statuses", async () => {
     expect(await onlyMedia(`/api/v1/accounts/${dave.id}/statuses?only_media=true`, carol.token)).toEqual([withMedia.id]);
     expect(await onlyMedia(`/api/v1/accounts/${dave.id}/statuses?only_media=true`)).toEqual([withMedia.id]);
+    // The spec's media-only list of an account's statuses.
+    expect(await onlyMedia(`/api/v1/accounts/${dave.id}/statuses/media`, carol.token)).toEqual([withMedia.id]);
+    expect(await onlyMedia(`/api/v1/accounts/${dave.id}/statuses/media`)).toEqual([withMedia.id]);
     const all = await idsOf(`/api/v1/accounts/${dave.id}/statuses`, carol.token);
     expect(all).toContain(textOnly.id);
     expect(all).toContain(withMedia.id);
