@@ -43,6 +43,17 @@ const fanOut = <T extends "status.created" | "reblog.created">(name: string, eve
   runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((recorded) => recorded.payload.statusId)),
 });
 
+/** An upload that became free (uploaded, or freed by a redraft) goes a day later unless it is on a status. */
+const expireMedia = <T extends "media.uploaded" | "media.detached">(name: string, event: T): Subscriber<T> => ({
+  name,
+  on: event,
+  lane: "default",
+  delayMs: () => UNATTACHED_TTL_MS,
+  run: async (ctx, recorded) => {
+    await expireUnattached(ctx.store, ctx.config, recorded.payload.mediaId);
+  },
+});
+
 export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   // Timelines and streams
   fanOut("timelines.fan_out", "status.created"),
@@ -119,20 +130,8 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     delayMs: (event) => (event.payload.processing ? 0 : null),
     run: (ctx, event) => processQueuedMedia(ctx.store, ctx.config, event.payload.mediaId),
   }),
-  on({
-    name: "media.expire_unattached",
-    on: "media.uploaded",
-    lane: "default",
-    delayMs: () => UNATTACHED_TTL_MS,
-    run: (ctx, event) => expireUnattached(ctx.store, ctx.config, event.payload.mediaId).then(() => {}),
-  }),
-  on({
-    name: "media.expire_detached",
-    on: "media.detached",
-    lane: "default",
-    delayMs: () => UNATTACHED_TTL_MS,
-    run: (ctx, event) => expireUnattached(ctx.store, ctx.config, event.payload.mediaId).then(() => {}),
-  }),
+  expireMedia("media.expire_unattached", "media.uploaded"),
+  expireMedia("media.expire_detached", "media.detached"),
 
   // Network work: never in the way of the above
   on({
