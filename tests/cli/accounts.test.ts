@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { runWarren } from "../helpers/cli.ts";
 import { appToken, createClientApp, passwordToken, type ClientApp } from "../helpers/clients.ts";
 
 let dir: string;
@@ -21,15 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "accounts", ...args], {
-    env: { ...process.env, WARREN_DATA_DIR: dir, WARREN_URL: BASE, WARREN_LOG: "off" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { stdout, stderr, code };
-}
+const cli = (...args: string[]) => runWarren(dir, "accounts", ...args);
 
 function printedPassword(stdout: string): string {
   const match = /^OK\nNew password: (\S+)\n$/.exec(stdout);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { runWarren } from "../helpers/cli.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { getAccount, putAccount } from "../../src/store/accounts.ts";
 import { getStatus, putStatus } from "../../src/store/statuses.ts";
@@ -44,15 +45,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "cache", ...args], {
-    env: { ...process.env, WARREN_DATA_DIR: dir, WARREN_URL: BASE, WARREN_LOG: "off" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { stdout, stderr, code };
-}
+const cli = (...args: string[]) => runWarren(dir, "cache", ...args);
 
 const statusCounts = async () => {
   const { replies_count, reblogs_count, favourites_count } = (await get(t, `/api/v1/statuses/${status.id}`, alice.token)).body;

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { runWarren } from "../helpers/cli.ts";
+import { servedStatus, startMediaApp, storedOnDisk, uploadImage, type Json, type User } from "../helpers/media.ts";
 import { idAtTime, normaliseId } from "../../src/lib/ids.ts";
 import { getMedia } from "../../src/store/media.ts";
-import { call, newUser, postStatus, type User } from "../http/statuses-helpers.ts";
+import { call, postStatus } from "../http/statuses-helpers.ts";
 
 setDefaultTimeout(30_000);
 
@@ -16,50 +17,27 @@ let dir: string;
 let t: TestApp;
 let alice: User;
 
-type Json = Record<string, any>;
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "warren-cli-"));
-  t = await startTestApp({ WARREN_DATA_DIR: dir, WARREN_JOB_WORKERS: "2" });
-  alice = await newUser(t, "alice");
+  ({ t, alice } = await startMediaApp(["alice"], { WARREN_DATA_DIR: dir }));
 }, 60_000);
 afterAll(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "media", ...args], {
-    env: { ...process.env, WARREN_DATA_DIR: dir, WARREN_URL: BASE, WARREN_LOG: "off" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { stdout, stderr, code };
-}
-
-let shade = 0;
-async function upload(description: string): Promise<Json> {
-  shade = (shade + 41) % 256;
-  const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: shade, g: 80, b: 200 } } }).jpeg().toBuffer();
-  const body = new FormData();
-  body.set("file", new File([bytes], "photo.jpg", { type: "image/jpeg" }));
-  body.set("description", description);
-  const res = await t.request("/api/v2/media", { method: "POST", token: alice.token, body });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Json;
-}
+const cli = (...args: string[]) => runWarren(dir, "media", ...args);
+/** A fresh JPEG uploaded by alice. */
+const upload = (description: string) => uploadImage(t, alice.token, description);
 
 const mediaDir = () => join(dir, "media", "media_attachments");
-const onDisk = (url: string) => existsSync(join(dir, "media", url.slice(`${BASE}/system/`.length)));
-const served = async (url: string) => (await t.request(url.slice(BASE.length))).status;
 const record = (media: Json) => getMedia(t.deps.store, normaliseId(media.id)!);
 
 async function expectKept(media: Json) {
   expect(record(media)).toBeDefined();
   for (const url of [media.url, media.preview_url]) {
-    expect(onDisk(url)).toBe(true);
-    expect(await served(url)).toBe(200);
+    expect(storedOnDisk(t, url)).toBe(true);
+    expect(await servedStatus(t, url)).toBe(200);
   }
 }
 
@@ -67,8 +45,8 @@ async function expectGone(media: Json) {
   expect(record(media)).toBeUndefined();
   expect((await t.request(`/api/v1/media/${media.id}`, { token: alice.token })).status).toBe(404);
   for (const url of [media.url, media.preview_url]) {
-    expect(onDisk(url)).toBe(false);
-    expect(await served(url)).toBe(404);
+    expect(storedOnDisk(t, url)).toBe(false);
+    expect(await servedStatus(t, url)).toBe(404);
   }
 }
 

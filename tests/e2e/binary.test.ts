@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import sharp from "sharp";
+import { runCommand } from "../helpers/cli.ts";
 
 const root = join(import.meta.dir, "../..");
 const binary = join(root, "dist/warren");
@@ -29,9 +30,8 @@ function newestMtime(path: string): number {
 async function ensureBinary() {
   const inputs = ["src", "scripts", "package-lock.json"].map((p) => newestMtime(join(root, p)));
   if (existsSync(binary) && statSync(binary).mtimeMs > Math.max(...inputs)) return;
-  const build = Bun.spawn([bun, "scripts/build.ts"], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(build.stdout).text(), new Response(build.stderr).text(), build.exited]);
-  if (code !== 0) throw new Error(`npm run build failed (${code}):\n${out}${err}`);
+  const { stdout, stderr, code } = await runCommand([bun, "scripts/build.ts"], { cwd: root });
+  if (code !== 0) throw new Error(`npm run build failed (${code}):\n${stdout}${stderr}`);
 }
 
 function freePort(): number {
@@ -72,10 +72,25 @@ async function waitForInstance(timeoutMs: number) {
   throw new Error(`GET /api/v2/instance did not answer 200 within ${timeoutMs} ms (last: ${last.slice(0, 200)}):\n${serverLog}`);
 }
 
-async function cli(...args: string[]) {
-  const proc = Bun.spawn(["./warren", ...args], { cwd: dir, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
+const cli = (...args: string[]) => runCommand(["./warren", ...args], { cwd: dir, env: cleanEnv() });
+
+/** The password `accounts create` printed. */
+const printedPassword = (stdout: string) => /^New password: (\S+)$/m.exec(stdout)![1]!;
+
+/** Registers an app with `scope` on the running binary and asks it for a token by the password grant. */
+async function passwordGrant(login: string, password: string, scope: string): Promise<Response> {
+  const base = `http://127.0.0.1:${port}`;
+  const app = (await (
+    await fetch(`${base}/api/v1/apps`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "e2e", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: scope }),
+    })
+  ).json()) as { client_id: string; client_secret: string };
+  return fetch(`${base}/oauth/token`, {
+    method: "POST",
+    body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: login, password, scope }),
+  });
 }
 
 beforeAll(
@@ -126,23 +141,11 @@ test("the binary's CLI creates an account that the running server signs in", asy
   const { stdout, stderr, code } = await cli("accounts", "create", "alice", "--email=a@b.c", "--confirmed");
   expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) });
   expect(stdout).toMatch(/^New password: \S{8,}$/m);
-  const password = /^New password: (\S+)$/m.exec(stdout)![1]!;
 
-  const base = `http://127.0.0.1:${port}`;
-  const app = (await (
-    await fetch(`${base}/api/v1/apps`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "e2e", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read" }),
-    })
-  ).json()) as { client_id: string; client_secret: string };
-  const grant = await fetch(`${base}/oauth/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: "a@b.c", password, scope: "read" }),
-  });
+  const grant = await passwordGrant("a@b.c", printedPassword(stdout), "read");
   expect(grant.status).toBe(200);
   const { access_token } = (await grant.json()) as { access_token: string };
-  const me = await fetch(`${base}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${access_token}` } });
+  const me = await fetch(`http://127.0.0.1:${port}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${access_token}` } });
   expect(me.status).toBe(200);
   expect(((await me.json()) as { username: string }).username).toBe("alice");
 });
@@ -150,19 +153,7 @@ test("the binary's CLI creates an account that the running server signs in", asy
 /** A user token with write access, through the binary's CLI and the password grant. */
 async function userToken(username: string): Promise<string> {
   const { stdout } = await cli("accounts", "create", username, `--email=${username}@b.c`, "--confirmed");
-  const password = /^New password: (\S+)$/m.exec(stdout)![1]!;
-  const base = `http://127.0.0.1:${port}`;
-  const app = (await (
-    await fetch(`${base}/api/v1/apps`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "e2e", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read write" }),
-    })
-  ).json()) as { client_id: string; client_secret: string };
-  const grant = await fetch(`${base}/oauth/token`, {
-    method: "POST",
-    body: new URLSearchParams({ grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: `${username}@b.c`, password, scope: "read write" }),
-  });
+  const grant = await passwordGrant(`${username}@b.c`, printedPassword(stdout), "read write");
   return ((await grant.json()) as { access_token: string }).access_token;
 }
 

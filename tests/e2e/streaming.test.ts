@@ -1,7 +1,8 @@
 // Streaming through real sockets: a listening server (Bun's WebSocket upgrade needs one), jobs on worker
 // threads (so stream signals cross from workers to the main thread), SSE and WebSocket clients.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
 import { streamHub } from "../../src/http/streaming/hub.ts";
 import { block, call, follow, mute, newUser, post, postStatus, remoteAccount, remoteStatus } from "../http/timelines-helpers.ts";
 
@@ -10,137 +11,11 @@ setDefaultTimeout(30_000);
 let t: TestApp;
 let base: string;
 
-beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
-  t.app.listen({ port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${t.app.server!.port}`;
-});
-afterAll(async () => {
-  await t.app.stop(true);
-  await t.close();
-});
+beforeAll(async () => ({ t, base } = await startListeningApp()));
+afterAll(() => stopListeningApp(t));
 
-async function until<T>(probe: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
-
-/** Lets pending work (fan-out in workers, notification jobs found by polling) finish before asserting absence. */
-async function settle(): Promise<void> {
-  await t.deps.jobs.drain();
-  await Bun.sleep(250);
-  await t.deps.jobs.drain();
-}
-
-// ---- SSE ----
-
-interface SseEvent {
-  event: string;
-  data: string;
-}
-
-class SseClient {
-  events: SseEvent[] = [];
-  comments: string[] = [];
-  /** the server ended the stream */
-  ended = false;
-  private reader: { read(): Promise<{ value?: Uint8Array; done: boolean }>; cancel(): Promise<void> };
-  private buffer = "";
-
-  constructor(readonly response: Response) {
-    this.reader = response.body!.getReader();
-    void this.pump();
-  }
-
-  private async pump() {
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { value, done } = await this.reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) {
-        this.ended = true;
-        return;
-      }
-      this.buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = this.buffer.indexOf("\n")) >= 0) {
-        const line = this.buffer.slice(0, cut);
-        this.buffer = this.buffer.slice(cut + 1);
-        if (line.startsWith(":")) this.comments.push(line.slice(1));
-        else if (line.startsWith("event: ")) this.events.push({ event: line.slice(7), data: "" });
-        else if (line.startsWith("data: ")) this.events.at(-1)!.data = line.slice(6);
-      }
-    }
-  }
-
-  updates(): string[] {
-    return this.events.filter((e) => e.event === "update").map((e) => JSON.parse(e.data).id);
-  }
-
-  close() {
-    void this.reader.cancel().catch(() => {});
-  }
-}
-
-async function sse(path: string, token?: string): Promise<SseClient> {
-  const res = await fetch(base + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
-  const client = new SseClient(res);
-  await until(() => (client.comments.includes(")") ? true : undefined), "the opening comment");
-  return client;
-}
-
-// ---- WebSocket ----
-
-interface WsMessage {
-  stream?: string[];
-  event?: string;
-  payload?: string;
-  error?: string;
-  status?: number;
-}
-
-class WsClient {
-  messages: WsMessage[] = [];
-  closed: { code: number } | null = null;
-  constructor(readonly socket: WebSocket) {
-    socket.onmessage = (e) => this.messages.push(JSON.parse(String(e.data)));
-    socket.onclose = (e) => (this.closed = { code: e.code });
-  }
-  send(message: unknown) {
-    this.socket.send(JSON.stringify(message));
-  }
-  /** Subscribes and waits until the server has taken the subscription (checked by the hub's size). */
-  async subscribe(message: Record<string, unknown>) {
-    this.send({ type: "subscribe", ...message });
-    await Bun.sleep(30);
-  }
-  events(event: string, stream?: string) {
-    return this.messages.filter((m) => m.event === event && (!stream || m.stream?.[0] === stream));
-  }
-  updateIds(stream?: string) {
-    return this.events("update", stream).map((m) => JSON.parse(m.payload!).id as string);
-  }
-  close() {
-    this.socket.close();
-  }
-}
-
-async function ws(query = "", protocols?: string[], headers?: Record<string, string>): Promise<WsClient> {
-  const url = `${base.replace("http", "ws")}/api/v1/streaming${query}`;
-  const socket = headers ? new WebSocket(url, { headers } as any) : new WebSocket(url, protocols);
-  const client = new WsClient(socket);
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = () => reject(new Error("websocket failed to open"));
-  });
-  return client;
-}
+const sse = (path: string, token?: string) => openSse(base, path, token);
+const ws = (query = "", protocols?: string[], headers?: Record<string, string>) => openWebSocket(base, query, protocols, headers);
 
 describe("endpoints and authentication", () => {
   test("GET /api/v1/streaming/health answers OK", async () => {
@@ -217,7 +92,7 @@ describe("user stream", () => {
     await outsiderSocket.subscribe({ stream: "public" });
     const secret = await postStatus(t, author, { status: "for followers", visibility: "private" });
     await until(() => (followerStream.updates().includes(secret.id) ? true : undefined), "the follower's update");
-    await settle();
+    await settle(t);
     expect(outsiderSocket.events("update")).toEqual([]);
     followerStream.close();
     outsiderSocket.close();
@@ -255,7 +130,7 @@ describe("user stream", () => {
     await post(t, `/api/v1/statuses/${fromMuted.id}/reblog`, booster.token);
     const fine = await postStatus(t, booster, "fine #quiet");
     await until(() => (socket.updateIds("hashtag").includes(fine.id) ? true : undefined), "the visible status");
-    await settle();
+    await settle(t);
     const seen = socket.events("update").map((m) => JSON.parse(m.payload!));
     expect(seen.map((s) => s.id).sort()).toEqual([fine.id, fine.id, fine.id]);
     expect(socket.events("update", "hashtag")[0]!.stream).toEqual(["hashtag", "Quiet"]);
@@ -294,7 +169,7 @@ describe("scopes per stream", () => {
     await follow(t, reader, author);
     const status = await postStatus(t, author, "statuses only");
     await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the update");
-    await settle();
+    await settle(t);
     expect(socket.events("notification")).toEqual([]);
     socket.close();
   });
@@ -330,7 +205,7 @@ describe("WebSocket subscriptions", () => {
     await Bun.sleep(30);
     const second = await postStatus(t, author, "two #multi");
     await until(() => (socket.updateIds("hashtag:local").includes(second.id) ? true : undefined), "the second update");
-    await settle();
+    await settle(t);
     expect(socket.updateIds("public")).toEqual([first.id]);
     expect(socket.updateIds("user")).toEqual([first.id, second.id]);
     socket.close();
@@ -346,7 +221,7 @@ describe("WebSocket subscriptions", () => {
     const localOne = await postStatus(t, user, "from here");
     await until(() => (socket.updateIds("public:local").includes(localOne.id) ? true : undefined), "the local update");
     await until(() => (socket.updateIds("public:remote").length ? true : undefined), "the remote update");
-    await settle();
+    await settle(t);
     expect(socket.updateIds("public:local")).toEqual([localOne.id]);
     expect(socket.updateIds("public:remote")).toEqual([remoteOne.id.replace(/^0+/, "")]);
     socket.close();
@@ -364,7 +239,7 @@ describe("WebSocket subscriptions", () => {
     const onList = await postStatus(t, member, "on the list");
     const direct = await postStatus(t, friend, { status: `@${owner.username} between us`, visibility: "direct" });
     await until(() => (socket.updateIds("list").length && socket.updateIds("direct").length ? true : undefined), "list and direct updates");
-    await settle();
+    await settle(t);
     expect(socket.updateIds("list")).toEqual([onList.id]);
     expect(socket.events("update", "list")[0]!.stream).toEqual(["list", list.id]);
     expect(socket.updateIds("direct")).toEqual([direct.id]);

@@ -9,59 +9,29 @@ import { join, relative } from "node:path";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { MEDIA_LIMITS } from "../../src/domain/limits.ts";
-import { findFfmpeg } from "../../src/media/ffmpeg.ts";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { signedInUser } from "../helpers/clients.ts";
-
-type Json = Record<string, any>;
+import type { TestApp } from "../helpers/app.ts";
+import {
+  file, jpeg, makeVideo, mediaRecordCount, postMedia, putMedia, showMedia, solidImage, startMediaApp, waitProcessed,
+  type Fields, type Json, type User,
+} from "../helpers/media.ts";
 
 let t: TestApp;
-let alice: Awaited<ReturnType<typeof signedInUser>>;
+let alice: User;
 let realJpeg: Uint8Array;
 let smallPng: Uint8Array;
 
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
-  alice = await signedInUser(t, "alice");
+  ({ t, alice } = await startMediaApp(["alice"]));
   realJpeg = await jpeg(320, 240);
-  smallPng = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#08f" } }).png().toBuffer());
+  smallPng = await solidImage(8, 8, "#08f", "png");
 });
 afterAll(() => t.close());
 
 // ---------------------------------------------------------------------------------------------- helpers
 
-const jpeg = async (width: number, height: number) =>
-  new Uint8Array(
-    await sharp({ create: { width, height, channels: 3, background: "#3a7" } })
-      .composite([{ input: { create: { width: Math.ceil(width / 2), height: Math.ceil(height / 2), channels: 3, background: "#e52" } }, left: 0, top: 0 }])
-      .jpeg()
-      .toBuffer(),
-  );
-
-const file = (bytes: Uint8Array | string, name = "upload.bin", type = "application/octet-stream") => new File([bytes], name, { type });
-
-function form(fields: Record<string, string | Blob> | [string, string | Blob][]): FormData {
-  const body = new FormData();
-  for (const [key, value] of Array.isArray(fields) ? fields : Object.entries(fields)) body.append(key, value);
-  return body;
-}
-
-const upload = (fields: Record<string, string | Blob> | [string, string | Blob][], version: "v1" | "v2" = "v2", token = alice.token) =>
-  t.request(`/api/${version}/media`, { method: "POST", token, body: form(fields) });
-
-const update = (id: string, fields: Record<string, string | Blob>) =>
-  t.request(`/api/v1/media/${id}`, { method: "PUT", token: alice.token, body: form(fields) });
-
-const show = (id: string) => t.request(`/api/v1/media/${id}`, { token: alice.token });
-
-async function waitProcessed(id: string): Promise<Response> {
-  for (let i = 0; i < 300; i++) {
-    const res = await show(id);
-    if (res.status !== 206) return res;
-    await Bun.sleep(50);
-  }
-  throw new Error("still processing");
-}
+const upload = (fields: Fields, version: "v1" | "v2" = "v2") => postMedia(t, alice.token, fields, version);
+const update = (id: string, fields: Fields) => putMedia(t, alice.token, id, fields);
+const show = (id: string) => showMedia(t, alice.token, id);
 
 /** Every file under the given folders of the data directory, relative to it. */
 function filesUnder(...folders: string[]): string[] {
@@ -90,7 +60,7 @@ async function filesBecome(expected: string[]): Promise<void> {
   expect(storedFiles()).toEqual(expected);
 }
 
-const recordCount = () => t.deps.store.db.media.getCount();
+const recordCount = () => mediaRecordCount(t);
 
 /**
  * Runs a hostile request and checks what a refusal must be: the status, `{"error": …}` matching `message`, no
@@ -175,15 +145,6 @@ function pngBomb(side: number): Uint8Array {
   const rowBytes = 1 + Math.ceil(side / 8);
   const idat = deflateSync(new Uint8Array(rowBytes * side), { level: 9 });
   return concat(PNG_SIGNATURE, ihdr(side, side, 1, 0), pngChunk("IDAT", idat), pngChunk("IEND", new Uint8Array(0)));
-}
-
-/** A short real video with sound, made by ffmpeg. */
-async function makeVideo(): Promise<Uint8Array> {
-  const tools = findFfmpeg()!;
-  const out = join(t.dir, `made-${Math.random().toString(36).slice(2)}.mp4`);
-  const proc = Bun.spawn([tools.ffmpeg, "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=15:duration=1", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-shortest", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", out]);
-  expect(await proc.exited).toBe(0);
-  return new Uint8Array(await Bun.file(out).arrayBuffer());
 }
 
 /** An MP4 `ftyp` box, as at the start of every MP4, followed by `rest`. */
@@ -389,7 +350,7 @@ describe("lying video", () => {
     const body = (await res.json()) as Json;
     if (res.status === 202) {
       expect(body.url).toBeNull();
-      const done = await waitProcessed(body.id);
+      const done = await waitProcessed(t, alice.token, body.id);
       expect(done.status).toBe(422);
       const failed = (await done.json()) as Json;
       expect(failed).toEqual({ error: expect.stringMatching(/\S/) });
@@ -431,15 +392,15 @@ describe("lying video", () => {
   });
 
   test("a real video named photo.jpg with type image/jpeg is processed as a video (202 on v2)", async () => {
-    const res = await upload({ file: file(await makeVideo(), "photo.jpg", "image/jpeg") });
+    const res = await upload({ file: file(await makeVideo(t), "photo.jpg", "image/jpeg") });
     expect(res.status).toBe(202);
-    const done = await waitProcessed(((await res.json()) as Json).id);
+    const done = await waitProcessed(t, alice.token, ((await res.json()) as Json).id);
     expect(done.status).toBe(200);
     expect(((await done.json()) as Json).type).toBe("video");
   }, 20_000);
 
   test("the first half of a real video (no index): v1 422 or a valid video, never a 500", async () => {
-    const video = await makeVideo();
+    const video = await makeVideo(t);
     const res = await upload({ file: file(video.slice(0, Math.floor(video.length / 2)), "cut.mp4", "video/mp4") }, "v1");
     expect([200, 422]).toContain(res.status);
     const body = (await res.json()) as Json;
@@ -531,7 +492,7 @@ describe("hostile field names", () => {
       expect(({} as Json).description).toBeUndefined();
       const media = (await (await upload({ file: file(smallPng, "a.png", "image/png") })).json()) as Json;
       expect(media.description).toBeNull();
-      await expectRefusedCleanly(() => t.request(`/api/v1/media/${media.id}`, { method: "PUT", token: alice.token, body: form([[name, "x"]]) }), 400, new RegExp(`^Parameter name not allowed: ${name}$`));
+      await expectRefusedCleanly(() => update(media.id, [[name, "x"]]), 400, new RegExp(`^Parameter name not allowed: ${name}$`));
     });
   }
 

@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import sharp from "sharp";
 import { STATUS_LIMITS } from "../../src/domain/limits.ts";
-import { findFfmpeg } from "../../src/media/ffmpeg.ts";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { appToken, createClientApp, passwordToken, signedInUser } from "../helpers/clients.ts";
-
-type Json = Record<string, any>;
-type User = Awaited<ReturnType<typeof signedInUser>>;
+import type { TestApp } from "../helpers/app.ts";
+import { appToken, createClientApp, passwordToken } from "../helpers/clients.ts";
+import {
+  file, makeVideo, mediaRecordCount, postMedia, putMedia, showMedia, solidImage, startMediaApp, uploadImage, waitProcessed,
+  type Json, type User,
+} from "../helpers/media.ts";
 
 let t: TestApp;
 let alice: User;
@@ -22,42 +21,22 @@ let image: Uint8Array;
 let video: Uint8Array;
 
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
-  alice = await signedInUser(t, "alice");
-  bob = await signedInUser(t, "bob");
-  image = new Uint8Array(await sharp({ create: { width: 32, height: 24, channels: 3, background: "#c33" } }).jpeg().toBuffer());
-  video = await makeVideo();
+  ({ t, alice, bob } = await startMediaApp(["alice", "bob"]));
+  image = await solidImage(32, 24, "#c33");
+  video = await makeVideo(t);
 });
 afterAll(() => t.close());
 
 // ---------------------------------------------------------------------------------------------- helpers
 
-const file = (bytes: Uint8Array, name: string, type: string) => new File([bytes], name, { type });
-
-function form(fields: Record<string, string | Blob>): FormData {
-  const body = new FormData();
-  for (const [key, value] of Object.entries(fields)) body.set(key, value);
-  return body;
-}
-
-const uploadWith = (token: string | undefined, fields: Record<string, string | Blob>, version: "v1" | "v2" = "v2") =>
-  t.request(`/api/${version}/media`, { method: "POST", token, body: form(fields) });
-
-async function uploadImage(user: User, description = "a red rectangle"): Promise<Json> {
-  const res = await uploadWith(user.token, { file: file(image, "red.jpg", "image/jpeg"), description });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Json;
-}
+const uploadPicture = (user: User, description = "a red rectangle") => uploadImage(t, user.token, description, image);
 
 async function uploadVideo(user: User): Promise<Json> {
-  const res = await uploadWith(user.token, { file: file(video, "clip.mp4", "video/mp4") }, "v1");
+  const res = await postMedia(t, user.token, { file: file(video, "clip.mp4", "video/mp4") }, "v1");
   expect(res.status).toBe(200);
   return (await res.json()) as Json;
 }
 
-const getMedia = (token: string | undefined, id: string) => t.request(`/api/v1/media/${id}`, { token });
-const putMedia = (token: string | undefined, id: string, fields: Record<string, string | Blob>) =>
-  t.request(`/api/v1/media/${id}`, { method: "PUT", token, body: form(fields) });
 const deleteMedia = (token: string | undefined, id: string) => t.request(`/api/v1/media/${id}`, { method: "DELETE", token });
 
 function post(user: User, mediaIds: string[], text = "look at this") {
@@ -75,24 +54,6 @@ async function answer(res: Response): Promise<{ status: number; body: Json }> {
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-async function waitProcessed(token: string, id: string): Promise<Response> {
-  for (let i = 0; i < 300; i++) {
-    const res = await getMedia(token, id);
-    if (res.status !== 206) return res;
-    await Bun.sleep(50);
-  }
-  throw new Error("still processing");
-}
-
-/** A short real video with sound, made by ffmpeg. */
-async function makeVideo(): Promise<Uint8Array> {
-  const tools = findFfmpeg()!;
-  const out = join(t.dir, `made-${Math.random().toString(36).slice(2)}.mp4`);
-  const proc = Bun.spawn([tools.ffmpeg, "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=15:duration=1", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-shortest", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", out]);
-  expect(await proc.exited).toBe(0);
-  return new Uint8Array(await Bun.file(out).arrayBuffer());
-}
-
 /** A user token for `user` with only these scopes. */
 async function tokenWith(user: User, scope: string): Promise<string> {
   return (await passwordToken(t, await createClientApp(t), user.username, user.password, scope)).access_token;
@@ -105,7 +66,7 @@ const mediaFolderCount = () => {
     return 0;
   }
 };
-const recordCount = () => t.deps.store.db.media.getCount();
+const recordCount = () => mediaRecordCount(t);
 
 const NOT_FOUND = { status: 404, body: { error: "Record not found" } };
 
@@ -113,19 +74,19 @@ const NOT_FOUND = { status: 404, body: { error: "Record not found" } };
 
 describe("another user's media", () => {
   test("bob cannot GET, PUT or DELETE alice's upload: 404 each, and it stays as it was", async () => {
-    const media = await uploadImage(alice);
-    expect((await answer(await getMedia(bob.token, media.id))).status).toBe(404);
-    const put = await answer(await putMedia(bob.token, media.id, { description: "defaced", focus: "1,1" }));
+    const media = await uploadPicture(alice);
+    expect((await answer(await showMedia(t, bob.token, media.id))).status).toBe(404);
+    const put = await answer(await putMedia(t, bob.token, media.id, { description: "defaced", focus: "1,1" }));
     expect(put.status).toBe(404);
-    const thumbnail = await answer(await putMedia(bob.token, media.id, { thumbnail: file(image, "t.jpg", "image/jpeg") }));
+    const thumbnail = await answer(await putMedia(t, bob.token, media.id, { thumbnail: file(image, "t.jpg", "image/jpeg") }));
     expect(thumbnail.status).toBe(404);
     expect((await answer(await deleteMedia(bob.token, media.id))).status).toBe(404);
     // The same answer as for an id that does not exist: nothing tells bob it is there.
-    const missing = await answer(await getMedia(bob.token, "1" + media.id));
+    const missing = await answer(await showMedia(t, bob.token, "1" + media.id));
     expect(missing.status).toBe(404);
     expect(put.body).toEqual(missing.body);
 
-    const after = await getMedia(alice.token, media.id);
+    const after = await showMedia(t, alice.token, media.id);
     expect(after.status).toBe(200);
     expect(await after.json()).toEqual(media);
     expect((await t.request(new URL(media.url).pathname)).status).toBe(200);
@@ -133,31 +94,31 @@ describe("another user's media", () => {
   });
 
   test("the 404 is Mastodon's record-not-found body", async () => {
-    const media = await uploadImage(alice);
-    expect(await answer(await getMedia(bob.token, media.id))).toEqual(NOT_FOUND);
+    const media = await uploadPicture(alice);
+    expect(await answer(await showMedia(t, bob.token, media.id))).toEqual(NOT_FOUND);
   });
 
   test("bob cannot attach alice's upload to his status: 422, and alice still can", async () => {
-    const media = await uploadImage(alice);
+    const media = await uploadPicture(alice);
     expect(await answer(await post(bob, [media.id]))).toEqual({
       status: 422,
       body: { error: `Could not find media attachments with IDs: ${media.id}` },
     });
     // Mixed with one of his own, the whole post is refused and his own upload stays free.
-    const own = await uploadImage(bob);
+    const own = await uploadPicture(bob);
     expect((await post(bob, [own.id, media.id])).status).toBe(422);
-    expect((await getMedia(bob.token, own.id)).status).toBe(200);
+    expect((await showMedia(t, bob.token, own.id)).status).toBe(200);
 
-    expect((await getMedia(alice.token, media.id)).status).toBe(200);
+    expect((await showMedia(t, alice.token, media.id)).status).toBe(200);
     const status = await answer(await post(alice, [media.id]));
     expect(status.status).toBe(200);
     expect(status.body.media_attachments.map((m: Json) => m.id)).toEqual([media.id]);
   });
 
   test("bob cannot change alice's upload once it is on her status either", async () => {
-    const media = await uploadImage(alice, "hers");
+    const media = await uploadPicture(alice, "hers");
     const status = (await (await post(alice, [media.id])).json()) as Json;
-    expect((await putMedia(bob.token, media.id, { description: "his now" })).status).toBe(404);
+    expect((await putMedia(t, bob.token, media.id, { description: "his now" })).status).toBe(404);
     expect((await deleteMedia(bob.token, media.id)).status).toBe(404);
     const shown = (await (await t.request(`/api/v1/statuses/${status.id}`, { token: bob.token })).json()) as Json;
     expect(shown.media_attachments[0].description).toBe("hers");
@@ -168,21 +129,21 @@ describe("another user's media", () => {
 
 describe("tokens", () => {
   const requests = (token: string | undefined, id: string) => [
-    () => uploadWith(token, { file: file(image, "a.jpg", "image/jpeg") }, "v2"),
-    () => uploadWith(token, { file: file(image, "a.jpg", "image/jpeg") }, "v1"),
-    () => getMedia(token, id),
-    () => putMedia(token, id, { description: "changed" }),
+    () => postMedia(t, token, { file: file(image, "a.jpg", "image/jpeg") }, "v2"),
+    () => postMedia(t, token, { file: file(image, "a.jpg", "image/jpeg") }, "v1"),
+    () => showMedia(t, token, id),
+    () => putMedia(t, token, id, { description: "changed" }),
     () => deleteMedia(token, id),
   ];
 
   async function expectAll(token: string | undefined, expected: { status: number; body: Json }) {
-    const media = await uploadImage(alice, "untouched");
+    const media = await uploadPicture(alice, "untouched");
     const records = recordCount();
     const folders = mediaFolderCount();
     for (const send of requests(token, media.id)) expect(await answer(await send())).toEqual(expected);
     expect(recordCount()).toBe(records);
     expect(mediaFolderCount()).toBe(folders);
-    expect(((await (await getMedia(alice.token, media.id)).json()) as Json).description).toBe("untouched");
+    expect(((await (await showMedia(t, alice.token, media.id)).json()) as Json).description).toBe("untouched");
   }
 
   test("no token: 401", async () => {
@@ -207,13 +168,13 @@ describe("tokens", () => {
   for (const scope of ["write:media", "write"]) {
     test(`a user token with "${scope}" may upload and manage`, async () => {
       const token = await tokenWith(alice, scope);
-      const res = await uploadWith(token, { file: file(image, "a.jpg", "image/jpeg") });
+      const res = await postMedia(t, token, { file: file(image, "a.jpg", "image/jpeg") });
       expect(res.status).toBe(200);
       const media = (await res.json()) as Json;
-      expect((await getMedia(token, media.id)).status).toBe(200);
-      expect((await putMedia(token, media.id, { description: "mine" })).status).toBe(200);
+      expect((await showMedia(t, token, media.id)).status).toBe(200);
+      expect((await putMedia(t, token, media.id, { description: "mine" })).status).toBe(200);
       expect((await deleteMedia(token, media.id)).status).toBe(200);
-      expect((await getMedia(token, media.id)).status).toBe(404);
+      expect((await showMedia(t, token, media.id)).status).toBe(404);
     });
   }
 });
@@ -222,7 +183,7 @@ describe("tokens", () => {
 
 describe("once on a status", () => {
   test("GET is 404, PUT still works and the status shows it at once, DELETE is 422", async () => {
-    const media = await uploadImage(alice, "before");
+    const media = await uploadPicture(alice, "before");
     const created = await answer(await post(alice, [media.id]));
     expect(created.status).toBe(200);
     const statusId = created.body.id as string;
@@ -233,9 +194,9 @@ describe("once on a status", () => {
       expect(shown.media_attachments[0]).toMatchObject({ id: media.id, description: "before" });
     }
 
-    expect(await answer(await getMedia(alice.token, media.id))).toEqual(NOT_FOUND);
+    expect(await answer(await showMedia(t, alice.token, media.id))).toEqual(NOT_FOUND);
 
-    const put = await putMedia(alice.token, media.id, { description: "after", focus: "-0.5,0.5" });
+    const put = await putMedia(t, alice.token, media.id, { description: "after", focus: "-0.5,0.5" });
     expect(put.status).toBe(200);
     expect(((await put.json()) as Json).description).toBe("after");
     for (const token of [alice.token, bob.token, undefined]) {
@@ -255,7 +216,7 @@ describe("once on a status", () => {
   });
 
   test("the same upload cannot go on a second status", async () => {
-    const media = await uploadImage(alice);
+    const media = await uploadPicture(alice);
     expect((await post(alice, [media.id], "first")).status).toBe(200);
     expect(await answer(await post(alice, [media.id], "second"))).toEqual({
       status: 422,
@@ -264,7 +225,7 @@ describe("once on a status", () => {
   });
 
   test("two posts racing for the same upload: exactly one gets it", async () => {
-    const media = await uploadImage(alice);
+    const media = await uploadPicture(alice);
     const answers = await Promise.all([post(alice, [media.id], "one"), post(alice, [media.id], "two"), post(alice, [media.id], "three")]);
     const statuses = answers.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 422, 422]);
@@ -276,13 +237,13 @@ describe("once on a status", () => {
 describe("media_ids[] rules", () => {
   test(`at most ${STATUS_LIMITS.maxMediaAttachments}: that many go on in the order given, one more is 422 and attaches nothing`, async () => {
     const five: Json[] = [];
-    for (let i = 0; i < STATUS_LIMITS.maxMediaAttachments + 1; i++) five.push(await uploadImage(alice, `picture ${i}`));
+    for (let i = 0; i < STATUS_LIMITS.maxMediaAttachments + 1; i++) five.push(await uploadPicture(alice, `picture ${i}`));
     const ids = five.map((m) => m.id as string);
     expect(await answer(await post(alice, ids))).toEqual({
       status: 422,
       body: { error: `Cannot attach more than ${STATUS_LIMITS.maxMediaAttachments} files` },
     });
-    for (const id of ids) expect((await getMedia(alice.token, id)).status).toBe(200);
+    for (const id of ids) expect((await showMedia(t, alice.token, id)).status).toBe(200);
 
     const four = [...ids.slice(0, STATUS_LIMITS.maxMediaAttachments)].reverse();
     const created = await answer(await post(alice, four));
@@ -293,14 +254,14 @@ describe("media_ids[] rules", () => {
   test("a video with an image: 422; a video alone: 200", async () => {
     const clip = await uploadVideo(alice);
     expect(clip.type).toBe("video");
-    const picture = await uploadImage(alice);
+    const picture = await uploadPicture(alice);
     for (const order of [[clip.id, picture.id], [picture.id, clip.id]]) {
       expect(await answer(await post(alice, order))).toEqual({
         status: 422,
         body: { error: "Cannot attach a video to a post that already contains images" },
       });
     }
-    expect((await getMedia(alice.token, clip.id)).status).toBe(200);
+    expect((await showMedia(t, alice.token, clip.id)).status).toBe(200);
     const created = await answer(await post(alice, [clip.id]));
     expect(created.status).toBe(200);
     expect(created.body.media_attachments[0]).toMatchObject({ id: clip.id, type: "video" });
@@ -310,21 +271,21 @@ describe("media_ids[] rules", () => {
     t.deps.jobs.pause();
     let media: Json;
     try {
-      const res = await uploadWith(alice.token, { file: file(video, "clip.mp4", "video/mp4") });
+      const res = await postMedia(t, alice.token, { file: file(video, "clip.mp4", "video/mp4") });
       expect(res.status).toBe(202);
       media = (await res.json()) as Json;
       expect(media.url).toBeNull();
-      expect((await getMedia(alice.token, media.id)).status).toBe(206);
+      expect((await showMedia(t, alice.token, media.id)).status).toBe(206);
       expect(await answer(await post(alice, [media.id]))).toEqual({
         status: 422,
         body: { error: "Cannot attach files that have not finished processing. Try again in a moment!" },
       });
       // The refused post took nothing: the upload is still free, still processing.
-      expect((await getMedia(alice.token, media.id)).status).toBe(206);
+      expect((await showMedia(t, alice.token, media.id)).status).toBe(206);
     } finally {
       t.deps.jobs.resume();
     }
-    expect((await waitProcessed(alice.token, media.id)).status).toBe(200);
+    expect((await waitProcessed(t, alice.token, media.id)).status).toBe(200);
     const created = await answer(await post(alice, [media.id]));
     expect(created.status).toBe(200);
     expect(created.body.media_attachments[0]).toMatchObject({ id: media.id, type: "video" });
@@ -332,7 +293,7 @@ describe("media_ids[] rules", () => {
   }, 20_000);
 
   test("posting right after a v2 video upload, with jobs running: 422 not processed yet, or 200 if done already", async () => {
-    const res = await uploadWith(alice.token, { file: file(video, "clip.mp4", "video/mp4") });
+    const res = await postMedia(t, alice.token, { file: file(video, "clip.mp4", "video/mp4") });
     expect(res.status).toBe(202);
     const media = (await res.json()) as Json;
     const first = await answer(await post(alice, [media.id]));
@@ -341,19 +302,19 @@ describe("media_ids[] rules", () => {
       return;
     }
     expect(first).toEqual({ status: 422, body: { error: "Cannot attach files that have not finished processing. Try again in a moment!" } });
-    expect((await waitProcessed(alice.token, media.id)).status).toBe(200);
+    expect((await waitProcessed(t, alice.token, media.id)).status).toBe(200);
     expect((await post(alice, [media.id])).status).toBe(200);
   }, 20_000);
 
   test("a processing video and an image together: 422 either way", async () => {
     t.deps.jobs.pause();
     try {
-      const clip = (await (await uploadWith(alice.token, { file: file(video, "clip.mp4", "video/mp4") })).json()) as Json;
-      const picture = await uploadImage(alice);
+      const clip = (await (await postMedia(t, alice.token, { file: file(video, "clip.mp4", "video/mp4") })).json()) as Json;
+      const picture = await uploadPicture(alice);
       const res = await answer(await post(alice, [picture.id, clip.id]));
       expect(res.status).toBe(422);
       expect(res.body.error).toMatch(/not finished processing|Cannot attach a video/);
-      expect((await getMedia(alice.token, picture.id)).status).toBe(200);
+      expect((await showMedia(t, alice.token, picture.id)).status).toBe(200);
     } finally {
       t.deps.jobs.resume();
     }

@@ -3,15 +3,12 @@
 // filters, privacy, redraft (DELETE keeps the media), DELETE with delete_media=true, and the day-long wait
 // of an unattached upload (the domain function called with a later `now`, and the delayed job it enqueues).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import sharp from "sharp";
 import { expireUnattached, UNATTACHED_TTL_MS } from "../../src/domain/media/cleanup.ts";
-import { findFfmpeg } from "../../src/media/ffmpeg.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
 import { getMedia } from "../../src/store/media.ts";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { BASE, type TestApp } from "../helpers/app.ts";
+import { file, makeVideo, servedStatus, startMediaApp, storedOnDisk, uploadFile, uploadImage, waitProcessed, type Json } from "../helpers/media.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 
 setDefaultTimeout(30_000);
@@ -22,56 +19,17 @@ let bob: User;
 let carol: User;
 
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
-  [alice, bob, carol] = [await newUser(t, "alice"), await newUser(t, "bob"), await newUser(t, "carol")];
+  ({ t, alice, bob, carol } = await startMediaApp(["alice", "bob", "carol"]));
   await follow(t, bob, alice);
   await t.deps.jobs.drain();
 }, 60_000);
 afterAll(() => t.close());
 
-type Json = Record<string, any>;
-
 const MEDIA_KEYS = ["id", "type", "url", "preview_url", "remote_url", "preview_remote_url", "text_url", "meta", "description", "blurhash"];
 
-let shade = 0;
-/** A tiny JPEG, a different colour each time (so files differ). */
-function jpeg(width = 64, height = 48): Promise<Buffer> {
-  shade = (shade + 37) % 256;
-  return sharp({ create: { width, height, channels: 3, background: { r: shade, g: 255 - shade, b: 90 } } }).jpeg().toBuffer();
-}
+/** An image (a fresh 64×48 JPEG) uploaded by `user`. */
+const upload = (user: User, description?: string) => uploadImage(t, user.token, description);
 
-async function upload(user: User, description?: string, bytes?: Uint8Array, name = "photo.jpg", type = "image/jpeg"): Promise<Json> {
-  const body = new FormData();
-  body.set("file", new File([bytes ?? (await jpeg())], name, { type }));
-  if (description !== undefined) body.set("description", description);
-  const res = await t.request("/api/v2/media", { method: "POST", token: user.token, body });
-  if (res.status !== 200 && res.status !== 202) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Json;
-}
-
-/** A short real video with sound (a silent one would be gifv, as on Mastodon), made by ffmpeg. */
-async function makeVideo(): Promise<Uint8Array> {
-  const tools = findFfmpeg()!;
-  const out = join(t.dir, `made-${Math.random().toString(36).slice(2)}.mp4`);
-  const proc = Bun.spawn([
-    tools.ffmpeg, "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
-    "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-shortest", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-c:a", "aac", out,
-  ]);
-  expect(await proc.exited).toBe(0);
-  return new Uint8Array(await Bun.file(out).arrayBuffer());
-}
-
-async function waitProcessed(id: string, token: string): Promise<Response> {
-  for (let i = 0; i < 300; i++) {
-    const res = await t.request(`/api/v1/media/${id}`, { token });
-    if (res.status !== 206) return res;
-    await Bun.sleep(50);
-  }
-  throw new Error("still processing");
-}
-
-const served = async (url: string) => (await t.request(url.slice(BASE.length))).status;
-const onDisk = (url: string) => existsSync(join(t.deps.config.dataDir, "media", url.slice(`${BASE}/system/`.length)));
 const storedId = (publicMediaId: string) => normaliseId(publicMediaId)!;
 
 /** The attachments are exactly `expected` (ids and descriptions), in that order, with every key. */
@@ -135,7 +93,7 @@ describe("attachments wherever a status is shown", () => {
       expectAttachments((await get(t, `/api/v1/statuses/${fourStatus.id}`, token)).body.media_attachments, four);
       expectAttachments((await get(t, `/api/v1/statuses/${singleStatus.id}`, token)).body.media_attachments, single);
     }
-    for (const media of [...four, ...single]) expect(await served(media.url)).toBe(200);
+    for (const media of [...four, ...single]) expect(await servedStatus(t, media.url)).toBe(200);
   });
 
   test("a follower's home timeline", async () => {
@@ -204,8 +162,9 @@ describe("what a status may carry", () => {
   });
 
   test("a processed video alone is accepted; with an image it is refused", async () => {
-    const queued = await upload(alice, "a clip", await makeVideo(), "clip.mp4", "video/mp4");
-    const done = await waitProcessed(queued.id, alice.token);
+    const clip = file(await makeVideo(t, "64x48", 10), "clip.mp4", "video/mp4");
+    const queued = await uploadFile(t, alice.token, clip, "a clip", [200, 202]);
+    const done = await waitProcessed(t, alice.token, queued.id);
     expect(done.status).toBe(200);
     const image = await upload(alice, "a still");
     const mixed = await post(t, "/api/v1/statuses", alice.token, { media_ids: [queued.id, image.id] });
@@ -216,8 +175,8 @@ describe("what a status may carry", () => {
     const video = res.body.media_attachments[0];
     for (const key of MEDIA_KEYS) expect(video).toHaveProperty(key);
     expect(video.url).toEndWith(".mp4");
-    expect(await served(video.url)).toBe(200);
-    expect(await served(video.preview_url)).toBe(200);
+    expect(await servedStatus(t, video.url)).toBe(200);
+    expect(await servedStatus(t, video.preview_url)).toBe(200);
   });
 });
 
@@ -305,8 +264,8 @@ describe("deleting a status", () => {
     expectAttachments((await get(t, `/api/v1/statuses/${again.body.id}`, bob.token)).body.media_attachments, media);
     for (const m of media) {
       expect(getMedia(t.deps.store, storedId(m.id))?.statusId).toBe(normaliseId(again.body.id));
-      expect(await served(m.url)).toBe(200);
-      expect(await served(m.preview_url)).toBe(200);
+      expect(await servedStatus(t, m.url)).toBe(200);
+      expect(await servedStatus(t, m.preview_url)).toBe(200);
     }
   });
 
@@ -317,7 +276,7 @@ describe("deleting a status", () => {
     expect((await call(t, "DELETE", `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(200);
     await t.deps.jobs.drain();
     expect((await t.request(`/api/v1/media/${media.id}`, { token: alice.token })).status).toBe(200);
-    expect(await served(media.url)).toBe(200);
+    expect(await servedStatus(t, media.url)).toBe(200);
     const job = pendingJobs(t.deps.store, 100_000).find(
       (j) => j.type === "media.expire_detached" && (j.payload as Json).event.payload.mediaId === storedId(media.id),
     );
@@ -328,20 +287,20 @@ describe("deleting a status", () => {
   test("delete_media=true: the records and files are removed in the background", async () => {
     const media = [await upload(alice, "bin me"), await upload(alice, "and me")];
     const status = await postStatus(t, alice, { status: "gone for good", media_ids: media.map((m) => m.id) });
-    for (const m of media) expect(await served(m.url)).toBe(200);
+    for (const m of media) expect(await servedStatus(t, m.url)).toBe(200);
     const deleted = await call(t, "DELETE", `/api/v1/statuses/${status.id}?delete_media=true`, alice.token);
     expect(deleted.status).toBe(200);
     expect((await get(t, `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(404);
     await until(async () => {
       for (const m of media) {
         if (getMedia(t.deps.store, storedId(m.id))) return false;
-        if ((await served(m.url)) !== 404 || (await served(m.preview_url)) !== 404) return false;
+        if ((await servedStatus(t, m.url)) !== 404 || (await servedStatus(t, m.preview_url)) !== 404) return false;
       }
       return true;
     }, "the media to be removed");
     for (const m of media) {
-      expect(onDisk(m.url)).toBe(false);
-      expect(onDisk(m.preview_url)).toBe(false);
+      expect(storedOnDisk(t, m.url)).toBe(false);
+      expect(storedOnDisk(t, m.preview_url)).toBe(false);
       expect((await t.request(`/api/v1/media/${m.id}`, { token: alice.token })).status).toBe(404);
     }
     const reuse = await post(t, "/api/v1/statuses", alice.token, { status: "try", media_ids: [media[0]!.id] });
@@ -377,15 +336,15 @@ describe("unattached uploads", () => {
     expect(await expireUnattached(store, config, storedId(loose.id), later)).toBe(1);
 
     expect(getMedia(store, storedId(loose.id))).toBeUndefined();
-    expect(await served(loose.url)).toBe(404);
-    expect(await served(loose.preview_url)).toBe(404);
-    expect(onDisk(loose.url)).toBe(false);
-    expect(onDisk(loose.preview_url)).toBe(false);
+    expect(await servedStatus(t, loose.url)).toBe(404);
+    expect(await servedStatus(t, loose.preview_url)).toBe(404);
+    expect(storedOnDisk(t, loose.url)).toBe(false);
+    expect(storedOnDisk(t, loose.preview_url)).toBe(false);
     expect((await t.request(`/api/v1/media/${loose.id}`, { token: alice.token })).status).toBe(404);
 
     expect(getMedia(store, storedId(used.id))?.statusId).not.toBeNull();
-    expect(await served(used.url)).toBe(200);
-    expect(await served(used.preview_url)).toBe(200);
+    expect(await servedStatus(t, used.url)).toBe(200);
+    expect(await servedStatus(t, used.preview_url)).toBe(200);
     // Running again (a retried job) is harmless.
     expect(await expireUnattached(store, config, storedId(loose.id), later)).toBe(0);
   });
