@@ -13,6 +13,7 @@ import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./time
 import { removeStatusFromTimelines } from "./timelines/removal.ts";
 import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./media/cleanup.ts";
 import { processQueuedMedia } from "./media/process.ts";
+import { countTagsOf } from "./tags/history.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -132,6 +133,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   }),
   expireMedia("media.expire_unattached", "media.uploaded"),
   expireMedia("media.expire_detached", "media.detached"),
+
+  on({
+    name: "tags.count_use",
+    on: "status.created",
+    lane: "default",
+    run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId),
+  }),
 
   // Network work: never in the way of the above
   on({

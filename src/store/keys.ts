@@ -126,6 +126,14 @@ export const KEYSPACES = {
   /** [unattachedSince (ms), mediaId] → accountId: uploads on no status, oldest first (the daily clean-up) */
   mediaUnattached: "media_unattached",
 
+  // Hashtag history (src/store/tags.ts): Mastodon's daily uses and accounts, for the Tag entity's `history`.
+  /** [tag, day (days since the epoch)] → { uses, accounts } */
+  tagDays: "tag_days",
+  /** [tag, day, statusId] → null: counted already (so counting twice after a crash is harmless) */
+  tagDayStatuses: "tag_day_statuses",
+  /** [tag, day, accountId] → null: this account used the tag that day */
+  tagDayAccounts: "tag_day_accounts",
+
   // Instance (src/store/rules.ts)
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",

@@ -63,6 +63,11 @@ export function* followerIdsOf(store: Store, targetId: string): Iterable<string>
   for (const { value } of store.db.followersIndex.getRange({ start: [targetId], end: [targetId, END] })) yield value as string;
 }
 
+/** Ids of the accounts `followerId` follows (search's `following=true`). */
+export function* followingIdsOf(store: Store, followerId: string): Iterable<string> {
+  for (const { value } of store.db.followingIndex.getRange({ start: [followerId], end: [followerId, END] })) yield value as string;
+}
+
 /** Every record that decides how `viewerId` relates to `targetId` (the Relationship entity). */
 export interface RelationshipFacts {
   viewerId: string;
