@@ -38,6 +38,15 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Send `X-Warren-Cache: hit|miss` on timeline pages (tests and benchmarks check the page cache with it). */
   cacheStatusHeader: boolean;
+  /** A Meilisearch server for search (src/search/meilisearch.ts); null: the embedded index (docs/search.md). */
+  meilisearch: MeilisearchConfig | null;
+}
+
+export interface MeilisearchConfig {
+  /** base URL, e.g. http://127.0.0.1:7700 */
+  url: string;
+  /** API key (a master or search+documents key); null when the server runs without one */
+  key: string | null;
 }
 
 export interface SmtpConfig {
@@ -115,6 +124,24 @@ function smtp(env: Env): SmtpConfig | null {
   };
 }
 
+function meilisearch(env: Env): MeilisearchConfig | null {
+  const raw = env.WARREN_MEILISEARCH_URL;
+  if (!raw) {
+    if (env.WARREN_MEILISEARCH_KEY) throw new ConfigError("WARREN_MEILISEARCH_KEY is set but WARREN_MEILISEARCH_URL is not");
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`WARREN_MEILISEARCH_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (!["http:", "https:"].includes(url.protocol) || url.search || url.hash) {
+    throw new ConfigError(`WARREN_MEILISEARCH_URL must be an http(s) URL without query, got "${raw}"`);
+  }
+  return { url: url.href.replace(/\/+$/, ""), key: env.WARREN_MEILISEARCH_KEY || null };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, "WARREN_PORT", 3000, 0, 65535);
   const url = baseUrl(env, port);
@@ -139,5 +166,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     cacheStatusHeader: flag(env, "WARREN_CACHE_STATUS_HEADER", false),
+    meilisearch: meilisearch(env),
   };
 }

@@ -3,6 +3,7 @@
 // Ids inside keys are the fixed-width decimal strings of lib/ids.ts.
 
 import { HOME_ROWS_OPTIONS } from "./home-rows.ts";
+import { SEARCH_POSTINGS_OPTIONS } from "./search-rows.ts";
 
 export const KEYSPACES = {
   /** "schema_version" → number; other instance-wide facts (e.g. "registrations") → value */
@@ -134,6 +135,27 @@ export const KEYSPACES = {
   /** [tag, day, accountId] → null: this account used the tag that day */
   tagDayAccounts: "tag_day_accounts",
 
+  // Follow suggestions (src/store/suggestions.ts): two record families in one keyspace, by the first element
+  /** ["featured", accountId] → FeaturedRecord (staff picks); ["dismissed", viewerId, targetId] → dismissedAt (ms) */
+  suggestions: "suggestions",
+
+  // Custom filters (src/store/filters.ts): two record families in one keyspace, by the first element
+  /** ["f", accountId, filterId] → FilterRecord (with its keywords and statuses); ["i", keywordOrStatusId] →
+   * FilterItemRef (which filter a keyword or status entry belongs to) */
+  filters: "filters",
+
+  // Search index of the embedded engine (src/store/search-index.ts, src/search/embedded.ts; docs/search.md).
+  // Words are folded and split by src/search/tokenize.ts. Two keyspaces hold the three families, by prefix.
+  /** word → posting rows (dupSort, store/search-rows.ts), by the key's first letter:
+   * "s<word>" → status ids (8 bytes, newest last); "s@<accountId>" → the account's indexed statuses;
+   * "a<word prefix>" → accounts with a word starting so (18 bytes: best ranked first); "a@<acct>" → the exact acct */
+  searchPostings: "search_postings",
+  /** the documents as indexed (to remove or replace them, and to check a query's other words):
+   * ["s", statusId] → its words joined by spaces, its "@<accountId>" first;
+   * ["a", accountId] → [acct, followersCount, lastStatusAt | null, discoverable, words joined by spaces];
+   * ["t", folded name, name] → uses (hashtags) */
+  searchDocs: "search_docs",
+
   // Instance (src/store/rules.ts)
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",
@@ -148,4 +170,5 @@ export type KeyspaceName = keyof typeof KEYSPACES;
 /** lmdb-js options of the keyspaces that are not msgpack records under ordered keys. */
 export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
   homeFeed: HOME_ROWS_OPTIONS,
+  searchPostings: SEARCH_POSTINGS_OPTIONS,
 };
