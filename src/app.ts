@@ -30,6 +30,7 @@ import { instanceWebRoutes } from "./http/instance/routes.ts";
 import { mediaFileRoutes } from "./http/media-files.ts";
 import { mediaV1Routes } from "./http/api/v1/media.ts";
 import { mediaV2Routes } from "./http/api/v2/media.ts";
+import { searchRoutes } from "./http/api/v2/search.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -62,6 +63,7 @@ export function buildApp(deps: Deps) {
     .use(notificationV2Routes(deps))
     .use(mediaV1Routes(deps))
     .use(mediaV2Routes(deps))
+    .use(searchRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(mediaFileRoutes(deps));
