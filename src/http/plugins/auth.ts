@@ -2,9 +2,13 @@
 //   { auth: ["read:accounts"] }      user token required (401 bad token, 403 scope, 422 app token)
 //   { appAuth: ["read"] }            any valid token (app or user)
 //   { maybeAuth: ["read:statuses"] } public route: no token is fine, a token present must be valid and scoped
+//   { admin: { scopes: ["admin:read:accounts"], permission: "manage_users" } }
+//                                    staff route: a user token with the scope whose role has the permission
+//                                    (403 NotPermitted otherwise, Mastodon's "This action is not allowed")
 // Routes name the most specific scopes they accept; broader granted scopes imply them (domain/scopes.ts).
 import { Elysia } from "elysia";
-import { Forbidden, Unauthorized } from "../../lib/errors.ts";
+import { Forbidden, NotPermitted, Unauthorized } from "../../lib/errors.ts";
+import { roleCan, type Permission } from "../../domain/accounts/roles.ts";
 import { grants } from "../../domain/scopes.ts";
 import { requireUser, viewerFromToken, type UserViewer, type Viewer } from "../../domain/auth/viewer.ts";
 import type { Deps } from "../../deps.ts";
@@ -45,6 +49,19 @@ export const authPlugin = (deps: Deps) =>
       detail: { security: [{ bearer: [...scopes] }] },
       transform(context) {
         (context as Checked).checkedViewer = requireUser(authenticate(deps, context.request, scopes));
+      },
+      resolve(context): { viewer: UserViewer } {
+        return { viewer: (context as Checked).checkedViewer as UserViewer };
+      },
+    }),
+    /** A staff member's user token: one of the scopes, and a role with one of the permissions. */
+    admin: (rule: { scopes: readonly string[]; permission: Permission | readonly Permission[] }) => ({
+      detail: { security: [{ bearer: [...rule.scopes] }] },
+      transform(context) {
+        const viewer = requireUser(authenticate(deps, context.request, rule.scopes));
+        const permissions = typeof rule.permission === "string" ? [rule.permission] : rule.permission;
+        if (!roleCan(viewer.user.role, ...permissions)) throw new NotPermitted();
+        (context as Checked).checkedViewer = viewer;
       },
       resolve(context): { viewer: UserViewer } {
         return { viewer: (context as Checked).checkedViewer as UserViewer };
