@@ -87,7 +87,13 @@ export interface Personal {
 export function personalSources(store: Store, viewerId: string): Personal {
   const L = SOURCE_LIMITS;
   const depends = [versionName.viewer(viewerId)];
-  const candidate = (id: string) => id !== viewerId && !isFollowing(store, viewerId, id);
+  // The same accounts come up again and again (that is what ranks them): one follow check each.
+  const checked = new Map<string, boolean>();
+  const candidate = (id: string) => {
+    let ok = checked.get(id);
+    if (ok === undefined) checked.set(id, (ok = id !== viewerId && !isFollowing(store, viewerId, id)));
+    return ok;
+  };
 
   const fof = new Map<string, number>();
   const following = newestFollowing(store, viewerId, L.firstDegree);
