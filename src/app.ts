@@ -31,6 +31,10 @@ import { mediaFileRoutes } from "./http/media-files.ts";
 import { mediaV1Routes } from "./http/api/v1/media.ts";
 import { mediaV2Routes } from "./http/api/v2/media.ts";
 import { searchRoutes } from "./http/api/v2/search.ts";
+import { filterV1Routes } from "./http/api/v1/filters.ts";
+import { filterV2Routes } from "./http/api/v2/filters.ts";
+import { suggestionV1Routes } from "./http/api/v1/suggestions.ts";
+import { suggestionV2Routes } from "./http/api/v2/suggestions.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -64,6 +68,10 @@ export function buildApp(deps: Deps) {
     .use(mediaV1Routes(deps))
     .use(mediaV2Routes(deps))
     .use(searchRoutes(deps))
+    .use(filterV1Routes(deps))
+    .use(filterV2Routes(deps))
+    .use(suggestionV1Routes(deps))
+    .use(suggestionV2Routes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(mediaFileRoutes(deps));

@@ -15,7 +15,7 @@ import type { Store } from "./db.ts";
 export const versionName = {
   /** an account record: how the account looks to everyone (counters, profile, suspension) */
   account: (id: string) => `a:${id}`,
-  /** what an account sees: its user, its follows, blocks (both ways), mutes, lists, flags on statuses */
+  /** what an account sees: its user, its follows, blocks (both ways), mutes, lists, flags on statuses, filters */
   viewer: (id: string) => `v:${id}`,
   token: (hash: string) => `t:${hash}`,
   /** a status record and its preview card */
@@ -62,6 +62,8 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   reblogOf: byParts(versionName.viewer, 0),
   bookmarkOf: byParts(versionName.viewer, 0),
   pinOf: byParts(versionName.viewer, 0),
+  // A filter changes what its owner sees; the item index (["i", id]) changes nothing by itself.
+  filters: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
 };
 
 /** Keyspaces whose point reads are noted while recording (see recordingReads). */

@@ -65,7 +65,7 @@ export const handlers: Record<string, JobHandler> = {
   noop: () => {},
   // Timers, not events.
   [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
-  // Stream signals of features still to come (edits, filters).
+  // Stream signals: status edits (still to come) and filter changes (domain/filters/manage.ts).
   "status.updated": statusUpdated,
   "filters.changed": filtersChanged,
   // One job type per event subscriber (domain/subscribers.ts).

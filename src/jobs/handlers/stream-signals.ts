@@ -1,6 +1,7 @@
 // status.updated, filters.changed: raise the matching stream signal for the streaming hub on the main thread
 // (domain/streaming/signals.ts). Nothing else to do, so running twice is harmless. Notifications are signalled
-// by the `streaming.notification` subscriber.
+// by the `streaming.notification` subscriber. `filters.changed` is enqueued by every filter write
+// (domain/filters/manage.ts), in the write's transaction.
 import { STREAM_TOPIC } from "../../domain/streaming/signals.ts";
 import type { JobHandler } from "./index.ts";
 
