@@ -8,6 +8,7 @@ import { publicId } from "../lib/ids.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { AccountSchema, presentAccount, type Account } from "./account.ts";
 import { presentStatusApplication, StatusApplicationSchema } from "./application.ts";
+import { FilterResultSchema, presentFilterResult } from "./filter.ts";
 import { Int } from "./integer.ts";
 import { MediaAttachmentSchema, presentMediaAttachment } from "./media-attachment.ts";
 import { MentionSchema, presentMention, type Mention } from "./mention.ts";
@@ -47,7 +48,9 @@ const baseProperties = {
   muted: t.Optional(t.Boolean({ description: "Signed-in viewers only: conversation muted" })),
   bookmarked: t.Optional(t.Boolean({ description: "Signed-in viewers only" })),
   pinned: t.Optional(t.Boolean({ description: "Only for the author's own pinnable statuses" })),
-  filtered: t.Optional(t.Array(t.Unknown(), { description: "Signed-in viewers only (filters come later: always [])" })),
+  filtered: t.Optional(
+    t.Array(FilterResultSchema, { description: "Signed-in viewers only: your filters that match it in this context (docs/filters.md)" }),
+  ),
   application: t.Optional(Nullable(StatusApplicationSchema)),
   account: AccountSchema,
   media_attachments: t.Array(MediaAttachmentSchema, { description: "In the author's order" }),
@@ -135,7 +138,10 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
     out.muted = flags.muted;
     out.bookmarked = flags.bookmarked;
     if (loaded.pinned !== null) out.pinned = loaded.pinned;
-    out.filtered = [];
+    out.filtered = loaded.filtered ? loaded.filtered.map(presentFilterResult) : [];
+  } else if (loaded.filtered?.length) {
+    // An anonymous rendering for one account (a public stream): only its filters' results.
+    out.filtered = loaded.filtered.map(presentFilterResult);
   }
   if (source) out.text = status.text;
   else out.content = status.content;

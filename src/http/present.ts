@@ -5,6 +5,7 @@ import type { Viewer } from "../domain/auth/viewer.ts";
 import type { NotificationGroupData } from "../domain/notifications/group.ts";
 import { loadNotificationGroups, loadNotifications } from "../domain/notifications/load.ts";
 import { loadStatuses, viewerAccountId } from "../domain/statuses/load.ts";
+import type { FilterContext } from "../store/filters.ts";
 import { presentGroupedNotifications, type GroupedNotifications } from "../entities/grouped-notification.ts";
 import { presentNotifications, type Notification } from "../entities/notification.ts";
 import { presentDeletedStatus, presentStatus, presentStatuses, type DeletedStatus, type Status } from "../entities/status.ts";
@@ -12,13 +13,16 @@ import type { NotificationRecord, StatusRecord } from "../store/records.ts";
 
 type StatusViewer = Pick<Viewer, "account"> | null;
 
-/** Statuses whose author is gone are left out. */
-export function statusesFor(deps: Deps, viewer: StatusViewer, statuses: readonly StatusRecord[]): Status[] {
-  return presentStatuses(deps.config, loadStatuses(deps, viewerAccountId(viewer), statuses));
+/**
+ * Statuses whose author is gone are left out. `context`: the read path's filter context (`filtered` holds the
+ * viewer's filters that apply there); none (null) reports every matching filter, as Mastodon does.
+ */
+export function statusesFor(deps: Deps, viewer: StatusViewer, statuses: readonly StatusRecord[], context: FilterContext | null = null): Status[] {
+  return presentStatuses(deps.config, loadStatuses(deps, viewerAccountId(viewer), statuses, { context }));
 }
 
-export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): Status {
-  return presentStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status]));
+export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): Status {
+  return presentStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status], { context }));
 }
 
 export function deletedStatusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): DeletedStatus {

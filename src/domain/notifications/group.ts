@@ -9,7 +9,7 @@ import { RowBudget, type PageQuery } from "../../store/paging.ts";
 import type { AccountRecord, NotificationRecord } from "../../store/records.ts";
 import { getAccounts } from "../../store/accounts.ts";
 import { groupKeyOf, parseGroupKey } from "./group-key.ts";
-import { lastReadNotificationId, listNotifications, matches, NO_FILTER, shownTo, type NotificationFilter } from "./read.ts";
+import { lastReadNotificationId, listNotifications, matches, NO_FILTER, notificationHider, shownTo, type NotificationFilter } from "./read.ts";
 
 /** Samples of accounts per group. */
 export const SAMPLE_ACCOUNTS = 8;
@@ -46,7 +46,8 @@ export function groupMembers(
   }
   const now = Date.now();
   const inGroup = (n: NotificationRecord) => parsed.kind === "single" || groupKeyOf(n) === key;
-  return candidates.filter((n) => inGroup(n) && matches(filter, n) && (includeHidden || shownTo(store, recipientId, n, now)));
+  const hides = includeHidden ? null : notificationHider(store, recipientId);
+  return candidates.filter((n) => inGroup(n) && matches(filter, n) && (includeHidden || shownTo(store, recipientId, n, now, hides)));
 }
 
 /** One group by key (`ungrouped-<id>` included); 404 when it has no notification the recipient may see. */

@@ -21,8 +21,9 @@ export interface LoadedNotifications {
 }
 
 /**
- * A page of notifications for their recipient (the statuses with the recipient's flags). A notification whose
- * account is gone, or whose status is gone, deleted or cannot be shown, is left out.
+ * A page of notifications for their recipient (the statuses with the recipient's flags, and `filtered` in
+ * the notifications context). A notification whose account is gone, or whose status is gone, deleted, cannot
+ * be shown or is removed by one of the recipient's `hide` filters (a stream push), is left out.
  */
 export function loadNotifications(deps: Deps, recipientId: string, notifications: readonly NotificationRecord[]): LoadedNotifications {
   const froms = new Map<NotificationRecord, AccountRecord>();
@@ -36,7 +37,9 @@ export function loadNotifications(deps: Deps, recipientId: string, notifications
     if (status && !status.deletedAt) statuses.set(status.id, status);
   }
   const loaded = new Map<string, LoadedStatus>();
-  for (const entry of loadStatuses(deps, recipientId, [...statuses.values()]).statuses) loaded.set(entry.status.id, entry);
+  for (const entry of loadStatuses(deps, recipientId, [...statuses.values()], { context: "notifications" }).statuses) {
+    if (!hiddenByFilter(entry, recipientId)) loaded.set(entry.status.id, entry);
+  }
   const out: LoadedNotification[] = [];
   for (const [notification, from] of froms) {
     const status = notification.statusId ? loaded.get(notification.statusId) : null;
@@ -44,6 +47,12 @@ export function loadNotifications(deps: Deps, recipientId: string, notifications
     out.push({ notification, from, status });
   }
   return { recipientId, notifications: out };
+}
+
+/** Does one of the recipient's `hide` filters that matched (in the notifications context) remove it? Not for their own statuses. */
+function hiddenByFilter(entry: LoadedStatus, recipientId: string): boolean {
+  const author = (entry.reblog ?? entry).status.accountId;
+  return author !== recipientId && !!entry.filtered?.some((match) => match.filter.action === "hide");
 }
 
 /** One notification by id, as the streaming server pushes it (empty when it is gone or cannot be shown). */
@@ -96,5 +105,6 @@ export function loadNotificationGroups(deps: Deps, recipientId: string, groups: 
     }
     out.push({ group, newest, sampleAccountIds: samples, statusId });
   }
-  return { recipientId, groups: out, accounts: [...accounts.values()], statuses: loadStatuses(deps, recipientId, [...statuses.values()]) };
+  const loadedStatuses = loadStatuses(deps, recipientId, [...statuses.values()], { context: "notifications" });
+  return { recipientId, groups: out, accounts: [...accounts.values()], statuses: loadedStatuses };
 }

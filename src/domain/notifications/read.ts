@@ -8,10 +8,17 @@ import { getAccount } from "../../store/accounts.ts";
 import { getMarker } from "../../store/markers.ts";
 import { getNotification, pageNotifications } from "../../store/notifications.ts";
 import { RowBudget, type PageQuery } from "../../store/paging.ts";
-import type { NotificationRecord, NotificationType } from "../../store/records.ts";
+import type { NotificationRecord, NotificationType, StatusRecord } from "../../store/records.ts";
 import { getMute, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
+import { statusHider } from "../filters/match.ts";
+
+/** A test of whether the recipient's `hide` filters in the notifications context remove a status (null: none can). */
+export type StatusHider = ((status: StatusRecord) => boolean) | null;
+
+/** The recipient's hide filters for notifications, compiled once for a read. */
+export const notificationHider = (store: Store, recipientId: string): StatusHider => statusHider(store, recipientId, "notifications");
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "admin.sign_up", "admin.report",
@@ -43,8 +50,11 @@ export function notificationFilter(types: string[], excludeTypes: string[], acco
 
 export const NO_FILTER: NotificationFilter = { types: null, excludeTypes: new Set(), accountId: null };
 
-/** May `recipientId` see this notification at all (filters aside)? */
-export function shownTo(store: Store, recipientId: string, n: NotificationRecord, now = Date.now()): boolean {
+/**
+ * May `recipientId` see this notification at all (type and account filters aside)? `hides`: the recipient's
+ * hide filters (notificationHider): a notification about a status one of them removes is not shown.
+ */
+export function shownTo(store: Store, recipientId: string, n: NotificationRecord, now = Date.now(), hides: StatusHider = null): boolean {
   if (n.type === "follow_request") return false;
   if (!getAccount(store, n.fromAccountId)) return false;
   if (isBlocking(store, recipientId, n.fromAccountId)) return false;
@@ -52,6 +62,7 @@ export function shownTo(store: Store, recipientId: string, n: NotificationRecord
   if (n.statusId) {
     const status = getStatus(store, n.statusId);
     if (!status || !canSeeStatus(store, recipientId, status)) return false;
+    if (hides?.(status)) return false;
   }
   return true;
 }
@@ -71,14 +82,15 @@ export function listNotifications(
   alsoAccept: (n: NotificationRecord) => boolean = () => true,
 ): NotificationRecord[] {
   const now = Date.now();
-  return pageNotifications(store, recipientId, query, (n) => matches(filter, n) && shownTo(store, recipientId, n, now) && alsoAccept(n));
+  const hides = notificationHider(store, recipientId);
+  return pageNotifications(store, recipientId, query, (n) => matches(filter, n) && shownTo(store, recipientId, n, now, hides) && alsoAccept(n));
 }
 
 /** One of the recipient's own notifications; 404 for anyone else's, unknown ids and hidden ones. */
 export function findNotification(store: Store, recipientId: string, rawId: string): NotificationRecord {
   const id = normaliseId(rawId);
   const n = id ? getNotification(store, recipientId, id) : undefined;
-  if (!n || !shownTo(store, recipientId, n)) throw new NotFound();
+  if (!n || !shownTo(store, recipientId, n, Date.now(), notificationHider(store, recipientId))) throw new NotFound();
   return n;
 }
 

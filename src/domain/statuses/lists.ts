@@ -9,6 +9,7 @@ import { getStatus, pageAccountStatuses, pageRebloggers } from "../../store/stat
 import { pageBookmarks, pageFavourites, pageFavouriters, pinsOf } from "../../store/statuses-interactions.ts";
 import { isBlocking } from "../../store/relationships.ts";
 import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
+import { statusHider } from "../filters/match.ts";
 
 export interface AccountStatusFilters {
   onlyMedia: boolean;
@@ -18,7 +19,10 @@ export interface AccountStatusFilters {
   tagged: string | null;
 }
 
-/** GET /api/v1/accounts/:id/statuses: newest first; what the viewer may see, narrowed by the filters. */
+/**
+ * GET /api/v1/accounts/:id/statuses: newest first; what the viewer may see, narrowed by the filters, minus
+ * what the viewer's hide filters of the account context remove.
+ */
 export function accountStatuses(
   store: Store,
   viewerId: string | null,
@@ -29,6 +33,7 @@ export function accountStatuses(
   if (account.suspended) return [];
   if (viewerId && viewerId !== account.id && isBlocking(store, account.id, viewerId)) return [];
   const tag = filters.tagged?.replace(/^#/, "").toLowerCase() ?? null;
+  const hides = statusHider(store, viewerId, "account");
   const accept = (status: StatusRecord): boolean => {
     if (status.reblogOfId) {
       if (filters.excludeReblogs || filters.onlyMedia || tag) return false;
@@ -38,7 +43,7 @@ export function accountStatuses(
     if (filters.excludeReplies && status.inReplyToId && status.inReplyToAccountId !== account.id) return false;
     if (filters.onlyMedia && status.mediaIds.length === 0) return false;
     if (tag && !status.tags.includes(tag)) return false;
-    return canSeeStatus(store, viewerId, status);
+    return canSeeStatus(store, viewerId, status) && !hides?.(status);
   };
   if (!filters.pinned) return pageAccountStatuses(store, account.id, page, accept);
   return pinnedStatuses(store, account.id, page, accept);

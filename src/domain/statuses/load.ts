@@ -11,6 +11,9 @@ import { getStatus, reblogIdOf } from "../../store/statuses.ts";
 import { getMedia, type MediaRecord } from "../../store/media.ts";
 import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
 import { bookmarkIdOf, favouriteIdOf, pinIdOf } from "../../store/statuses-interactions.ts";
+import type { FilterContext } from "../../store/filters.ts";
+import { activeFilters, type FilterMatch, type FilterSet } from "../filters/match.ts";
+import { searchableText } from "../filters/text.ts";
 
 interface ViewerFlags {
   favourited: boolean;
@@ -37,11 +40,28 @@ export interface LoadedStatus {
   flags: ViewerFlags | null;
   /** Only for the viewer's own pinnable statuses (not reblogs, not direct). */
   pinned: boolean | null;
+  /**
+   * The viewer's filters that match it in the page's context (Status.filtered); null when no account's
+   * filters apply (anonymous renderings). A reblog wrapper matches by the status it wraps.
+   */
+  filtered: FilterMatch[] | null;
 }
 
 export interface LoadedStatuses {
   viewerId: string | null;
   statuses: LoadedStatus[];
+}
+
+/**
+ * Whose filters apply to a page, and in which context (the read path's: home and lists → home,
+ * notifications, public and hashtag timelines → public, a status and its thread → thread, an account's
+ * statuses → account; null for paths with no context of their own, where every active filter is reported and
+ * the client decides, as Mastodon does everywhere). By default the viewer's, with no context.
+ */
+export interface FilterOptions {
+  context?: FilterContext | null;
+  /** Whose filters: the viewer (default); another account for an anonymous rendering (public streams). */
+  accountId?: string | null;
 }
 
 /**
@@ -96,6 +116,7 @@ class PageLoader {
       application: status.local && status.applicationId ? (getApp(store, status.applicationId) ?? null) : null,
       flags: viewerId ? this.flags(viewerId, status.reblogOfId ?? status.id) : null,
       pinned: pinnable ? !!pinIdOf(store, viewerId, status.id) : null,
+      filtered: null,
     };
   }
 
@@ -125,8 +146,12 @@ export function viewerAccountId(viewer: Pick<Viewer, "account"> | null): string 
  * A page of statuses as `viewerId` sees them, in the given order. Statuses whose author is gone are left
  * out, and so are reblogs whose wrapped status (or its author) is gone. Visibility is the caller's concern.
  */
-export function loadStatuses(deps: Deps, viewerId: string | null, statuses: readonly StatusRecord[]): LoadedStatuses {
+export function loadStatuses(deps: Deps, viewerId: string | null, statuses: readonly StatusRecord[], filters: FilterOptions = {}): LoadedStatuses {
   const loader = new PageLoader(deps, viewerId);
+  const filterAccountId = filters.accountId === undefined ? viewerId : filters.accountId;
+  // The filters are compiled once for the page (and kept between pages while they are unchanged).
+  const set = filterAccountId ? activeFilters(deps.store, filterAccountId) : null;
+  const context = filters.context ?? null;
   const out: LoadedStatus[] = [];
   for (const status of statuses) {
     let reblog: LoadedStatus | null = null;
@@ -136,7 +161,20 @@ export function loadStatuses(deps: Deps, viewerId: string | null, statuses: read
       if (!reblog) continue;
     }
     const loaded = loader.load(status, reblog);
-    if (loaded) out.push(loaded);
+    if (!loaded) continue;
+    if (set) {
+      loaded.filtered = filterMatches(set, loaded, context);
+      if (loaded.reblog) loaded.reblog.filtered = loaded.filtered;
+    }
+    out.push(loaded);
   }
   return { viewerId, statuses: out };
+}
+
+/** The filters of `set` in `context` matching a loaded status (for a reblog, the status it wraps). */
+function filterMatches(set: FilterSet, loaded: LoadedStatus, context: FilterContext | null): FilterMatch[] {
+  if (set.empty) return [];
+  const proper = loaded.reblog ?? loaded;
+  const ids = loaded.reblog ? [loaded.status.id, loaded.reblog.status.id] : [loaded.status.id];
+  return set.match(context, ids, () => searchableText(proper.status, proper.media.map((m) => m.description)));
 }

@@ -11,6 +11,8 @@ import { viewerFromToken } from "../auth/viewer.ts";
 import { directShows, homeShows, listShows, publicShows, tagShows, TimelineViewer } from "../timelines/policy.ts";
 import { channelKey, mayReadNotifications, mediaOnly, originOf, streamLabel, type Channel, type StreamViewer } from "./channels.ts";
 import type { DeleteSignal, StreamSignal } from "./signals.ts";
+import type { FilterContext } from "../../store/filters.ts";
+import { activeFilters, matchStatus } from "../filters/match.ts";
 
 /** One open stream: an SSE response or a WebSocket. */
 export interface StreamClient {
@@ -23,9 +25,13 @@ export interface StreamClient {
 
 /** Turns records into payload strings (JSON-encoded entities); null when there is nothing to show. */
 export interface Renderer {
-  /** `viewerId`: with that account's flags (favourited, …), as Mastodon renders home and list pushes; null for
-   * the public and hashtag streams, which share one anonymous rendering. */
-  status(status: StatusRecord, viewerId: string | null): string | null;
+  /**
+   * `viewerId`: with that account's flags (favourited, …) and its filters that match in `context`
+   * (`filtered`), as Mastodon renders home and list pushes; null for the public and hashtag streams, which
+   * share one anonymous rendering, or, for a subscriber whose filters match the status, one with only their
+   * `filtered` (`filteredFor`).
+   */
+  status(status: StatusRecord, viewerId: string | null, context: FilterContext | null, filteredFor?: string): string | null;
   notification(recipientId: string, notificationId: string): string | null;
 }
 
@@ -162,13 +168,22 @@ export class StreamHub {
     if (!status || status.deletedAt) return;
     const viewers = new Map<string, TimelineViewer>();
     const viewerOf = (id: string) => viewers.get(id) ?? viewers.set(id, new TimelineViewer(this.store, id)).get(id)!;
-    const payloads = new Map<string | null, string | null>();
-    const deliver = (sub: Subscription, shows: (viewer: TimelineViewer) => boolean, personal = true) => {
+    // Payloads by rendering: "<account>:<context>" (personal), "" (the shared anonymous one), "~<account>"
+    // (anonymous with that subscriber's filter results).
+    const payloads = new Map<string, string | null>();
+    const render = (key: string, make: () => string | null) => {
+      let payload = payloads.get(key);
+      if (payload === undefined) payloads.set(key, (payload = make()));
+      return payload;
+    };
+    // The policies leave out what the subscriber's hide filters remove; warn and blur filters arrive as `filtered`.
+    const deliver = (sub: Subscription, shows: (viewer: TimelineViewer) => boolean, context: FilterContext | null, personal = true) => {
       const accountId = sub.client.viewer.accountId;
       if (!shows(viewerOf(accountId))) return;
-      const key = personal ? accountId : null;
-      let payload = payloads.get(key);
-      if (payload === undefined) payloads.set(key, (payload = this.renderer.status(status, key)));
+      let payload: string | null;
+      if (personal) payload = render(`${accountId}:${context}`, () => this.renderer.status(status, accountId, context));
+      else if (this.filtersMatch(accountId, status, context)) payload = render(`~${accountId}`, () => this.renderer.status(status, null, context, accountId));
+      else payload = render("", () => this.renderer.status(status, null, context));
       if (payload !== null) sub.client.send(sub.label, event, payload);
     };
 
@@ -176,32 +191,39 @@ export class StreamHub {
     for (const sub of homeSubs) {
       if (sub.channel.name !== "user") continue;
       if (!homes && !homeHas(this.store, sub.client.viewer.accountId, status.id)) continue;
-      deliver(sub, (viewer) => homeShows(viewer, status));
+      deliver(sub, (viewer) => homeShows(viewer, status), "home");
     }
     const listIds = lists ?? [...this.byList.keys()].filter((id) => listFeedHas(this.store, id, status.id));
     for (const listId of listIds) {
       for (const sub of this.byList.get(listId) ?? []) {
         const list = getList(this.store, sub.client.viewer.accountId, listId);
-        if (list) deliver(sub, (viewer) => listShows(viewer, list, status));
+        if (list) deliver(sub, (viewer) => listShows(viewer, list, status), "home");
       }
     }
     if (!broadcast) return;
     for (const sub of this.publicSubs) {
       const filter = { origin: originOf(sub.channel), onlyMedia: mediaOnly(sub.channel) };
-      deliver(sub, (viewer) => publicShows(viewer, status, filter), false);
+      deliver(sub, (viewer) => publicShows(viewer, status, filter), "public", false);
     }
     for (const tag of new Set(status.tags)) {
       for (const sub of this.byTag.get(tag) ?? []) {
         const filter = { origin: originOf(sub.channel), onlyMedia: false, anyOf: [tag], allOf: [], noneOf: [] };
-        deliver(sub, (viewer) => tagShows(viewer, status, filter), false);
+        deliver(sub, (viewer) => tagShows(viewer, status, filter), "public", false);
       }
     }
     if (status.visibility !== "direct") return;
     for (const id of new Set([status.accountId, ...status.mentionIds])) {
       for (const sub of this.byAccount.get(id) ?? []) {
-        if (sub.channel.name === "direct") deliver(sub, (viewer) => directShows(viewer, status));
+        // Filters have no context for conversations: every matching one is reported, the client decides.
+        if (sub.channel.name === "direct") deliver(sub, (viewer) => directShows(viewer, status), null);
       }
     }
+  }
+
+  /** Do any of the account's filters in `context` match the status (a public stream payload of its own)? */
+  private filtersMatch(accountId: string, status: StatusRecord, context: FilterContext | null): boolean {
+    const set = activeFilters(this.store, accountId);
+    return !set.empty && matchStatus(this.store, set, status, context).length > 0;
   }
 
   /** `delete` carries the bare id; it goes wherever the status could have been streamed. */

@@ -9,6 +9,8 @@ import type { FollowRecord, StatusRecord } from "../../store/records.ts";
 import { getFollow, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus, hiddenByViewer, viewerHides } from "../policy/visibility.ts";
+import type { FilterContext } from "../../store/filters.ts";
+import { statusHider } from "../filters/match.ts";
 
 /** One viewer's reading of timelines, with the per-author facts cached for the length of a page or event. */
 export class TimelineViewer {
@@ -17,6 +19,7 @@ export class TimelineViewer {
   private listed = new Map<string, boolean>();
   private hidden = new Map<string, boolean>();
   private blockers = new Map<string, boolean>();
+  private hiders = new Map<FilterContext, ((status: StatusRecord) => boolean) | null>();
 
   constructor(
     readonly store: Store,
@@ -94,6 +97,16 @@ export class TimelineViewer {
     return mentioned.some((id) => this.hides(id));
   }
 
+  /**
+   * Does one of the viewer's `hide` filters remove this status from a timeline or stream of `context`? The
+   * filters are compiled once per viewer (filters/match.ts); with no hide filter there, this reads nothing.
+   */
+  filteredOut(status: StatusRecord, context: FilterContext): boolean {
+    let hider = this.hiders.get(context);
+    if (hider === undefined) this.hiders.set(context, (hider = statusHider(this.store, this.viewerId, context)));
+    return !!hider && hider(status);
+  }
+
   /** Visible to the viewer and not hidden by their blocks and mutes (also for a reblog's original). */
   sees(status: StatusRecord): boolean {
     return (
@@ -106,20 +119,22 @@ export class TimelineViewer {
 /**
  * Home: the viewer's own statuses and those of accounts they follow (reblogs only while the follow shows
  * them; the follow's languages, when set, narrow ordinary statuses), minus exclusive-list members and
- * statuses mentioning accounts the viewer blocks or mutes.
+ * statuses mentioning accounts the viewer blocks or mutes, and statuses the viewer's hide filters remove.
  */
 export function homeShows(viewer: TimelineViewer, status: StatusRecord): boolean {
   if (!viewer.viewerId || !viewer.sees(status)) return false;
   if (status.accountId === viewer.viewerId) return true;
   const follow = viewer.follow(status.accountId);
   if (!follow || viewer.exclusive(status.accountId) || viewer.mentionsHidden(status)) return false;
-  if (status.reblogOfId) return follow.reblogs;
-  return !follow.languages || !status.language || follow.languages.includes(status.language);
+  if (status.reblogOfId && !follow.reblogs) return false;
+  if (!status.reblogOfId && follow.languages && status.language && !follow.languages.includes(status.language)) return false;
+  return !viewer.filteredOut(status, "home");
 }
 
 /**
  * A list: its members' statuses while the owner follows them, and replies to others per the list's
- * replies_policy (followed: replies to anyone the owner follows; list: to members; none: no replies).
+ * replies_policy (followed: replies to anyone the owner follows; list: to members; none: no replies); the
+ * owner's hide filters of the home context apply (lists are part of home, as on Mastodon).
  */
 export function listShows(viewer: TimelineViewer, list: ListRecord, status: StatusRecord): boolean {
   const ownerId = list.accountId;
@@ -129,8 +144,12 @@ export function listShows(viewer: TimelineViewer, list: ListRecord, status: Stat
     const follow = viewer.follow(status.accountId);
     if (!follow || (status.reblogOfId && !follow.reblogs) || viewer.mentionsHidden(status)) return false;
   }
+  return listTakesReply(viewer, list, status) && !viewer.filteredOut(status, "home");
+}
+
+function listTakesReply(viewer: TimelineViewer, list: ListRecord, status: StatusRecord): boolean {
   const repliedTo = status.inReplyToAccountId;
-  if (!status.inReplyToId || !repliedTo || repliedTo === status.accountId || repliedTo === ownerId) return true;
+  if (!status.inReplyToId || !repliedTo || repliedTo === status.accountId || repliedTo === list.accountId) return true;
   switch (list.repliesPolicy) {
     case "none":
       return false;
@@ -152,12 +171,15 @@ function fromOrigin(status: StatusRecord, origin: Origin): boolean {
   return origin === "all" || (origin === "local") === status.local;
 }
 
-/** The public timeline: public statuses only; no reblogs, no replies to others (replies to oneself stay). */
+/**
+ * The public timeline: public statuses only; no reblogs, no replies to others (replies to oneself stay);
+ * a signed-in viewer's hide filters of the public context apply.
+ */
 export function publicShows(viewer: TimelineViewer, status: StatusRecord, filter: PublicFilter): boolean {
   if (status.reblogOfId || status.visibility !== "public") return false;
   if (status.inReplyToId && status.inReplyToAccountId !== status.accountId) return false;
   if (!fromOrigin(status, filter.origin) || (filter.onlyMedia && status.mediaIds.length === 0)) return false;
-  return viewer.listedAuthor(status.accountId) && viewer.sees(status);
+  return viewer.listedAuthor(status.accountId) && viewer.sees(status) && !viewer.filteredOut(status, "public");
 }
 
 export interface TagFilter extends PublicFilter {
@@ -169,14 +191,14 @@ export interface TagFilter extends PublicFilter {
   noneOf: string[];
 }
 
-/** A hashtag timeline: public statuses carrying the tags asked for (replies included, reblogs not). */
+/** A hashtag timeline: public statuses carrying the tags asked for (replies included, reblogs not); hide filters as public. */
 export function tagShows(viewer: TimelineViewer, status: StatusRecord, filter: TagFilter): boolean {
   if (status.reblogOfId || status.visibility !== "public") return false;
   const tags = status.tags;
   if (!filter.anyOf.some((t) => tags.includes(t)) || !filter.allOf.every((t) => tags.includes(t))) return false;
   if (filter.noneOf.some((t) => tags.includes(t))) return false;
   if (!fromOrigin(status, filter.origin) || (filter.onlyMedia && status.mediaIds.length === 0)) return false;
-  return viewer.listedAuthor(status.accountId) && viewer.sees(status);
+  return viewer.listedAuthor(status.accountId) && viewer.sees(status) && !viewer.filteredOut(status, "public");
 }
 
 /** The direct stream: direct statuses the viewer wrote or is mentioned in. */

@@ -12,6 +12,7 @@ import type { PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { readVersions, recordingReads } from "../../store/versions.ts";
 import { statusList, type Setter } from "../api/v1/statuses/shared.ts";
+import type { FilterContext } from "../../store/filters.ts";
 
 const MAX_PAGES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -115,7 +116,9 @@ function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until:
 
 /**
  * A timeline page (statusList: presentation, Link header), kept for the early answer below. `read` pages
- * with `page`, whose row budget says where the Link continues when the scan stopped early.
+ * with `page`, whose row budget says where the Link continues when the scan stopped early. `context`: the
+ * filter context its statuses are rendered in (the viewer's filters are part of what the viewer sees: a
+ * filter write bumps the viewer's version, and a filter's expiry ends the page).
  */
 export function cachedStatusList(
   deps: Deps,
@@ -125,8 +128,9 @@ export function cachedStatusList(
   viewer: Viewer | null,
   page: PageQuery,
   read: (page: PageQuery) => StatusRecord[],
+  context: FilterContext | null = null,
 ): Response {
-  const build = () => statusList(deps, request, set, viewer, read(page), undefined, page.budget);
+  const build = () => statusList(deps, request, set, viewer, read(page), undefined, page.budget, context);
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   const key = pageKey(request);
   if (!cache.admit(key)) return new Response(JSON.stringify(build()), { headers: JSON_TYPE });

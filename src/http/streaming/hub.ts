@@ -15,11 +15,13 @@ import { presentStatuses } from "../../entities/status.ts";
 const hubs = new WeakMap<Deps, StreamHub>();
 
 /** Payloads as Mastodon's streaming server sends them: JSON-encoded entities, rendered once per signal and
- * recipient (statuses with the recipient's flags on personal streams, notifications for their recipient). */
+ * recipient (statuses with the recipient's flags and filter results on personal streams, notifications for
+ * their recipient). */
 function renderer(deps: Deps): Renderer {
   return {
-    status(status, viewerId) {
-      const [presented] = presentStatuses(deps.config, loadStatuses(deps, viewerId, [status]));
+    status(status, viewerId, context, filteredFor) {
+      const filters = { context, accountId: filteredFor ?? viewerId };
+      const [presented] = presentStatuses(deps.config, loadStatuses(deps, viewerId, [status], filters));
       return presented ? JSON.stringify(presented) : null;
     },
     notification(recipientId, notificationId) {

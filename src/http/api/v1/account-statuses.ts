@@ -46,7 +46,7 @@ export const accountStatusesRoutes = (deps: Deps) => {
     const account = findVisibleAccount(deps, id);
     const page = boundedPageQuery(query, STATUS_LIST_LIMIT);
     const statuses = accountStatuses(deps.store, viewer?.account?.id ?? null, account, filters(query, onlyMedia), page);
-    return statusList(deps, request, set, viewer, statuses, undefined, page.budget);
+    return statusList(deps, request, set, viewer, statuses, undefined, page.budget, "account");
   };
   return new Elysia({ name: "account-statuses-routes", seed: deps.store.dir })
     .use(authPlugin(deps))

@@ -60,7 +60,7 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/home",
       ({ viewer, query, request, set }) =>
-        cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => homeTimeline(deps.store, viewer.account.id, p)),
+        cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => homeTimeline(deps.store, viewer.account.id, p), "home"),
       {
         auth: ["read:statuses"],
         query: HomeQuery,
@@ -73,7 +73,7 @@ export const timelineRoutes = (deps: Deps) => {
       ({ viewer, query, request, set }) => {
         const filter = { origin: originOf(query), onlyMedia: toBool(query.only_media) };
         const read = (p: PageQuery) => publicTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
-        return cachedStatusList(deps, cache, request, set, viewer, page(query), read);
+        return cachedStatusList(deps, cache, request, set, viewer, page(query), read, "public");
       },
       {
         maybeAuth: ["read:statuses"],
@@ -94,7 +94,7 @@ export const timelineRoutes = (deps: Deps) => {
           noneOf: tagNames(query.none),
         };
         const read = (p: PageQuery) => tagTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
-        return cachedStatusList(deps, cache, request, set, viewer, page(query), read);
+        return cachedStatusList(deps, cache, request, set, viewer, page(query), read, "public");
       },
       {
         maybeAuth: ["read:statuses"],
@@ -109,7 +109,7 @@ export const timelineRoutes = (deps: Deps) => {
       "/api/v1/timelines/list/:id",
       ({ viewer, params, query, request, set }) => {
         const list = findOwnList(deps.store, viewer.account.id, params.id);
-        return cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => listTimeline(deps.store, list, p));
+        return cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => listTimeline(deps.store, list, p), "home");
       },
       {
         auth: ["read:lists"],

@@ -76,7 +76,7 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .get(
       "/api/v1/statuses/:id",
-      ({ viewer, params }) => statusFor(deps, viewer, visibleStatus(deps.store, viewer?.account?.id ?? null, params.id)),
+      ({ viewer, params }) => statusFor(deps, viewer, visibleStatus(deps.store, viewer?.account?.id ?? null, params.id), "thread"),
       {
         maybeAuth: ["read:statuses"],
         publicCache: 15,

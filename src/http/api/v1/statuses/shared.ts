@@ -8,6 +8,7 @@ import type { Status } from "../../../../entities/status.ts";
 import { statusesFor } from "../../../present.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody } from "../../../schemas.ts";
+import type { FilterContext } from "../../../../store/filters.ts";
 
 /** Status lists: 20 by default, at most 40 (API.md §9). */
 export const STATUS_LIST_LIMIT = 20;
@@ -28,6 +29,7 @@ export type Setter = { headers: Record<string, unknown> };
  * Presents a page of statuses and sets its Link header. Status lists always offer `next` on a non-empty
  * page (the spec's rule 3) and `prev` with min_id. `cursors` are the rows' ids when the list is a join
  * table (favourites, bookmarks); by default the statuses' own ids. `budget`: that of a bounded read.
+ * `context`: the filter context of the read path (statusesFor).
  */
 export function statusList(
   deps: Deps,
@@ -37,8 +39,9 @@ export function statusList(
   statuses: StatusRecord[],
   cursors: string[] = statuses.map((s) => s.id),
   budget?: RowBudget,
+  context: FilterContext | null = null,
 ): Status[] {
   const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
-  return statusesFor(deps, viewer, statuses);
+  return statusesFor(deps, viewer, statuses, context);
 }

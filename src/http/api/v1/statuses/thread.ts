@@ -21,7 +21,7 @@ export const statusThreadRoutes = (deps: Deps) =>
         const viewerId = viewer?.account?.id ?? null;
         const status = visibleStatus(deps.store, viewerId, params.id);
         const thread = statusContext(deps.store, viewerId, status, contextLimits(viewerId !== null));
-        return { ancestors: statusesFor(deps, viewer, thread.ancestors), descendants: statusesFor(deps, viewer, thread.descendants) };
+        return { ancestors: statusesFor(deps, viewer, thread.ancestors, "thread"), descendants: statusesFor(deps, viewer, thread.descendants, "thread") };
       },
       {
         maybeAuth: ["read:statuses"],
