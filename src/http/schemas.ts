@@ -5,16 +5,20 @@ import { t } from "elysia";
 const TRUE_WORDS = ["true", "1", "t", "on", "yes"] as const;
 const FALSE_WORDS = ["false", "0", "f", "off", "no", ""] as const;
 
-/** A boolean parameter: JSON true/false or one of Rails' boolean words. Read it with `toBool`. */
-export const Flag = (options: { description?: string } = {}) =>
-  t.Union([t.Boolean(), ...[...TRUE_WORDS, ...FALSE_WORDS].map((w) => t.Literal(w))], options);
+/** One of the words in any letter case ("True" from Python clients, "FALSE"…), as Rails reads them. */
+const anyCase = (words: readonly string[]) =>
+  `^(${words.map((w) => [...w].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join("")).join("|")})$`;
 
-export type FlagValue = boolean | (typeof TRUE_WORDS)[number] | (typeof FALSE_WORDS)[number];
+/** A boolean parameter: JSON true/false or one of Rails' boolean words in any case. Read it with `toBool`. */
+export const Flag = (options: { description?: string } = {}) =>
+  t.Union([t.Boolean(), t.String({ pattern: anyCase([...TRUE_WORDS, ...FALSE_WORDS]) })], options);
+
+export type FlagValue = boolean | string;
 
 export function toBool(value: FlagValue | undefined, fallback = false): boolean {
   if (value === undefined) return fallback;
   if (typeof value === "boolean") return value;
-  return (TRUE_WORDS as readonly string[]).includes(value);
+  return (TRUE_WORDS as readonly string[]).includes(value.toLowerCase());
 }
 
 /** Mastodon's error entity. */

@@ -111,12 +111,12 @@ describe("accounts", () => {
     }
   });
 
-  test("never blocked (either way), suspended or unapproved accounts", async () => {
+  test("never accounts that block the caller, suspended or unapproved ones; blocked ones stay findable (to unblock)", async () => {
     const pending = await createUser(t, "pendingsearch", { approved: false });
     await t.deps.jobs.drain();
+    expect(ids((await search({ q: "davesearch", type: "accounts" })).body.accounts)).toEqual([dave.id]);
     for (const [q, id] of [
       ["carolsearch", carol.id],
-      ["davesearch", dave.id],
       ["evesearch", eve.id],
       ["pendingsearch", pending.id],
     ] as const) {

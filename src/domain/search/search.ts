@@ -8,7 +8,7 @@ import { normaliseId } from "../../lib/ids.ts";
 import type { AccountQuery, SearchEngine } from "../../search/engine.ts";
 import { findAccountByAcct, getAccount } from "../../store/accounts.ts";
 import type { AccountRecord, StatusRecord } from "../../store/records.ts";
-import { blockedEitherWay, followingIdsOf } from "../../store/relationships.ts";
+import { blockedEitherWay, followingIdsOf, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { tagKnown } from "../../store/tags.ts";
 import { accountVisible, parseAcct } from "../accounts/read.ts";
@@ -62,10 +62,13 @@ async function filtered<T>(fetch: (limit: number, offset: number) => Promise<T[]
   return kept.slice(skip, skip + want);
 }
 
-/** An account the caller may find: visible (approved, confirmed), not suspended, no block either way. */
+/**
+ * An account the caller may find: visible (approved, confirmed), not suspended, not blocking the caller.
+ * Accounts the caller blocks stay findable, as on Mastodon: clients find them by name to unblock them.
+ */
 function findable(deps: Deps, viewerId: string | null, account: AccountRecord | undefined): account is AccountRecord {
   if (!account || account.suspended || !accountVisible(deps.store, account)) return false;
-  return !viewerId || account.id === viewerId || !blockedEitherWay(deps.store, viewerId, account.id);
+  return !viewerId || account.id === viewerId || !isBlocking(deps.store, account.id, viewerId);
 }
 
 function statusFindable(deps: Deps, viewerId: string, status: StatusRecord | undefined): status is StatusRecord {
