@@ -59,10 +59,6 @@ export function filtersOf(store: Store, accountId: string): FilterRecord[] {
   return out;
 }
 
-export function countFilters(store: Store, accountId: string): number {
-  return store.db.filters.getCount({ start: [FILTER, accountId], end: [FILTER, accountId, END] });
-}
-
 export function getFilterItem(store: Store, itemId: string): FilterItemRef | undefined {
   return store.db.filters.get([ITEM, itemId]);
 }

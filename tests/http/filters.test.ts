@@ -342,6 +342,23 @@ describe("filters v2", () => {
     expect((await get(t, "/api/v1/filters")).status).toBe(401);
   });
 
+  test("at most 1,000 keywords over all of an account's filters", async () => {
+    const busy = await newUser(t, "fc");
+    const keywords = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ keyword: `${prefix}${i}` }));
+    const first = await post(t, v2(), busy.token, { title: "many", context: ["home"], keywords_attributes: keywords(600, "a") });
+    expect(first.body.keywords.length).toBe(600);
+    const refused = { status: 422, body: { error: "Validation failed: You have reached the maximum number of filter keywords (1000)" } };
+    expect(await post(t, v2(), busy.token, { title: "more", context: ["home"], keywords_attributes: keywords(401, "b") })).toMatchObject(refused);
+    const second = await post(t, v2(), busy.token, { title: "more", context: ["home"], keywords_attributes: keywords(400, "b") });
+    expect(second.status).toBe(200);
+    expect(await post(t, v2(`/${first.body.id}/keywords`), busy.token, { keyword: "one more" })).toMatchObject(refused);
+    expect(await call(t, "PUT", v2(`/${second.body.id}`), busy.token, { keywords_attributes: [{ keyword: "one more" }] })).toMatchObject(refused);
+    expect((await post(t, "/api/v1/filters", busy.token, { phrase: "one more", context: ["home"] })).status).toBe(422);
+    // Room again once a keyword goes.
+    await call(t, "DELETE", v2(`/keywords/${first.body.keywords[0].id}`), busy.token);
+    expect((await post(t, v2(`/${second.body.id}/keywords`), busy.token, { keyword: "one more" })).status).toBe(200);
+  });
+
   test(`at most 100 filters per account`, async () => {
     const busy = await newUser(t, "fc");
     for (let i = 0; i < 100; i++) expect((await post(t, v2(), busy.token, { title: `f${i}`, context: ["home"] })).status).toBe(200);

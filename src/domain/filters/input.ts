@@ -1,17 +1,17 @@
 // Checking what clients send for filters, with Mastodon's validation messages, each naming its field. Limits
-// Mastodon does not have (filters per account, keywords and statuses per filter) are Warren's, so that a
-// viewer's compiled filters and every status matched against them stay bounded.
+// Mastodon does not have (filters, keywords and statuses per account) are Warren's, so that a viewer's
+// compiled filters (kept per thread, filters/match.ts) and the work of matching a status stay bounded.
 import { Unprocessable } from "../../lib/errors.ts";
-import type { FilterAction, FilterContext, FilterKeywordRecord } from "../../store/filters.ts";
+import type { FilterAction, FilterContext, FilterRecord } from "../../store/filters.ts";
 
 export const FILTER_LIMITS = {
   /** Mastodon's CustomFilter::TITLE_LENGTH_LIMIT and CustomFilterKeyword::KEYWORD_LENGTH_LIMIT */
   maxTitleLength: 256,
   maxKeywordLength: 512,
-  /** Warren's */
+  /** Warren's, per account, over all of its filters */
   maxFiltersPerAccount: 100,
-  maxKeywordsPerFilter: 1000,
-  maxStatusesPerFilter: 1000,
+  maxKeywordsPerAccount: 1000,
+  maxStatusesPerAccount: 1000,
   /** longest `expires_in` accepted, in seconds (about 100 years, as mutes) */
   maxExpiresInSeconds: 3_155_760_000,
 } as const;
@@ -70,8 +70,19 @@ export function validKeyword(raw: string | undefined, field = "Keyword"): string
   return keyword;
 }
 
-export function checkKeywordCount(keywords: readonly FilterKeywordRecord[]): void {
-  if (keywords.length > FILTER_LIMITS.maxKeywordsPerFilter) {
-    throw invalid(`Keywords are too many (maximum is ${FILTER_LIMITS.maxKeywordsPerFilter} per filter)`);
+/** An account's filters as they would be (`filters`) against the limits; `added`: one of them is new. */
+export function checkAccountLimits(filters: readonly FilterRecord[], added: boolean): void {
+  if (added && filters.length > FILTER_LIMITS.maxFiltersPerAccount) throw invalid("You have reached the maximum number of filters");
+  let keywords = 0;
+  let statuses = 0;
+  for (const f of filters) {
+    keywords += f.keywords.length;
+    statuses += f.statuses.length;
+  }
+  if (keywords > FILTER_LIMITS.maxKeywordsPerAccount) {
+    throw invalid(`You have reached the maximum number of filter keywords (${FILTER_LIMITS.maxKeywordsPerAccount})`);
+  }
+  if (statuses > FILTER_LIMITS.maxStatusesPerAccount) {
+    throw invalid(`You have reached the maximum number of filtered statuses (${FILTER_LIMITS.maxStatusesPerAccount})`);
   }
 }

@@ -8,7 +8,7 @@ import type { Store } from "../../store/db.ts";
 import { getFilter, getFilterItem, type FilterItemKind, type FilterKeywordRecord, type FilterRecord, type FilterStatusRecord } from "../../store/filters.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import { checkKeywordCount, FILTER_LIMITS, validKeyword } from "./input.ts";
+import { validKeyword } from "./input.ts";
 import { findOwnFilter, rewriteFilter } from "./manage.ts";
 
 export interface KeywordInput {
@@ -51,11 +51,7 @@ export async function addKeyword(deps: Deps, accountId: string, rawFilterId: str
   const filter = findOwnFilter(deps.store, accountId, rawFilterId);
   const keyword: FilterKeywordRecord = { id: newId(), keyword: validKeyword(input.keyword), wholeWord: input.wholeWord ?? true };
   await deps.store.write(() =>
-    rewriteFilter(deps, accountId, filter.id, (current) => {
-      const keywords = [...current.keywords, keyword];
-      checkKeywordCount(keywords);
-      return { ...current, keywords };
-    }),
+    rewriteFilter(deps, accountId, filter.id, (current) => ({ ...current, keywords: [...current.keywords, keyword] })),
   );
   return keyword;
 }
@@ -97,9 +93,6 @@ export async function addFilterStatus(deps: Deps, accountId: string, rawFilterId
   await store.write(() =>
     rewriteFilter(deps, accountId, filter.id, (current) => {
       if (current.statuses.some((s) => s.statusId === status.id)) throw new Unprocessable("Validation failed: Status has already been taken");
-      if (current.statuses.length >= FILTER_LIMITS.maxStatusesPerFilter) {
-        throw new Unprocessable(`Validation failed: Statuses are too many (maximum is ${FILTER_LIMITS.maxStatusesPerFilter} per filter)`);
-      }
       return { ...current, statuses: [...current.statuses, entry] };
     }),
   );

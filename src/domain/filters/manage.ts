@@ -4,13 +4,13 @@
 // also tells the owner's `user` streams (`filters_changed`) through a job enqueued in the same transaction,
 // and bumps the owner's viewer version, so kept timeline pages and compiled filters are read afresh.
 import type { Deps } from "../../deps.ts";
-import { NotFound, Unprocessable } from "../../lib/errors.ts";
+import { NotFound } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import {
-  countFilters, filtersOf, getFilter, putFilter, removeFilter, type FilterAction, type FilterContext, type FilterKeywordRecord, type FilterRecord,
+  filtersOf, getFilter, putFilter, removeFilter, type FilterAction, type FilterContext, type FilterKeywordRecord, type FilterRecord,
 } from "../../store/filters.ts";
-import { checkKeywordCount, FILTER_LIMITS, validAction, validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
+import { checkAccountLimits, validAction, validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
 
 /** The stream signal job (jobs/handlers/stream-signals.ts). */
 export const FILTERS_CHANGED_JOB = "filters.changed";
@@ -71,7 +71,6 @@ function applyKeywords(keywords: readonly FilterKeywordRecord[], changes: readon
       wholeWord: change.wholeWord ?? current.wholeWord,
     };
   }
-  checkKeywordCount(out);
   return out;
 }
 
@@ -86,14 +85,19 @@ export async function createFilter(deps: Deps, accountId: string, input: FilterI
     v: 1, id: newId(now), accountId, title, context, action, expiresAt,
     keywords: applyKeywords([], input.keywords ?? [], now), statuses: [], createdAt: now, updatedAt: now,
   };
-  await store.write(() => {
-    if (countFilters(store, accountId) >= FILTER_LIMITS.maxFiltersPerAccount) {
-      throw new Unprocessable("Validation failed: You have reached the maximum number of filters");
-    }
-    putFilter(store, filter);
-    signalFiltersChanged(deps, accountId);
-  });
+  await store.write(() => storeFilter(deps, filter));
   return filter;
+}
+
+/**
+ * Inside a write: stores a new filter or a new version of one (`previous`), once the account's filters with
+ * it are within the limits, and signals the change.
+ */
+export function storeFilter(deps: Deps, filter: FilterRecord, previous?: FilterRecord): void {
+  const others = filtersOf(deps.store, filter.accountId).filter((f) => f.id !== filter.id);
+  checkAccountLimits([...others, filter], !previous);
+  putFilter(deps.store, filter, previous);
+  signalFiltersChanged(deps, filter.accountId);
 }
 
 /**
@@ -104,8 +108,7 @@ export function rewriteFilter(deps: Deps, accountId: string, filterId: string, c
   const current = getFilter(deps.store, accountId, filterId);
   if (!current) throw new NotFound();
   const updated = { ...change(current), updatedAt: Date.now() };
-  putFilter(deps.store, updated, current);
-  signalFiltersChanged(deps, accountId);
+  storeFilter(deps, updated, current);
   return updated;
 }
 

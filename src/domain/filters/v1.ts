@@ -7,10 +7,10 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { countFilters, filtersOf, putFilter, type FilterAction, type FilterKeywordRecord, type FilterRecord } from "../../store/filters.ts";
-import { FILTER_LIMITS, validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
+import { filtersOf, type FilterAction, type FilterKeywordRecord, type FilterRecord } from "../../store/filters.ts";
+import { validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
 import { deleteKeyword, findOwnKeyword } from "./items.ts";
-import { rewriteFilter, signalFiltersChanged } from "./manage.ts";
+import { rewriteFilter, storeFilter } from "./manage.ts";
 
 export interface V1Filter {
   filter: FilterRecord;
@@ -49,13 +49,7 @@ export async function createV1Filter(deps: Deps, accountId: string, input: V1Fil
     action: actionOf(input.irreversible, "warn"), expiresAt: validExpiry(input.expiresIn, now, null),
     keywords: [{ id: newId(now), keyword: phrase, wholeWord: input.wholeWord ?? true }], statuses: [], createdAt: now, updatedAt: now,
   };
-  await deps.store.write(() => {
-    if (countFilters(deps.store, accountId) >= FILTER_LIMITS.maxFiltersPerAccount) {
-      throw new Unprocessable("Validation failed: You have reached the maximum number of filters");
-    }
-    putFilter(deps.store, filter);
-    signalFiltersChanged(deps, accountId);
-  });
+  await deps.store.write(() => storeFilter(deps, filter));
   return { filter, keyword: filter.keywords[0]! };
 }
 

@@ -185,7 +185,7 @@ export const filterV2Routes = (deps: Deps) =>
         params: FilterIdParams,
         body: KeywordBody,
         response: { 200: FilterKeywordSchema, ...errors },
-        detail: { summary: `Add a keyword to a filter (at most ${FILTER_LIMITS.maxKeywordsPerFilter})`, tags },
+        detail: { summary: `Add a keyword to a filter (at most ${FILTER_LIMITS.maxKeywordsPerAccount} in all your filters)`, tags },
       },
     )
     .get("/api/v2/filters/:id/statuses", ({ viewer, params }) => filterStatuses(deps.store, viewer.account.id, params.id).map(presentFilterStatus), {
@@ -202,6 +202,6 @@ export const filterV2Routes = (deps: Deps) =>
         params: FilterIdParams,
         body: StatusBody,
         response: { 200: FilterStatusSchema, ...errors },
-        detail: { summary: `Add a status you can see to a filter (once; at most ${FILTER_LIMITS.maxStatusesPerFilter})`, tags },
+        detail: { summary: `Add a status you can see to a filter (once; at most ${FILTER_LIMITS.maxStatusesPerAccount} in all your filters)`, tags },
       },
     );
