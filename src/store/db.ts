@@ -41,7 +41,8 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
   mkdirSync(dir, { recursive: true });
   const root: RootDatabase = open({
     path: join(dir, "warren.lmdb"),
-    maxDbs: 64,
+    // Named sub-databases (keys.ts) at most; set per open, not stored, so raising it is safe for old data.
+    maxDbs: 128,
     // Keep the memory map generous: LMDB grows the file lazily.
     mapSize: 2 ** 36,
     compression: false,
