@@ -35,6 +35,8 @@ import { filterV1Routes } from "./http/api/v1/filters.ts";
 import { filterV2Routes } from "./http/api/v2/filters.ts";
 import { suggestionV1Routes } from "./http/api/v1/suggestions.ts";
 import { suggestionV2Routes } from "./http/api/v2/suggestions.ts";
+import { reportRoutes } from "./http/api/v1/reports.ts";
+import { adminReportRoutes } from "./http/api/v1/admin/reports.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -72,6 +74,8 @@ export function buildApp(deps: Deps) {
     .use(filterV2Routes(deps))
     .use(suggestionV1Routes(deps))
     .use(suggestionV2Routes(deps))
+    .use(reportRoutes(deps))
+    .use(adminReportRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(mediaFileRoutes(deps));

@@ -3,6 +3,7 @@
 import { runAccountsCommand } from "./accounts.ts";
 import { runCacheCommand } from "./cache.ts";
 import { runMediaCommand } from "./media.ts";
+import { runReportsCommand } from "./reports.ts";
 import { runSettingsCommand } from "./settings.ts";
 
 export const USAGE = `usage:
@@ -14,6 +15,7 @@ export const USAGE = `usage:
   warren settings description ["TEXT"]
   warren cache recount statuses|accounts
   warren media remove [--days=N] | remove-orphans
+  warren reports list [--unresolved]
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -26,6 +28,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runCacheCommand(args);
     case "media":
       return runMediaCommand(args);
+    case "reports":
+      return runReportsCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

@@ -41,6 +41,9 @@ export interface EventPayloads {
   "media.uploaded": { mediaId: string; accountId: string; processing: boolean };
   /** The status an upload was on was deleted for redrafting: the upload is free again, for a day. */
   "media.detached": { mediaId: string; accountId: string };
+  /** A report was filed (by a local user; by another server's `Flag` with federation). Staff are notified by a
+   * subscriber; forwarding a `Flag` to the reported account's server will be another. */
+  "report.created": { reportId: string; accountId: string; targetAccountId: string };
 }
 
 export type EventType = keyof EventPayloads;

@@ -14,6 +14,7 @@ import { removeStatusFromTimelines } from "./timelines/removal.ts";
 import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./media/cleanup.ts";
 import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
+import { notifyStaffOfReport } from "./reports/notify-staff.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -133,6 +134,14 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   }),
   expireMedia("media.expire_unattached", "media.uploaded"),
   expireMedia("media.expire_detached", "media.detached"),
+
+  // Reports (domain/reports): an admin.report notification to every moderator
+  on({
+    name: "reports.notify_staff",
+    on: "report.created",
+    lane: "default",
+    run: (ctx, event) => notifyStaffOfReport(ctx, event.payload.reportId),
+  }),
 
   on({
     name: "tags.count_use",

@@ -75,7 +75,7 @@ const accountProperties = {
 export const AccountSchema = t.Object(accountProperties, { description: "Mastodon Account" });
 export type Account = Static<typeof AccountSchema>;
 
-const RoleSchema = t.Object(
+export const RoleSchema = t.Object(
   {
     id: t.String(),
     name: t.String(),
@@ -206,7 +206,7 @@ export function presentAccounts(config: Config, accounts: readonly AccountRecord
   return accounts.map((account) => presentAccount(config, account, viewerAccountId));
 }
 
-function presentRole(role: Role): RoleEntity {
+export function presentRole(role: Role): RoleEntity {
   return {
     id: role.id,
     name: role.name,

@@ -8,6 +8,7 @@ import { publicId } from "../lib/ids.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Int } from "./integer.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
+import { presentReport, ReportSchema } from "./report.ts";
 
 const NotificationGroupSchema = t.Object(
   {
@@ -20,6 +21,7 @@ const NotificationGroupSchema = t.Object(
     latest_page_notification_at: t.Optional(t.String({ description: "Only in paginated lists" })),
     sample_account_ids: t.Array(t.String(), { description: `Up to ${SAMPLE_ACCOUNTS} accounts, newest first` }),
     status_id: t.Optional(t.String()),
+    report: t.Optional(ReportSchema),
   },
   { description: "Mastodon NotificationGroup" },
 );
@@ -38,7 +40,7 @@ export type GroupedNotifications = Static<typeof GroupedNotificationsSchema>;
 
 /** `paged`: list answers carry page_min_id, page_max_id and latest_page_notification_at. */
 export function presentGroupedNotifications(config: Config, loaded: LoadedNotificationGroups, paged: boolean): GroupedNotifications {
-  const groups = loaded.groups.map(({ group, newest, sampleAccountIds, statusId }) => {
+  const groups = loaded.groups.map(({ group, newest, sampleAccountIds, statusId, report }) => {
     const entry: NotificationGroup = {
       group_key: group.key,
       notifications_count: group.members.length,
@@ -52,6 +54,7 @@ export function presentGroupedNotifications(config: Config, loaded: LoadedNotifi
       entry.latest_page_notification_at = new Date(newest.createdAt).toISOString();
     }
     if (statusId) entry.status_id = publicId(statusId);
+    if (report) entry.report = presentReport(config, report, loaded.recipientId);
     return entry;
   });
   return {

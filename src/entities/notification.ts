@@ -9,6 +9,7 @@ import { publicId } from "../lib/ids.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Int } from "./integer.ts";
 import { presentStatus, StatusSchema } from "./status.ts";
+import { presentReport, ReportSchema } from "./report.ts";
 
 /** `{count}` of GET /api/v1 and /api/v2/notifications/unread_count. */
 export const UnreadCountSchema = t.Object({ count: Int() }, { description: "Unread notifications (v1) or groups (v2)" });
@@ -21,6 +22,7 @@ export const NotificationSchema = t.Object(
     group_key: t.String({ description: "<type>-<status_id>-<hour> / follow-<hour> for groupable types, ungrouped-<id> otherwise" }),
     account: AccountSchema,
     status: t.Optional(StatusSchema),
+    report: t.Optional(ReportSchema),
   },
   { description: "Mastodon Notification" },
 );
@@ -38,6 +40,7 @@ function presentNotification(config: Config, recipientId: string, loaded: Loaded
     account: presentAccount(config, loaded.from, recipientId),
   };
   if (loaded.status) out.status = presentStatus(config, { viewerId: recipientId, statuses: [loaded.status] });
+  if (loaded.report) out.report = presentReport(config, loaded.report, recipientId);
   return out;
 }
 

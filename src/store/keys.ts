@@ -160,6 +160,11 @@ export const KEYSPACES = {
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",
 
+  // Reports (src/store/reports.ts): five families in one keyspace, by the first element
+  /** ["r", reportId] → ReportRecord; ["o", reportId] / ["c", reportId] → null (open / resolved);
+   * ["a", reporterId, reportId] → null; ["t", targetAccountId, reportId] → null */
+  reports: "reports",
+
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",

@@ -41,8 +41,15 @@ export function notificationsBetween(store: Store, recipientId: string, fromAcco
   return out;
 }
 
-/** Would this notification duplicate an existing one (same type, sender and status)? */
-export function hasNotification(store: Store, recipientId: string, fromAccountId: string, type: string, statusId: string | null): boolean {
+/** Would this notification duplicate an existing one (same type, sender and status, and report for admin.report)? */
+export function hasNotification(
+  store: Store,
+  recipientId: string,
+  fromAccountId: string,
+  type: string,
+  statusId: string | null,
+  reportId: string | null = null,
+): boolean {
   // With a status, its own (short) index is scanned: the pair index grows with every mention between two
   // accounts and made each new post slower than the last.
   if (statusId) {
@@ -54,7 +61,7 @@ export function hasNotification(store: Store, recipientId: string, fromAccountId
     return false;
   }
   for (const n of notificationsBetween(store, recipientId, fromAccountId)) {
-    if (n.type === type && n.statusId === statusId) return true;
+    if (n.type === type && n.statusId === statusId && (n.reportId ?? null) === reportId) return true;
   }
   return false;
 }

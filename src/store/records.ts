@@ -202,5 +202,7 @@ export interface NotificationRecord {
   /** who caused it */
   fromAccountId: string;
   statusId: string | null;
+  /** admin.report: the report it announces (store/reports.ts); absent on every other type */
+  reportId?: string | null;
   createdAt: number;
 }

@@ -6,6 +6,7 @@ import { getNotification } from "../../store/notifications.ts";
 import type { AccountRecord, NotificationRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { loadStatuses, type LoadedStatus, type LoadedStatuses } from "../statuses/load.ts";
+import { loadReport, type LoadedReport } from "../reports/load.ts";
 import { SAMPLE_ACCOUNTS, type NotificationGroupData } from "./group.ts";
 
 export interface LoadedNotification {
@@ -13,6 +14,8 @@ export interface LoadedNotification {
   from: AccountRecord;
   /** For the types that concern a status. */
   status: LoadedStatus | null;
+  /** admin.report: the report (with its reported account). */
+  report: LoadedReport | null;
 }
 
 export interface LoadedNotifications {
@@ -44,7 +47,9 @@ export function loadNotifications(deps: Deps, recipientId: string, notifications
   for (const [notification, from] of froms) {
     const status = notification.statusId ? loaded.get(notification.statusId) : null;
     if (status === undefined) continue;
-    out.push({ notification, from, status });
+    const report = notification.reportId ? loadReport(deps, notification.reportId) : null;
+    if (notification.reportId && !report) continue;
+    out.push({ notification, from, status, report });
   }
   return { recipientId, notifications: out };
 }
@@ -68,6 +73,8 @@ interface LoadedGroup {
   /** Up to SAMPLE_ACCOUNTS distinct accounts that still exist, newest first. */
   sampleAccountIds: string[];
   statusId: string | null;
+  /** admin.report: the report of the newest member. */
+  report: LoadedReport | null;
 }
 
 export interface LoadedNotificationGroups {
@@ -103,7 +110,9 @@ export function loadNotificationGroups(deps: Deps, recipientId: string, groups: 
       statuses.set(status.id, status);
       statusId = status.id;
     }
-    out.push({ group, newest, sampleAccountIds: samples, statusId });
+    const report = newest.reportId ? loadReport(deps, newest.reportId) : null;
+    if (newest.reportId && !report) continue;
+    out.push({ group, newest, sampleAccountIds: samples, statusId, report });
   }
   const loadedStatuses = loadStatuses(deps, recipientId, [...statuses.values()], { context: "notifications" });
   return { recipientId, groups: out, accounts: [...accounts.values()], statuses: loadedStatuses };

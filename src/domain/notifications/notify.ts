@@ -1,6 +1,7 @@
 // Creating notifications, with the rules that keep them from crossing blocks and mutes. Called inside the
 // store write of the action that causes them (follow authorised, mention, favourite, reblog…).
 import type { Deps } from "../../deps.ts";
+import type { JobEnqueuer } from "../../jobs/queue.ts";
 import { newId } from "../../lib/ids.ts";
 import type { NotificationType } from "../../store/records.ts";
 import { blockedEitherWay, getMute } from "../../store/relationships.ts";
@@ -12,21 +13,24 @@ export interface NotifyInput {
   recipientId: string;
   fromAccountId: string;
   statusId?: string | null;
+  /** admin.report: the report it announces (each report notifies once, whoever filed several) */
+  reportId?: string | null;
 }
 
 /** Inside a write: records the notification unless it would notify oneself, cross a block, come from an
  * account muted with notifications, or duplicate an existing one. Returns the id, or null when skipped. */
-export function notify(deps: Pick<Deps, "store" | "jobs">, input: NotifyInput, now = Date.now()): string | null {
+export function notify(deps: Pick<Deps, "store"> & { jobs: JobEnqueuer }, input: NotifyInput, now = Date.now()): string | null {
   const { store } = deps;
   const { type, recipientId, fromAccountId } = input;
   const statusId = input.statusId ?? null;
+  const reportId = input.reportId ?? null;
   if (recipientId === fromAccountId) return null;
   if (blockedEitherWay(store, recipientId, fromAccountId)) return null;
   const mute = getMute(store, recipientId, fromAccountId, now);
   if (mute?.notifications) return null;
-  if (hasNotification(store, recipientId, fromAccountId, type, statusId)) return null;
+  if (hasNotification(store, recipientId, fromAccountId, type, statusId, reportId)) return null;
   const id = newId(now);
-  insertNotification(store, { v: 1, id, type, recipientId, fromAccountId, statusId, createdAt: now });
+  insertNotification(store, { v: 1, id, type, recipientId, fromAccountId, statusId, ...(reportId ? { reportId } : {}), createdAt: now });
   recordEvent(deps, "notification.created", { recipientId, notificationId: id }, "local", now);
   return id;
 }

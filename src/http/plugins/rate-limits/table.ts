@@ -53,6 +53,8 @@ export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
     periodSeconds: 30 * MINUTES,
     key: (f) => ((f.method === "DELETE" && STATUS_DELETE.test(f.path)) || (f.method === "POST" && UNREBLOG.test(f.path)) ? f.userId : null),
   },
+  // Mastodon's `reports` limiter family (400 a day per account); here counted per request, like the others.
+  { name: "reports", limit: 400, periodSeconds: 24 * HOUR, key: (f) => (isPost(f, "/api/v1/reports") ? f.userId : null) },
   { name: "sign_up", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (isPost(f, "/api/v1/accounts") ? f.ip() : null) },
   { name: "app_registration", limit: 5, periodSeconds: 10 * MINUTES, key: (f) => (isPost(f, "/api/v1/apps") ? f.ip() : null) },
   { name: "paging_authenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging ? f.userId : null) },
