@@ -5,7 +5,7 @@
 //   ["a", accountId, reportId]         → null: by reporter (admin filter account_id)
 //   ["t", targetAccountId, reportId]   → null: by reported account (admin filter target_account_id, siblings)
 // Report ids are snowflakes, so every family pages newest first by id with one range scan.
-import type { Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
 import type { RoleName, UserRecord } from "./records.ts";
 
@@ -99,6 +99,16 @@ export function hasOlderOpenReport(store: Store, targetAccountId: string, report
     if (store.db.reports.doesExist([OPEN, (key as string[])[2]!])) return true;
   }
   return false;
+}
+
+/** Ids of the unresolved reports about `targetAccountId`, oldest first. */
+export function openReportIdsAbout(store: Store, targetAccountId: string): string[] {
+  const out: string[] = [];
+  for (const key of store.db.reports.getKeys({ start: [BY_TARGET, targetAccountId], end: [BY_TARGET, targetAccountId, END] })) {
+    const id = (key as string[])[2]!;
+    if (store.db.reports.doesExist([OPEN, id])) out.push(id);
+  }
+  return out;
 }
 
 /**

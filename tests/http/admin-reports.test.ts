@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
+import { resolveReportsInWrite } from "../../src/domain/reports/admin.ts";
 import { admin, newUser, postStatus, reported, serverRule, staffUser, withField, type User } from "./reports-helpers.ts";
 
 let t: TestApp;
@@ -136,6 +137,30 @@ describe("handling a report", () => {
     });
     expect(form.status).toBe(200);
     expect(((await form.json()) as any).rules.map((r: any) => r.id)).toEqual([r2]);
+  });
+});
+
+describe("resolving from an account action (the core the admin accounts API calls inside its write)", () => {
+  test("the report named, or every open report about the account; resolved ones keep who resolved them", async () => {
+    const { reporter, target, report: a } = await freshReport();
+    const b = await reported(t, reporter, { account_id: target.id, comment: "b" });
+    const c = await reported(t, reporter, { account_id: target.id, comment: "c" });
+    const elsewhere = (await freshReport()).report;
+    const other = await staffUser(t, "Admin");
+    await ok("POST", `/${a.id}/resolve`, other.token);
+    const internal = (id: string) => id.padStart(18, "0");
+    const store = t.deps.store;
+
+    const named = await store.write(() => resolveReportsInWrite(store, internal(target.id), [internal(b.id)], internal(moderator.id), Date.now()));
+    expect(named.map((r) => r.id.replace(/^0+/, ""))).toEqual([b.id]);
+    expect((await ok("GET", `/${c.id}`)).body.action_taken).toBe(false);
+
+    const all = await store.write(() => resolveReportsInWrite(store, internal(target.id), null, internal(moderator.id), Date.now()));
+    expect(all.map((r) => r.id.replace(/^0+/, ""))).toEqual([c.id]);
+    const byWhom = async (id: string) => (await ok("GET", `/${id}`)).body.action_taken_by_account?.id ?? null;
+    expect([await byWhom(a.id), await byWhom(b.id), await byWhom(c.id)]).toEqual([other.id, moderator.id, moderator.id]);
+    expect(await byWhom(elsewhere.id)).toBeNull();
+    expect((await ok("GET", `?target_account_id=${target.id}`)).body).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import type { PageQuery } from "../../store/paging.ts";
-import { getReport, pageReports, putReport, type ReportRecord } from "../../store/reports.ts";
+import { getReport, openReportIdsAbout, pageReports, putReport, type ReportRecord } from "../../store/reports.ts";
 import { validCategory, validRuleIds } from "./create.ts";
 
 /** Admin report lists: 100, at most 200 (API.md §9). */
@@ -99,3 +99,26 @@ export const resolveReport = (deps: Pick<Deps, "store">, rawId: string, moderato
 
 export const reopenReport = (deps: Pick<Deps, "store">, rawId: string) =>
   changeReport(deps, rawId, () => ({ actionTakenAt: null, actionTakenByAccountId: null }));
+
+/**
+ * Inside a write (an admin account action with `report_id`, Mastodon's AccountAction#process_reports!): resolves
+ * the reports named, by `moderatorId` at `now`. `reportIds` null: every unresolved report about `targetAccountId`.
+ * Reports already resolved keep who resolved them; unknown ids are skipped. Returns the reports it resolved.
+ */
+export function resolveReportsInWrite(
+  store: Store,
+  targetAccountId: string,
+  reportIds: readonly string[] | null,
+  moderatorId: string,
+  now: number,
+): ReportRecord[] {
+  const out: ReportRecord[] = [];
+  for (const id of reportIds ?? openReportIdsAbout(store, targetAccountId)) {
+    const current = getReport(store, id);
+    if (!current || current.actionTakenAt !== null) continue;
+    const resolved: ReportRecord = { ...current, actionTakenAt: now, actionTakenByAccountId: moderatorId, updatedAt: now };
+    putReport(store, resolved, current);
+    out.push(resolved);
+  }
+  return out;
+}
