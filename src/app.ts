@@ -35,6 +35,7 @@ import { filterV1Routes } from "./http/api/v1/filters.ts";
 import { filterV2Routes } from "./http/api/v2/filters.ts";
 import { suggestionV1Routes } from "./http/api/v1/suggestions.ts";
 import { suggestionV2Routes } from "./http/api/v2/suggestions.ts";
+import { annualReportRoutes } from "./http/api/v1/annual-reports.ts";
 import { reportRoutes } from "./http/api/v1/reports.ts";
 import { adminReportRoutes } from "./http/api/v1/admin/reports.ts";
 
@@ -74,6 +75,7 @@ export function buildApp(deps: Deps) {
     .use(filterV2Routes(deps))
     .use(suggestionV1Routes(deps))
     .use(suggestionV2Routes(deps))
+    .use(annualReportRoutes(deps))
     .use(reportRoutes(deps))
     .use(adminReportRoutes(deps))
     .use(wellKnownRoutes(deps))

@@ -41,6 +41,8 @@ export interface EventPayloads {
   "media.uploaded": { mediaId: string; accountId: string; processing: boolean };
   /** The status an upload was on was deleted for redrafting: the upload is free again, for a day. */
   "media.detached": { mediaId: string; accountId: string };
+  /** A user asked for their annual report of `year` (POST /api/v1/annual_reports/:year/generate). */
+  "annual_report.requested": { accountId: string; year: number };
   /** A report was filed (by a local user; by another server's `Flag` with federation). Staff are notified by a
    * subscriber; forwarding a `Flag` to the reported account's server will be another. */
   "report.created": { reportId: string; accountId: string; targetAccountId: string };

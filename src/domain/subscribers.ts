@@ -15,6 +15,7 @@ import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./medi
 import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
 import { notifyStaffOfReport } from "./reports/notify-staff.ts";
+import { generateAnnualReport } from "./annual-reports/generate.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -148,6 +149,15 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "status.created",
     lane: "default",
     run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId),
+  }),
+
+  // Annual reports (domain/annual-reports; docs/annual-reports.md): a year of an account's activity, read in batches
+  on({
+    name: "annual_reports.generate",
+    on: "annual_report.requested",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => generateAnnualReport(ctx, event.payload),
   }),
 
   // Network work: never in the way of the above

@@ -8,6 +8,7 @@ import { publicId } from "../lib/ids.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Int } from "./integer.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
+import { AnnualReportEventSchema, presentAnnualReportEvent } from "./annual-report.ts";
 import { presentReport, ReportSchema } from "./report.ts";
 
 const NotificationGroupSchema = t.Object(
@@ -21,6 +22,7 @@ const NotificationGroupSchema = t.Object(
     latest_page_notification_at: t.Optional(t.String({ description: "Only in paginated lists" })),
     sample_account_ids: t.Array(t.String(), { description: `Up to ${SAMPLE_ACCOUNTS} accounts, newest first` }),
     status_id: t.Optional(t.String()),
+    annual_report: t.Optional(AnnualReportEventSchema),
     report: t.Optional(ReportSchema),
   },
   { description: "Mastodon NotificationGroup" },
@@ -54,6 +56,7 @@ export function presentGroupedNotifications(config: Config, loaded: LoadedNotifi
       entry.latest_page_notification_at = new Date(newest.createdAt).toISOString();
     }
     if (statusId) entry.status_id = publicId(statusId);
+    if (newest.annualReportYear !== undefined) entry.annual_report = presentAnnualReportEvent(newest.annualReportYear);
     if (report) entry.report = presentReport(config, report, loaded.recipientId);
     return entry;
   });

@@ -9,6 +9,7 @@ import { publicId } from "../lib/ids.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Int } from "./integer.ts";
 import { presentStatus, StatusSchema } from "./status.ts";
+import { AnnualReportEventSchema, presentAnnualReportEvent } from "./annual-report.ts";
 import { presentReport, ReportSchema } from "./report.ts";
 
 /** `{count}` of GET /api/v1 and /api/v2/notifications/unread_count. */
@@ -22,6 +23,7 @@ export const NotificationSchema = t.Object(
     group_key: t.String({ description: "<type>-<status_id>-<hour> / follow-<hour> for groupable types, ungrouped-<id> otherwise" }),
     account: AccountSchema,
     status: t.Optional(StatusSchema),
+    annual_report: t.Optional(AnnualReportEventSchema),
     report: t.Optional(ReportSchema),
   },
   { description: "Mastodon Notification" },
@@ -40,6 +42,7 @@ function presentNotification(config: Config, recipientId: string, loaded: Loaded
     account: presentAccount(config, loaded.from, recipientId),
   };
   if (loaded.status) out.status = presentStatus(config, { viewerId: recipientId, statuses: [loaded.status] });
+  if (notification.annualReportYear !== undefined) out.annual_report = presentAnnualReportEvent(notification.annualReportYear);
   if (loaded.report) out.report = presentReport(config, loaded.report, recipientId);
   return out;
 }

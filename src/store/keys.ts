@@ -165,6 +165,10 @@ export const KEYSPACES = {
    * ["a", reporterId, reportId] → null; ["t", targetAccountId, reportId] → null */
   reports: "reports",
 
+  // Annual reports (src/store/annual-reports.ts; docs/annual-reports.md): two families by the first element
+  /** ["r", accountId, year] → AnnualReportRecord; ["g", accountId, year] → AnnualReportGeneration (asked for, not done) */
+  annualReports: "annual_reports",
+
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",

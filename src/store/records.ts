@@ -191,7 +191,7 @@ export interface MuteRecord {
 
 export type NotificationType =
   | "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update"
-  | "admin.sign_up" | "admin.report";
+  | "admin.sign_up" | "admin.report" | "annual_report";
 
 export interface NotificationRecord {
   v: 1;
@@ -204,5 +204,7 @@ export interface NotificationRecord {
   statusId: string | null;
   /** admin.report: the report it announces (store/reports.ts); absent on every other type */
   reportId?: string | null;
+  /** annual_report: the year of the report it announces (store/annual-reports.ts); absent on every other type */
+  annualReportYear?: number;
   createdAt: number;
 }
