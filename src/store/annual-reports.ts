@@ -92,6 +92,18 @@ export function removeGeneration(store: Store, accountId: string, year: number):
   store.db.annualReports.remove([GENERATION, accountId, year]);
 }
 
+/** Inside a write: every report and generation of the account (its data being removed). Returns how many. */
+export function removeAnnualReportsOf(store: Store, accountId: string): number {
+  let removed = 0;
+  for (const family of [REPORT, GENERATION]) {
+    for (const key of store.db.annualReports.getKeys({ start: [family, accountId], end: [family, accountId, END] })) {
+      store.db.annualReports.remove(key);
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** An id range [fromId, toId): the ids of a time span (lib/ids.ts idAtTime). */
 export interface IdRange {
   fromId: string;

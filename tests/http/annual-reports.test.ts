@@ -6,7 +6,7 @@ import { computeAnnualReport } from "../../src/domain/annual-reports/compute.ts"
 import { generateAnnualReport } from "../../src/domain/annual-reports/generate.ts";
 import { currentCampaign, GENERATION_STALE_MS } from "../../src/domain/annual-reports/rules.ts";
 import { normaliseId, publicId } from "../../src/lib/ids.ts";
-import { getAnnualReport, putGeneration } from "../../src/store/annual-reports.ts";
+import { annualReportsOf, getAnnualReport, putGeneration, removeAnnualReportsOf } from "../../src/store/annual-reports.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
 import { findAppByClientId } from "../../src/store/oauth.ts";
 import type { StatusRecord } from "../../src/store/records.ts";
@@ -335,6 +335,12 @@ describe("generating", () => {
     expect(wrapper.annual_reports[0].data.type_distribution).toEqual({ total: 1, reblogs: 0, replies: 0, standalone: 1 });
     expect(wrapper.annual_reports[0].data.top_hashtags).toEqual([]);
     expect(await state(user, QUIET)).toBe("available");
+    // The store's clean-up for an account whose data goes: its reports and generations
+    const accountId = normaliseId(user.id)!;
+    await t.deps.store.write(() => putGeneration(t.deps.store, accountId, EARLIER, { requestedAt: Date.now() }));
+    expect(await t.deps.store.write(() => removeAnnualReportsOf(t.deps.store, accountId))).toBe(2);
+    expect(annualReportsOf(t.deps.store, accountId)).toEqual([]);
+    expect(await state(user, EARLIER)).toBe("ineligible");
   });
 
   test("a generation whose job gave up long ago no longer counts as generating: it may be asked again", async () => {
