@@ -6,6 +6,7 @@ import { loadConfig, type Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
 import { createJobQueue } from "./jobs/runner.ts";
+import { ensureVapidKeys } from "./domain/push/vapid.ts";
 import { corsPlugin } from "./http/plugins/cors.ts";
 import { rateLimitsPlugin } from "./http/plugins/rate-limits.ts";
 import { errorsPlugin } from "./http/plugins/errors.ts";
@@ -35,17 +36,21 @@ import { filterV1Routes } from "./http/api/v1/filters.ts";
 import { filterV2Routes } from "./http/api/v2/filters.ts";
 import { suggestionV1Routes } from "./http/api/v1/suggestions.ts";
 import { suggestionV2Routes } from "./http/api/v2/suggestions.ts";
+import { pushRoutes } from "./http/api/v1/push.ts";
 import { annualReportRoutes } from "./http/api/v1/annual-reports.ts";
 import { reportRoutes } from "./http/api/v1/reports.ts";
 import { adminReportRoutes } from "./http/api/v1/admin/reports.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
+  ensureVapidKeys(store);
   const jobs = createJobQueue(store, config);
   return { config, store, jobs };
 }
 
-export function buildApp(deps: Deps) {
+// Typed as AnyElysia: the type inferred from thirty-odd route groups went past TypeScript's instantiation
+// depth (TS2589 wherever ReturnType<typeof buildApp> was used), and nothing reads the routes' types.
+export function buildApp(deps: Deps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })
@@ -75,6 +80,7 @@ export function buildApp(deps: Deps) {
     .use(filterV2Routes(deps))
     .use(suggestionV1Routes(deps))
     .use(suggestionV2Routes(deps))
+    .use(pushRoutes(deps))
     .use(annualReportRoutes(deps))
     .use(reportRoutes(deps))
     .use(adminReportRoutes(deps))

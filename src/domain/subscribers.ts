@@ -16,6 +16,7 @@ import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
 import { notifyStaffOfReport } from "./reports/notify-staff.ts";
 import { generateAnnualReport } from "./annual-reports/generate.ts";
+import { deliverPush } from "./push/deliver.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -173,5 +174,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "follow.requested",
     lane: "network",
     run: (ctx, event) => mailFollowRequest(ctx.store, ctx.config, event.payload),
+  }),
+  // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
+  on({
+    name: "push.deliver",
+    on: "notification.created",
+    lane: "network",
+    localOnly: true,
+    run: (ctx, event) => deliverPush(ctx, event.payload),
   }),
 ];

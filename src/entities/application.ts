@@ -14,7 +14,7 @@ export const ApplicationSchema = t.Object(
     scopes: t.Array(t.String()),
     redirect_uris: t.Array(t.String()),
     redirect_uri: t.String({ description: "Deprecated: the redirect URIs joined by newlines" }),
-    vapid_key: t.String({ description: "Deprecated: the instance's Web Push public key (empty until push is set up)" }),
+    vapid_key: t.String({ description: "Deprecated: the instance's Web Push (VAPID) public key, as configuration.vapid.public_key of the v2 instance" }),
   },
   { description: "OAuth application" },
 );

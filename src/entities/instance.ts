@@ -72,7 +72,7 @@ export const InstanceV2Schema = t.Object(
         privacy_policy: Nullable(t.String()),
         terms_of_service: Nullable(t.String()),
       }),
-      vapid: t.Object({ public_key: t.String({ description: "Web Push key; empty until push is set up" }) }),
+      vapid: t.Object({ public_key: t.String({ description: "The Web Push (VAPID) public key: applicationServerKey for push subscriptions" }) }),
       accounts: t.Object({
         max_display_name_length: Int(),
         max_note_length: Int(),

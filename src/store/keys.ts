@@ -156,6 +156,12 @@ export const KEYSPACES = {
    * ["t", folded name, name] → uses (hashtags) */
   searchDocs: "search_docs",
 
+  // Web Push (src/store/push.ts; docs/push.md): three families in one keyspace, by the first element. The VAPID
+  // key pair is in `meta` ("vapid_public_key", "vapid_private_key"), with the subscription id sequence.
+  /** ["t", tokenHash] → PushSubscriptionRecord (one per access token); ["a", accountId, tokenHash] → null;
+   * ["d", notificationId, subscriptionId] → at: delivered by a job attempt that is retried for another one */
+  pushSubscriptions: "push_subscriptions",
+
   // Instance (src/store/rules.ts)
   /** ruleId → RuleRecord: the server rules, in id (creation) order */
   rules: "rules",

@@ -1,6 +1,7 @@
 // OAuth applications, access tokens and authorization codes. Secrets are only ever stored hashed.
 import type { Store } from "./db.ts";
 import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "./records.ts";
+import { removePushSubscription } from "./push.ts";
 
 export function getApp(store: Store, id: string): AppRecord | undefined {
   return store.db.apps.get(id);
@@ -27,10 +28,12 @@ export function insertToken(store: Store, token: TokenRecord): void {
   store.db.tokensByOwner.put([token.accountId ?? token.appId, token.hash], true);
 }
 
-/** Inside a write: marks a token revoked (kept for audit; lookups treat it as invalid). */
+/** Inside a write: marks a token revoked (kept for audit; lookups treat it as invalid). Its Web Push
+ * subscription goes with it. */
 export function revokeToken(store: Store, token: TokenRecord, at: number): void {
   store.db.tokens.put(token.hash, { ...token, revokedAt: at });
   store.db.tokensByOwner.remove([token.accountId ?? token.appId, token.hash]);
+  removePushSubscription(store, token.hash);
 }
 
 /** Live tokens of an account (or of an app, for app tokens). */
@@ -71,7 +74,7 @@ export function putInstanceSecret(store: Store, purpose: string, secret: string)
   store.db.meta.put(`secret:${purpose}`, secret);
 }
 
-/** The instance's Web Push (VAPID) public key once push is set up; apps report it as `vapid_key`. */
+/** The instance's Web Push (VAPID) public key (store/push.ts); apps report it as `vapid_key`. */
 export function vapidPublicKey(store: Store): string | undefined {
   return store.db.meta.get("vapid_public_key");
 }

@@ -40,7 +40,7 @@ describe("POST /api/v1/apps", () => {
       scopes: ["read", "write:statuses", "push"],
       redirect_uris: ["https://client.example/cb", "myapp://oauth"],
       redirect_uri: "https://client.example/cb\nmyapp://oauth",
-      vapid_key: "",
+      vapid_key: expect.stringMatching(/^B[\w-]{86}$/),
       client_secret_expires_at: 0,
     });
     expect(body.id).toMatch(/^[1-9]\d*$/);
@@ -133,7 +133,7 @@ describe("GET /api/v1/apps/verify_credentials", () => {
       scopes: ["read", "write"],
       redirect_uris: [OOB],
       redirect_uri: OOB,
-      vapid_key: "",
+      vapid_key: expect.stringMatching(/^B[\w-]{86}$/),
     });
   });
 

@@ -108,7 +108,8 @@ export function authenticateClient(store: Store, credentials: ClientCredentials)
   return app;
 }
 
-/** What apps report as `vapid_key`: the instance's Web Push public key, or "" until push is set up. */
+/** What apps report as `vapid_key`: the instance's Web Push public key (made on first start: domain/push/vapid.ts;
+ * "" only for a store opened without it). */
 export function appVapidKey(store: Store): string {
   return vapidPublicKey(store) ?? "";
 }
