@@ -9,7 +9,9 @@ import { passwordToken } from "../helpers/clients.ts";
 import { decryptPush, newDevice, startReceiver, type Device, type Received, type Receiver } from "../helpers/push.ts";
 import { favourite, follow, get, newUser, post, postStatus, type User } from "../http/notifications-helpers.ts";
 import { sha256 } from "../../src/lib/secrets.ts";
-import { getPushSubscription } from "../../src/store/push.ts";
+import { getPushSubscription, type PushSubscriptionRecord } from "../../src/store/push.ts";
+import { sendPush } from "../../src/domain/push/send.ts";
+import { ensureVapidKeys } from "../../src/domain/push/vapid.ts";
 
 setDefaultTimeout(60_000);
 
@@ -249,5 +251,34 @@ describe("delivery", () => {
     expect(res.status).toBe(200);
     t.deps.jobs.resume();
     expect(await settled("/deleted")).toEqual([]);
+  });
+});
+
+describe("the connection", () => {
+  const record = (endpoint: string, device: Device): PushSubscriptionRecord => ({
+    v: 1, id: 999_999, tokenHash: "x", accountId: "x", accessToken: "token", endpoint, p256dh: device.p256dh, auth: device.auth,
+    standard: true, alerts: {}, policy: "all", createdAt: 0, updatedAt: 0,
+  });
+
+  test("a name is resolved once and the connection goes to that address, the Host header keeping the name", async () => {
+    const device = newDevice();
+    const port = new URL(receiver.base).port;
+    const outcome = await sendPush(t.deps.config, ensureVapidKeys(t.deps.store), record(`http://push.test:${port}/pinned`, device), '{"hello":1}', {
+      resolve: async (host) => (host === "push.test" ? ["127.0.0.1"] : []),
+    });
+    expect(outcome).toEqual({ kind: "sent", status: 201 });
+    const [push] = receiver.to("/pinned");
+    expect(push!.headers.get("host")).toBe(`push.test:${port}`);
+    expect(decryptPush(device, push!.headers, push!.body)).toBe('{"hello":1}');
+  });
+
+  test("without WARREN_ALLOW_PRIVATE_ADDRESSES a name resolving to loopback, or plain http, is refused before connecting", async () => {
+    const strict = { ...t.deps.config, allowPrivateAddresses: false };
+    const vapid = ensureVapidKeys(t.deps.store);
+    const port = new URL(receiver.base).port;
+    const toLoopback = { resolve: async () => ["127.0.0.1"] };
+    expect(await sendPush(strict, vapid, record(`https://push.test:${port}/refused`, newDevice()), "{}", toLoopback)).toMatchObject({ kind: "refused" });
+    expect(await sendPush(strict, vapid, record(`http://push.test:${port}/refused`, newDevice()), "{}", toLoopback)).toEqual({ kind: "refused", reason: "scheme http:" });
+    expect(receiver.to("/refused")).toEqual([]);
   });
 });
