@@ -4,7 +4,9 @@ import { runAccountsCommand } from "./accounts.ts";
 import { runCacheCommand } from "./cache.ts";
 import { runMediaCommand } from "./media.ts";
 import { runReportsCommand } from "./reports.ts";
+import { runSearchCommand } from "./search.ts";
 import { runSettingsCommand } from "./settings.ts";
+import { runSuggestionsCommand } from "./suggestions.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -16,6 +18,8 @@ export const USAGE = `usage:
   warren cache recount statuses|accounts
   warren media remove [--days=N] | remove-orphans
   warren reports list [--unresolved]
+  warren search deploy
+  warren suggestions list | add USERNAME[@DOMAIN] | remove USERNAME[@DOMAIN]
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -30,6 +34,10 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runMediaCommand(args);
     case "reports":
       return runReportsCommand(args);
+    case "search":
+      return runSearchCommand(args);
+    case "suggestions":
+      return runSuggestionsCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);
