@@ -58,10 +58,8 @@ export function createEmbeddedEngine(store: Store, limits: Partial<Limits> = {})
     },
 
     async indexStatuses(documents) {
-      const indexed = documents.map((document) => [document.id, statusWords(document, bounds)] as const);
-      await store.write(() => {
-        for (const [id, words] of indexed) putStatusPostings(store, id, words);
-      });
+      const entries = documents.map((document) => ({ statusId: document.id, words: statusWords(document, bounds) }));
+      await store.write(() => putStatusPostings(store, entries));
     },
 
     async indexTags(documents) {
@@ -194,26 +192,55 @@ function searchStatuses(store: Store, limits: Limits, q: string, query: StatusQu
   const prefixCount = expansion.reduce((sum, entry) => sum + entry.count, 0);
 
   const prefixDrives = wholes.length === 0 || prefixCount < wholes[0]!.count;
-  const candidates = prefixDrives
-    ? mergeNewestFirst(expansion.map((entry) => statusPostings(store, entry.word, query.maxId)))
-    : statusPostings(store, wholes[0]!.word, query.maxId);
-  const checked = prefixDrives ? wholes : wholes.slice(1);
+  const driverCount = prefixDrives ? prefixCount : wholes[0]!.count;
+  const prefixRows = () => mergeNewestFirst(expansion.map((entry) => statusPostings(store, entry.word, query.maxId)));
+  const candidates = prefixDrives ? prefixRows() : statusPostings(store, wholes[0]!.word, query.maxId);
+
+  // How each other part of the query is checked. Candidates come newest first, so a part about as common as
+  // the driver is checked by walking down its own rows alongside them (a row read costs about a quarter of a
+  // point lookup); a much commoner one by a lookup per candidate, which skips the rows in between: a point
+  // lookup in a whole word's rows, or one read of the candidate's indexed words for the prefix.
+  const walks: Iterator<string>[] = [];
+  const walkAlong = (rows: Iterable<string>): Check => {
+    const walk = rows[Symbol.iterator]();
+    walks.push(walk);
+    let row = walk.next();
+    return (id) => {
+      while (!row.done && row.value > id) row = walk.next();
+      return !row.done && row.value === id;
+    };
+  };
+  const walkable = (count: number) => count <= WALK_RATIO * driverCount;
+  const checks: Check[] = (prefixDrives ? wholes : wholes.slice(1)).map(({ word, count }) =>
+    walkable(count) ? walkAlong(statusPostings(store, word, query.maxId)) : (id) => statusHasWord(store, word, id));
+  if (!prefixDrives) {
+    const stands = new Set(expansion.map((entry) => entry.word));
+    checks.push(walkable(prefixCount) ? walkAlong(prefixRows()) : (id) => !!indexedStatusWords(store, id)?.some((word) => stands.has(word)));
+  }
 
   const out: string[] = [];
   let matched = 0;
   let rows = 0;
-  for (const id of candidates) {
-    if (query.maxId && id >= query.maxId) continue;
-    if (query.minId && id <= query.minId) break;
-    if (++rows > limits.statusRows) break;
-    if (!checked.every((entry) => statusHasWord(store, entry.word, id))) continue;
-    if (!prefixDrives && !indexedStatusWords(store, id)?.some((word) => word.startsWith(prefix))) continue;
-    if (matched++ >= query.offset) out.push(id);
-    if (matched >= want) break;
+  try {
+    for (const id of candidates) {
+      if (query.maxId && id >= query.maxId) continue;
+      if (query.minId && id <= query.minId) break;
+      if (++rows > limits.statusRows) break;
+      if (!checks.every((check) => check(id))) continue;
+      if (matched++ >= query.offset) out.push(id);
+      if (matched >= want) break;
+    }
+  } finally {
+    // Leaving the loop early returns its iterator; the walks' cursors are closed here.
+    for (const walk of walks) walk.return?.();
   }
-  // Leaving the loop early returns its iterator, which closes the rows' cursors.
   return out;
 }
+
+type Check = (id: string) => boolean;
+
+/** A part of the query is walked alongside the candidates when it has at most this many times as many rows. */
+const WALK_RATIO = 3;
 
 // Accounts
 

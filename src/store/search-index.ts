@@ -11,6 +11,7 @@
 // - Tags: ["t", folded name, name] → uses.
 import { END, fitsInKey, type Store } from "./db.ts";
 import { accountRow, isRowId, statusBound, statusRow, type AccountRank } from "./search-rows.ts";
+import { tagFeed } from "./timelines.ts";
 
 const STATUS = "s";
 const ACCOUNT = "a";
@@ -30,21 +31,31 @@ export function indexedStatusWords(store: Store, statusId: string): string[] | u
   return words === undefined ? undefined : words.split(" ");
 }
 
+export interface StatusEntry {
+  statusId: string;
+  /** the words to index it under; none may contain a space */
+  words: readonly string[];
+}
+
 /**
- * Inside a write: indexes a status under `words` (none may contain a space), replacing whatever it was
- * indexed under before. Words too long for a key are left out.
+ * Inside a write: indexes statuses under their words, replacing whatever they were indexed under before.
+ * Words too long for a key are left out.
  */
-export function putStatusPostings(store: Store, statusId: string, words: readonly string[]): void {
-  if (!isRowId(statusId)) return;
-  const kept = words.filter((word) => word && fitsInKey(word));
-  const previous = indexedStatusWords(store, statusId);
-  const next = new Set(kept);
-  if (previous) {
-    for (const word of previous) if (!next.has(word)) store.db.searchPostings.remove(statusKey(word), statusRow(statusId));
+export function putStatusPostings(store: Store, entries: readonly StatusEntry[]): void {
+  // A status given twice is indexed as given last.
+  const latest = new Map(entries.map((entry) => [entry.statusId, entry.words]));
+  for (const [statusId, words] of latest) {
+    if (!isRowId(statusId)) continue;
+    const kept = words.filter((word) => word && fitsInKey(statusKey(word)));
+    const previous = indexedStatusWords(store, statusId);
+    const next = new Set(kept);
+    if (previous) {
+      for (const word of previous) if (!next.has(word)) store.db.searchPostings.remove(statusKey(word), statusRow(statusId));
+    }
+    const had = new Set(previous);
+    for (const word of kept) if (!had.has(word)) store.db.searchPostings.put(statusKey(word), statusRow(statusId));
+    store.db.searchDocs.put([STATUS, statusId], kept.join(" "));
   }
-  const had = new Set(previous);
-  for (const word of kept) if (!had.has(word)) store.db.searchPostings.put(statusKey(word), statusRow(statusId));
-  store.db.searchDocs.put([STATUS, statusId], kept.join(" "));
 }
 
 /** Inside a write: takes a status out of the index; true when it was there. */
@@ -191,6 +202,16 @@ export function tagsStartingWith(store: Store, prefix: string, limit: number): I
     out.push({ name, folded, uses: value as number });
   }
   return out;
+}
+
+/**
+ * Uses of a hashtag as search ranks them: the public statuses that carry it, i.e. the rows of its hashtag
+ * timeline (store/timelines.ts), counted inside LMDB without reading them (about 1 ms per 30,000 rows).
+ */
+export function tagUses(store: Store, name: string): number {
+  const feed = tagFeed(name);
+  if (!fitsInKey(feed)) return 0;
+  return store.db.publicFeeds.getCount({ start: [feed], end: [feed, END] });
 }
 
 /** Empties the index (both keyspaces hold nothing else). */

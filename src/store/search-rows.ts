@@ -71,6 +71,7 @@ export function decodeRowId(bytes: Uint8Array, size: number = bytes.length): str
 /** lmdb-js options of the search_postings keyspace: rows written as Buffers, read back as ids. */
 export const SEARCH_POSTINGS_OPTIONS = {
   dupSort: true,
+  dupFixed: true,
   encoding: "binary",
   encoder: { encode: (value: Uint8Array) => value, decode: decodeRowId },
 } as const;
