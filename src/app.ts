@@ -41,6 +41,10 @@ import { annualReportRoutes } from "./http/api/v1/annual-reports.ts";
 import { reportRoutes } from "./http/api/v1/reports.ts";
 import { adminReportRoutes } from "./http/api/v1/admin/reports.ts";
 
+import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
+import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
+import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
+
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
   ensureVapidKeys(store);
@@ -84,6 +88,9 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(annualReportRoutes(deps))
     .use(reportRoutes(deps))
     .use(adminReportRoutes(deps))
+    .use(adminAccountV1Routes(deps))
+    .use(adminAccountV2Routes(deps))
+    .use(adminDomainBlockRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(mediaFileRoutes(deps));

@@ -40,6 +40,8 @@ export interface Config {
   cacheStatusHeader: boolean;
   /** A Meilisearch server for search (src/search/meilisearch.ts); null: the embedded index (docs/search.md). */
   meilisearch: MeilisearchConfig | null;
+  /** Days a suspended account's data is kept (unsuspending restores it) before it is deleted; 0: at once (docs/admin.md). */
+  suspensionRetentionDays: number;
 }
 
 export interface MeilisearchConfig {
@@ -167,5 +169,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     cacheStatusHeader: flag(env, "WARREN_CACHE_STATUS_HEADER", false),
     meilisearch: meilisearch(env),
+    suspensionRetentionDays: integer(env, "WARREN_SUSPENSION_RETENTION_DAYS", 30, 0, 3650),
   };
 }

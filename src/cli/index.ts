@@ -2,6 +2,7 @@
 // returns an exit code (0 ok, 1 failed, 64 usage).
 import { runAccountsCommand } from "./accounts.ts";
 import { runCacheCommand } from "./cache.ts";
+import { runDomainsCommand } from "./domains.ts";
 import { runMediaCommand } from "./media.ts";
 import { runReportsCommand } from "./reports.ts";
 import { runSearchCommand } from "./search.ts";
@@ -12,6 +13,10 @@ export const USAGE = `usage:
   warren serve
   warren accounts create USERNAME --email=EMAIL [--confirmed] [--role=Owner|Admin|Moderator] [--approve]
   warren accounts modify USERNAME [--role=ROLE] [--approve] [--disable] [--enable] [--reset-password]
+  warren accounts approve USERNAME | --all
+  warren accounts reject USERNAME | --all
+  warren accounts delete USERNAME
+  warren domains block DOMAIN [--severity=silence|suspend|noop] [--reject-media] [--reject-reports] | unblock DOMAIN | list
   warren settings registrations open|approved|close
   warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
   warren settings description ["TEXT"]
@@ -30,6 +35,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runSettingsCommand(args);
     case "cache":
       return runCacheCommand(args);
+    case "domains":
+      return runDomainsCommand(args);
     case "media":
       return runMediaCommand(args);
     case "reports":

@@ -33,7 +33,15 @@ export interface EventPayloads {
   "block.removed": { blockerId: string; targetId: string };
   "mute.created": { muteId: string; accountId: string; targetId: string; expiresAt: number | null };
   "mute.removed": { accountId: string; targetId: string };
+  /** A local account was created (sign-up or `warren accounts create`); remote ones will come with federation. */
+  "account.created": { accountId: string };
   "account.updated": { accountId: string };
+  /** Staff suspended an account (domain/admin): hidden everywhere at once; its data goes at `removeAt` (ms). */
+  "account.suspended": { accountId: string; suspendedAt: number; removeAt: number };
+  /** Staff asked for a suspended account's data to be deleted now (DELETE /api/v1/admin/accounts/:id). */
+  "account.data_deletion": { accountId: string };
+  /** Staff warned or acted on a local account whose owner is to be told (the warning's e-mail). */
+  "account.warned": { accountId: string; warningId: string };
   "notification.created": { recipientId: string; notificationId: string };
   "list.member_added": { ownerId: string; listId: string; accountId: string };
   "list.deleted": { listId: string };

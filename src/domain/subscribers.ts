@@ -15,8 +15,11 @@ import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./medi
 import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
 import { notifyStaffOfReport } from "./reports/notify-staff.ts";
-import { generateAnnualReport } from "./annual-reports/generate.ts";
+import { indexAccounts, indexStatuses, unindexStatuses } from "./search/indexing.ts";
 import { deliverPush } from "./push/deliver.ts";
+import { generateAnnualReport } from "./annual-reports/generate.ts";
+import { removeAccountData } from "./admin/accounts-removal.ts";
+import { mailAccountWarning } from "./admin/accounts-mail.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -45,6 +48,15 @@ const fanOut = <T extends "status.created" | "reblog.created">(name: string, eve
   timeoutMs: LONG_RUNNING_MS,
   run: (ctx, recorded) => fanOutStatuses(ctx.store, ctx.emit, [recorded.payload.statusId]),
   runBatch: (ctx, events) => fanOutStatuses(ctx.store, ctx.emit, events.map((recorded) => recorded.payload.statusId)),
+});
+
+/** Search indexing of accounts: the same work, whichever event announced the change. */
+const indexAccount = <T extends "account.created" | "account.updated">(name: string, event: T): Subscriber<T> => ({
+  name,
+  on: event,
+  lane: "default",
+  run: (ctx, recorded) => indexAccounts(ctx, [recorded.payload.accountId]),
+  runBatch: (ctx, events) => indexAccounts(ctx, events.map((recorded) => recorded.payload.accountId)),
 });
 
 /** An upload that became free (uploaded, or freed by a redraft) goes a day later unless it is on a status. */
@@ -152,6 +164,24 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId),
   }),
 
+  // Search index (domain/search/indexing.ts; docs/search.md): a batch's documents in one engine write
+  on({
+    name: "search.index_status",
+    on: "status.created",
+    lane: "default",
+    run: (ctx, event) => indexStatuses(ctx, [event.payload.statusId]),
+    runBatch: (ctx, events) => indexStatuses(ctx, events.map((event) => event.payload.statusId)),
+  }),
+  on({
+    name: "search.remove_status",
+    on: "status.deleted",
+    lane: "default",
+    run: (ctx, event) => unindexStatuses(ctx, [event.payload.statusId]),
+    runBatch: (ctx, events) => unindexStatuses(ctx, events.map((event) => event.payload.statusId)),
+  }),
+  indexAccount("search.index_new_account", "account.created"),
+  indexAccount("search.index_account", "account.updated"),
+
   // Annual reports (domain/annual-reports; docs/annual-reports.md): a year of an account's activity, read in batches
   on({
     name: "annual_reports.generate",
@@ -159,6 +189,24 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     lane: "backfill",
     timeoutMs: LONG_RUNNING_MS,
     run: (ctx, event) => generateAnnualReport(ctx, event.payload),
+  }),
+
+  // Moderation (domain/admin; docs/admin.md): a suspended account's data goes after the retention, unless
+  // the suspension was lifted meanwhile; DELETE /api/v1/admin/accounts/:id has it go at once
+  on({
+    name: "accounts.suspension_removal",
+    on: "account.suspended",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    delayMs: (event) => event.payload.removeAt - event.at,
+    run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, event.payload.suspendedAt),
+  }),
+  on({
+    name: "accounts.data_deletion",
+    on: "account.data_deletion",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, null),
   }),
 
   // Network work: never in the way of the above
@@ -174,6 +222,12 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "follow.requested",
     lane: "network",
     run: (ctx, event) => mailFollowRequest(ctx.store, ctx.config, event.payload),
+  }),
+  on({
+    name: "mail.account_warning",
+    on: "account.warned",
+    lane: "network",
+    run: (ctx, event) => mailAccountWarning(ctx.store, ctx.config, event.payload),
   }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({

@@ -47,6 +47,9 @@ export function intoBatches(jobs: ClaimedJob[], size: number, slots: number): Cl
   return batches;
 }
 
+/** The longest delay setTimeout takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function createJobQueue(store: Store, config: Config, options: RunnerOptions = {}): JobQueue {
   const pollMs = options.pollMs ?? 1000;
   const backoffBaseMs = options.backoffBaseMs ?? 1000;
@@ -113,10 +116,12 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
     }
     if (at === Infinity || (delayed && delayed.at <= at)) return;
     if (delayed) clearTimeout(delayed.timer);
+    // Timers take at most 2^31-1 ms (~24.8 days): a longer delay (a 30-day mute, a suspension's retention)
+    // would fire at once, over and over. Waking early is harmless: the next pump schedules again.
     const timer = setTimeout(() => {
       delayed = null;
       wake();
-    }, at - now);
+    }, Math.min(at - now, MAX_TIMER_MS));
     delayed = { at, timer };
   }
 

@@ -175,6 +175,14 @@ export const KEYSPACES = {
   /** ["r", accountId, year] → AnnualReportRecord; ["g", accountId, year] → AnnualReportGeneration (asked for, not done) */
   annualReports: "annual_reports",
 
+  // Moderation (src/store/admin.ts; docs/admin.md): instance-wide blocks, families by the first element
+  /** ["domain_block", id] → DomainBlockRecord; ["domain_block_name", domain] → id;
+   * ["email_block", id] → EmailDomainBlockRecord; ["email_block_name", domain] → id;
+   * ["email_block_day", id, day] → { uses, accounts }: refused sign-ups per day (the entity's history);
+   * ["email_block_seen", id, day, sha256(e-mail)] → null: an address counted that day already;
+   * ["warning", accountId, warningId] → AccountWarningRecord: what staff did to an account and told its owner */
+  moderation: "moderation",
+
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",

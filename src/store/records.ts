@@ -46,6 +46,16 @@ export interface AccountRecord {
   suspended: boolean;
   silenced: boolean;
   memorial: boolean;
+  /** Moderation (src/domain/admin/, docs/admin.md); absent on records written before it, read as unset. */
+  suspendedAt?: number | null;
+  /** Who suspended it: this server's staff, or (with federation) its own server */
+  suspensionOrigin?: "local" | "remote" | null;
+  silencedAt?: number | null;
+  /** Staff made its media sensitive: other viewers see its statuses as sensitive */
+  sensitized?: boolean;
+  sensitizedAt?: number | null;
+  /** Its data was deleted for good (DELETE /api/v1/admin/accounts/:id): it stays suspended, its name reserved */
+  dataDeletedAt?: number | null;
   /** Local accounts: UserRecord.role mirrored here so profiles show their role badge without a user read
    * (domain/accounts keeps both in step). Absent means "User". */
   role?: RoleName;

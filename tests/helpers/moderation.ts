@@ -1,12 +1,10 @@
-// Moderation states that no API or domain path sets yet (the admin API comes later): written here, in one
-// place, as the admin actions will, so that the tests of what these states do need no store imports.
-import { getAccount, putAccount } from "../../src/store/accounts.ts";
+// Moderation as the operator does it (the domain calls behind `warren` and the admin API, src/domain/admin/),
+// for tests of what these states do elsewhere. The admin API's own tests go through HTTP.
+import { performAccountAction } from "../../src/domain/admin/accounts-actions.ts";
 import type { TestApp } from "./app.ts";
 
-async function changeAccount(t: TestApp, publicAccountId: string, change: { suspended?: true; silenced?: true }): Promise<void> {
-  const id = publicAccountId.padStart(18, "0");
-  await t.deps.store.write(() => putAccount(t.deps.store, { ...getAccount(t.deps.store, id)!, ...change }));
-}
+const act = (t: TestApp, publicAccountId: string, type: "suspend" | "silence" | "sensitive" | "disable") =>
+  performAccountAction(t.deps, null, publicAccountId, { type, sendEmailNotification: false });
 
-export const suspendAccount = (t: TestApp, publicAccountId: string) => changeAccount(t, publicAccountId, { suspended: true });
-export const silenceAccount = (t: TestApp, publicAccountId: string) => changeAccount(t, publicAccountId, { silenced: true });
+export const suspendAccount = (t: TestApp, publicAccountId: string) => act(t, publicAccountId, "suspend");
+export const silenceAccount = (t: TestApp, publicAccountId: string) => act(t, publicAccountId, "silence");

@@ -7,6 +7,8 @@ import { issueToken, type IssuedToken } from "../oauth/tokens.ts";
 import { registrationMode } from "../instance/registrations.ts";
 import { checkNewAccount, insertLocalAccount, prepareLocalAccount } from "./create.ts";
 import { Problems, charLength, tooLong } from "./validation.ts";
+import { normaliseEmail } from "./email.ts";
+import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
 
 export interface RegistrationInput {
   username?: string;
@@ -40,6 +42,10 @@ export async function registerAccount(deps: Deps, viewer: Viewer, input: Registr
   };
   const problems = new Problems();
   checkNewAccount(deps, candidate, problems);
+  // E-mail domain blocks (domain/admin): refused, or held for approval.
+  const verdict = problems.has("email") ? "allowed" : await emailSignUpVerdict(deps, normaliseEmail(candidate.email));
+  if (verdict === "blocked") problems.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+  if (verdict === "approval") candidate.approved = false;
   if (!ACCEPTED.has(input.agreement)) problems.add("agreement", "ERR_ACCEPTED", "must be accepted");
   if (input.locale && !LOCALE_PATTERN.test(input.locale)) problems.add("locale", "ERR_INCLUSION", "is not included in the list");
   if (candidate.reason && charLength(candidate.reason) > MAX_REASON_LENGTH) problems.add("reason", "ERR_TOO_LONG", tooLong(MAX_REASON_LENGTH));
@@ -47,7 +53,7 @@ export async function registerAccount(deps: Deps, viewer: Viewer, input: Registr
 
   const prepared = await prepareLocalAccount(deps, candidate);
   return deps.store.write(() => {
-    insertLocalAccount(deps.store, prepared);
+    insertLocalAccount(deps, prepared);
     return issueToken(deps.store, viewer.app.id, prepared.account.id, [...viewer.app.scopes]);
   });
 }

@@ -57,7 +57,8 @@ export const NO_FILTER: NotificationFilter = { types: null, excludeTypes: new Se
  */
 export function shownTo(store: Store, recipientId: string, n: NotificationRecord, now = Date.now(), hides: StatusHider = null): boolean {
   if (n.type === "follow_request") return false;
-  if (!getAccount(store, n.fromAccountId)) return false;
+  const from = getAccount(store, n.fromAccountId);
+  if (!from || from.suspended) return false;
   if (isBlocking(store, recipientId, n.fromAccountId)) return false;
   if (getMute(store, recipientId, n.fromAccountId, now)?.notifications) return false;
   if (n.statusId) {

@@ -4,12 +4,13 @@ import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { isBlocking, isFollowing, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
+import { getAccount } from "../../store/accounts.ts";
 
 /**
  * May `viewerId` (null = anonymous) see `status`? Private: author, followers and mentioned accounts.
- * Direct: author and mentioned accounts. Deleted statuses are invisible, and so is everything of an author
- * who blocks the viewer. (A viewer who blocks the author may still open a status by its id, as on Mastodon;
- * lists and timelines leave such statuses out.)
+ * Direct: author and mentioned accounts. Deleted statuses are invisible, and so is everything of a suspended
+ * author and of an author who blocks the viewer. (A viewer who blocks the author may still open a status by
+ * its id, as on Mastodon; lists and timelines leave such statuses out.)
  */
 export function canSeeStatus(
   store: Store,
@@ -18,6 +19,8 @@ export function canSeeStatus(
   blocksViewer: (authorId: string) => boolean = (authorId) => isBlocking(store, authorId, viewerId!),
 ): boolean {
   if (status.deletedAt) return false;
+  // A suspended author's statuses are gone for everyone, the author included, until the suspension is lifted.
+  if (getAccount(store, status.accountId)?.suspended) return false;
   // A reblog is visible only while the status it wraps is.
   if (status.reblogOfId) {
     const original = getStatus(store, status.reblogOfId);

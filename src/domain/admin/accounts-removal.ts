@@ -1,0 +1,173 @@
+// Removing a suspended account's data (Mastodon's DeleteAccountService with the username kept): its statuses
+// and reblogs (their media, feed rows, notifications and the rest go through the usual status removal), its
+// favourites and bookmarks, its follows both ways and pending requests both ways, the blocks and mutes it
+// made, its notifications, lists and annual reports, its profile texts and images, its tokens. The account
+// record stays, suspended, so its name is never taken by someone else.
+//
+// Run by the subscribers of `account.suspended` (after the retention; only if that very suspension still
+// holds) and `account.data_deletion` (at once). In batches of BATCH rows, one transaction each; idempotent:
+// a run cut short by a crash or a time-out is simply run again and goes on with what is left.
+import type { Config } from "../../config.ts";
+import type { JobEnqueuer } from "../../jobs/queue.ts";
+import type { Store } from "../../store/db.ts";
+import { getAccount, putAccount } from "../../store/accounts.ts";
+import { dropOwnedRow, ownedRows, type OwnedKeyspace } from "../../store/admin-accounts.ts";
+import { removeAnnualReportsOf } from "../../store/annual-reports.ts";
+import { listsOf, removeList } from "../../store/lists.ts";
+import { clearNotifications } from "../../store/notifications.ts";
+import { revokeToken, tokensOf } from "../../store/oauth.ts";
+import type { AccountRecord } from "../../store/records.ts";
+import { removeBlock, removeFollow, removeFollowRequest, removeMute } from "../../store/relationships.ts";
+import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
+import { forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
+import { deleteMediaFile } from "../../media/storage.ts";
+import { recordEvent } from "../events.ts";
+import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
+import { discardStatus } from "../statuses/delete.ts";
+
+export interface RemovalContext {
+  store: Store;
+  config: Config;
+  jobs: JobEnqueuer;
+}
+
+/** Rows per transaction: small enough that a request never waits long behind one. */
+const BATCH = 200;
+
+type Row = { key: any[]; value: any };
+
+/** What one row of each family takes, inside a write. Each must remove the row it is given. */
+const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: string, row: Row, now: number) => void }[] = [
+  {
+    // [accountId, statusId]: statuses and reblogs; discarding drops the row and moves the counters.
+    keyspace: "statusesByAccount",
+    take: (ctx, accountId, row, now) => {
+      const status = getStatus(ctx.store, row.key[1]);
+      if (!status || status.deletedAt) return;
+      discardStatus(ctx.store, status, now);
+      if (status.reblogOfId) {
+        recordEvent(ctx, "reblog.removed", { statusId: status.id, reblogOfId: status.reblogOfId, accountId }, "local", now);
+      } else {
+        recordEvent(ctx, "status.deleted", { statusId: status.id, accountId }, "local", now);
+      }
+    },
+  },
+  {
+    // [accountId, favouriteId] → statusId
+    keyspace: "favourites",
+    // Removed whole here (the notifications it caused stay hidden: their actor stays suspended).
+    take: (ctx, accountId, row) => {
+      const fav = { id: row.key[1], accountId, statusId: row.value as string };
+      if (forgetFavourite(ctx.store, fav)) adjustStatusCounter(ctx.store, fav.statusId, "favouritesCount", -1);
+      removeFavouriteRows(ctx.store, fav);
+    },
+  },
+  {
+    // [accountId, bookmarkId] → statusId
+    keyspace: "bookmarks",
+    take: (ctx, accountId, row) => removeBookmark(ctx.store, { id: row.key[1], accountId, statusId: row.value as string }),
+  },
+  {
+    // [accountId, followId] → targetId: whom it follows
+    keyspace: "followingIndex",
+    take: (ctx, accountId, row) => {
+      if (removeFollow(ctx.store, accountId, row.value)) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.value });
+    },
+  },
+  {
+    // [accountId, followId] → followerId: who follows it
+    keyspace: "followersIndex",
+    take: (ctx, accountId, row) => {
+      if (removeFollow(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.removed", { followerId: row.value, targetId: accountId });
+      withdrawFollowNotifications(ctx.store, row.value, accountId);
+    },
+  },
+  {
+    // [accountId, targetId] → FollowRecord: its pending requests
+    keyspace: "followRequests",
+    take: (ctx, accountId, row) => {
+      if (removeFollowRequest(ctx.store, accountId, row.key[1])) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.key[1] });
+      withdrawFollowNotifications(ctx.store, accountId, row.key[1]);
+    },
+  },
+  {
+    // [accountId, requestId] → requesterId: requests waiting for it
+    keyspace: "followRequestsIndex",
+    take: (ctx, accountId, row) => {
+      if (removeFollowRequest(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.rejected", { requesterId: row.value, targetId: accountId });
+    },
+  },
+  {
+    keyspace: "blocksIndex",
+    take: (ctx, accountId, row) => {
+      if (removeBlock(ctx.store, accountId, row.value)) recordEvent(ctx, "block.removed", { blockerId: accountId, targetId: row.value });
+    },
+  },
+  {
+    keyspace: "mutesIndex",
+    take: (ctx, accountId, row) => {
+      if (removeMute(ctx.store, accountId, row.value)) recordEvent(ctx, "mute.removed", { accountId, targetId: row.value });
+    },
+  },
+];
+
+/** Still the suspension the removal was scheduled for (null: any suspension will do)? */
+function stillDue(account: AccountRecord | undefined, suspendedAt: number | null): account is AccountRecord {
+  if (!account || !account.suspended) return false;
+  return suspendedAt === null || account.dataDeletedAt != null || account.suspendedAt === suspendedAt;
+}
+
+/**
+ * Removes the account's data in batches. `suspendedAt`: the suspension this run was scheduled for; when the
+ * account was unsuspended (or suspended again later) since, nothing is removed.
+ */
+export async function removeAccountData(ctx: RemovalContext, accountId: string, suspendedAt: number | null): Promise<void> {
+  const { store } = ctx;
+  if (!stillDue(getAccount(store, accountId), suspendedAt)) return;
+  for (const step of STEPS) {
+    for (;;) {
+      const rows = ownedRows(store, step.keyspace, accountId, BATCH);
+      if (rows.length === 0) break;
+      const more = await store.write(() => {
+        if (!stillDue(getAccount(store, accountId), suspendedAt)) return false;
+        const now = Date.now();
+        for (const row of rows) {
+          step.take(ctx, accountId, row, now);
+          // Whatever the records behind it said, the row goes, so every batch makes progress.
+          dropOwnedRow(store, step.keyspace, row.key);
+        }
+        return true;
+      });
+      if (!more) return;
+    }
+  }
+  const images = await store.write(() => {
+    const account = getAccount(store, accountId);
+    if (!stillDue(account, suspendedAt)) return null;
+    clearNotifications(store, accountId);
+    removeAnnualReportsOf(store, accountId);
+    for (const list of listsOf(store, accountId)) {
+      removeList(store, list);
+      recordEvent(ctx, "list.deleted", { listId: list.id });
+    }
+    const now = Date.now();
+    for (const token of tokensOf(store, accountId)) if (!token.revokedAt) revokeToken(store, token, now);
+    const blank: AccountRecord = {
+      ...account,
+      displayName: "",
+      note: "",
+      noteSource: "",
+      fields: [],
+      avatarUrl: null,
+      avatarDescription: "",
+      headerUrl: null,
+      headerDescription: "",
+      dataDeletedAt: account.dataDeletedAt ?? now,
+    };
+    putAccount(store, blank);
+    recordEvent(ctx, "account.updated", { accountId });
+    return [account.avatarUrl, account.headerUrl];
+  });
+  // Files last: a run cut short before this point still knows them from the record it did not blank yet.
+  if (images) await Promise.all(images.map((path) => deleteMediaFile(ctx.config, path)));
+}
