@@ -20,6 +20,7 @@ import { SCENARIOS, TIMED_CHECKS } from "./scenarios/index.ts";
 import { SCALE_SCENARIOS } from "./scenarios/scale.ts";
 import { SCALE_CHECKS } from "./scenarios/scale-checks.ts";
 import { MEDIA_CHECKS, type MediaReport } from "./scenarios/media-upload.ts";
+import { SEARCH_CHECK_NAMES, searchFigures, searchStatusesHttp } from "./scenarios/search.ts";
 import type { Scenario } from "./scenarios/types.ts";
 
 function option(name: string, fallback: string): string {
@@ -118,18 +119,22 @@ async function scaleFigures(copy: SeededCopy) {
   return { startupMs, idle, checks };
 }
 
-const everyScenario = [...SCENARIOS, ...SCALE_SCENARIOS];
+const everyScenario = [...SCENARIOS, ...SCALE_SCENARIOS, searchStatusesHttp];
 const scenarios = only.length ? everyScenario.filter((s) => only.includes(s.name)) : everyScenario;
 const checks = only.length ? TIMED_CHECKS.filter((c) => only.includes(c.name)) : TIMED_CHECKS;
 const scaleChecks = only.length ? SCALE_CHECKS.filter((c) => only.includes(c.name)) : SCALE_CHECKS;
 const mediaChecks = only.length ? MEDIA_CHECKS.filter((c) => only.includes(c.name)) : MEDIA_CHECKS;
-if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length === 0) {
-  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS, ...MEDIA_CHECKS].map((s) => s.name).join(", ")}`);
+// Search (bench/scenarios/search.ts): its checks, and the index they and scale_search_statuses need, built first.
+const searchChecks = new Set<string>(SEARCH_CHECK_NAMES.filter((name) => !only.length || only.includes(name)));
+const searchWanted = searchChecks.size > 0 || scenarios.includes(searchStatusesHttp);
+if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length + searchChecks.size === 0) {
+  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS, ...MEDIA_CHECKS].map((s) => s.name).concat(SEARCH_CHECK_NAMES).join(", ")}`);
   process.exit(64);
 }
-const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length ? await seededCopy(process.argv.slice(2)) : null;
+const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length || searchWanted ? await seededCopy(process.argv.slice(2)) : null;
 process.on("exit", () => seeded?.remove());
-const scale = seeded ? await scaleFigures(seeded) : null;
+const searchReports = seeded && searchWanted ? await searchFigures(seeded, searchChecks) : [];
+const scale = seeded && (scenarios.some((s) => s.seeded) || scaleChecks.length) ? await scaleFigures(seeded) : null;
 
 const rows: Row[] = [];
 for (const scenario of scenarios) rows.push(await runScenario(scenario));
@@ -153,9 +158,11 @@ for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
 }
 for (const report of media) console.log(`\n${report.lines.join("\n")}`);
+for (const report of searchReports) console.log(`\n${report.lines.join("\n")}`);
 const issues = [
   ...problems(rows),
   ...media.flatMap((report) => report.problems),
+  ...searchReports.flatMap((report) => report.problems),
   ...timed.filter((c) => Math.max(...c.runsMs) > c.limitMs).map((c) => `${c.name}: slowest run ${Math.max(...c.runsMs).toFixed(0)} ms > ${c.limitMs} ms`),
 ];
 if (seeded && scale) {
@@ -180,5 +187,5 @@ if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
 mkdirSync(outDir, { recursive: true });
 if (profile) console.log(`\nCPU profiles of Warren: ${profileDir}/`);
 const settings = { connections, threads, durationMs, warmupMs, rounds, cpus: availableParallelism(), bun: Bun.version };
-writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed, media: media.map((r) => ({ name: r.name, ...r.figures })) }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
+writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed, media: media.map((r) => ({ name: r.name, ...r.figures })), search: searchReports.map((r) => ({ name: r.name, ...r.figures })) }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
 if (issues.length) process.exitCode = 1;

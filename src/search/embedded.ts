@@ -4,8 +4,10 @@
 // - Statuses: every query word must be in the status, the last one as a prefix of one of its words. The
 //   rarest of the query's whole words, or the words the prefix stands for when they are rarer together,
 //   "drive": their rows are read newest first (a reverse scan, from max_id on), and each candidate is
-//   checked against the other words (a point lookup per word) and the prefix (its indexed words, one read).
-//   An author (`accountId`) is one more whole word: "@<accountId>" lists an author's statuses.
+//   checked against the other parts of the query: by walking down their rows alongside the candidates
+//   when they are about as common, else by a point lookup per word (for the prefix, one read of the
+//   candidate's indexed words). An author (`accountId`) is one more whole word: "@<accountId>" lists an
+//   author's statuses.
 // - Accounts: the exact acct first, then accounts with a word starting with each query word, best first
 //   (rows under a prefix are sorted by followers, then last status). Undiscoverable accounts are indexed
 //   under their exact acct only.
@@ -23,7 +25,7 @@ import {
 
 /** The most work a query does; documented in docs/search.md ("Limits"). */
 export const LIMITS = {
-  /** Status rows a query reads as candidates (each then costs a lookup per other query word). */
+  /** Status rows a query reads (as candidates, and walked alongside them), per part of the query read so. */
   statusRows: 20_000,
   /** Words the last query word may stand for: the most used of the first `prefixScan` it starts. */
   prefixWords: 64,
@@ -200,13 +202,18 @@ function searchStatuses(store: Store, limits: Limits, q: string, query: StatusQu
   // the driver is checked by walking down its own rows alongside them (a row read costs about a quarter of a
   // point lookup); a much commoner one by a lookup per candidate, which skips the rows in between: a point
   // lookup in a whole word's rows, or one read of the candidate's indexed words for the prefix.
+  // Rows read in all (candidates and rows walked): at most `statusRows` per part of the query read so.
   const walks: Iterator<string>[] = [];
-  const walkAlong = (rows: Iterable<string>): Check => {
-    const walk = rows[Symbol.iterator]();
+  let rows = 0;
+  const walkAlong = (source: Iterable<string>): Check => {
+    const walk = source[Symbol.iterator]();
     walks.push(walk);
     let row = walk.next();
     return (id) => {
-      while (!row.done && row.value > id) row = walk.next();
+      while (!row.done && row.value > id) {
+        row = walk.next();
+        rows++;
+      }
       return !row.done && row.value === id;
     };
   };
@@ -218,15 +225,15 @@ function searchStatuses(store: Store, limits: Limits, q: string, query: StatusQu
     checks.push(walkable(prefixCount) ? walkAlong(prefixRows()) : (id) => !!indexedStatusWords(store, id)?.some((word) => stands.has(word)));
   }
 
+  const budget = limits.statusRows * (1 + walks.length);
   const out: string[] = [];
   let matched = 0;
-  let rows = 0;
   try {
     for (const id of candidates) {
       if (query.maxId && id >= query.maxId) continue;
       if (query.minId && id <= query.minId) break;
-      if (++rows > limits.statusRows) break;
-      if (!checks.every((check) => check(id))) continue;
+      if (++rows > budget) break;
+      if (!checks.every((check) => check(id)) || rows > budget) continue;
       if (matched++ >= query.offset) out.push(id);
       if (matched >= want) break;
     }

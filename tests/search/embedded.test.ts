@@ -81,8 +81,8 @@ describe("bounded work", () => {
     expect(LIMITS).toMatchObject({ statusRows: 20_000, prefixWords: 64, prefixScan: 512, accountRows: 5_000, tagRows: 1_000, depth: 1_000 });
   });
 
-  test("a status query reads at most `statusRows` candidates", async () => {
-    // "alpha" and "beta" each in 150 statuses, together only in the oldest one.
+  test("a status query reads at most `statusRows` rows per part of the query", async () => {
+    // "alpha" and "beta" each in 150 statuses, together only in the oldest one: 300 rows to read, 200 allowed.
     const docs = [status(1, "alpha beta")];
     for (let n = 2; n <= 301; n++) docs.push(status(n, n % 2 ? "alpha filler" : "beta filler"));
     await createEmbeddedEngine(store).indexStatuses(docs);

@@ -4,11 +4,11 @@
 import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import type { Deps } from "../../deps.ts";
-import type { Store } from "../../store/db.ts";
 import { newId } from "../../lib/ids.ts";
 import { findUserByEmail, insertAccount, usernameTaken } from "../../store/accounts.ts";
 import type { AccountKeysRecord, AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
+import { recordEvent } from "../events.ts";
 import { hashPassword } from "../auth/password.ts";
 import { isValidEmail, normaliseEmail } from "./email.ts";
 import { Problems, tooLong } from "./validation.ts";
@@ -155,21 +155,23 @@ export async function prepareLocalAccount(deps: Deps, input: NewLocalAccount, se
 }
 
 /**
- * Inside a write: inserts a prepared account. Uniqueness is checked again here, in the transaction, so two
- * concurrent sign-ups for one name or address cannot both win.
+ * Inside a write: inserts a prepared account and records `account.created`. Uniqueness is checked again
+ * here, in the transaction, so two concurrent sign-ups for one name or address cannot both win.
  */
-export function insertLocalAccount(store: Store, prepared: PreparedAccount): void {
+export function insertLocalAccount(deps: Pick<Deps, "store" | "jobs">, prepared: PreparedAccount): void {
+  const { store } = deps;
   const problems = new Problems();
   if (usernameTaken(store, prepared.account.username)) problems.add("username", "ERR_TAKEN", TAKEN);
   if (findUserByEmail(store, prepared.user.email)) problems.add("email", "ERR_TAKEN", TAKEN);
   problems.throwIfAny();
   insertAccount(store, prepared.account, prepared.user, prepared.keys);
+  recordEvent(deps, "account.created", { accountId: prepared.account.id });
 }
 
 /** Validates, then writes the account and its user in one durable transaction. */
 export async function createLocalAccount(deps: Deps, input: NewLocalAccount, seeded?: SharedSeedCredentials): Promise<PreparedAccount> {
   validateNewAccount(deps, input);
   const prepared = await prepareLocalAccount(deps, input, seeded);
-  await deps.store.write(() => insertLocalAccount(deps.store, prepared));
+  await deps.store.write(() => insertLocalAccount(deps, prepared));
   return prepared;
 }

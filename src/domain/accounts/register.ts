@@ -53,7 +53,7 @@ export async function registerAccount(deps: Deps, viewer: Viewer, input: Registr
 
   const prepared = await prepareLocalAccount(deps, candidate);
   return deps.store.write(() => {
-    insertLocalAccount(deps.store, prepared);
+    insertLocalAccount(deps, prepared);
     return issueToken(deps.store, viewer.app.id, prepared.account.id, [...viewer.app.scopes]);
   });
 }
