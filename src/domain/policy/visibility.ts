@@ -4,7 +4,7 @@ import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { isBlocking, isFollowing, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { getAccount } from "../../store/accounts.ts";
+import { cachedAccount } from "../accounts/read.ts";
 
 /**
  * May `viewerId` (null = anonymous) see `status`? Private: author, followers and mentioned accounts.
@@ -17,14 +17,15 @@ export function canSeeStatus(
   viewerId: string | null,
   status: StatusRecord,
   blocksViewer: (authorId: string) => boolean = (authorId) => isBlocking(store, authorId, viewerId!),
+  authorSuspended: (authorId: string) => boolean = (authorId) => cachedAccount(store, authorId)?.suspended === true,
 ): boolean {
   if (status.deletedAt) return false;
   // A suspended author's statuses are gone for everyone, the author included, until the suspension is lifted.
-  if (getAccount(store, status.accountId)?.suspended) return false;
+  if (authorSuspended(status.accountId)) return false;
   // A reblog is visible only while the status it wraps is.
   if (status.reblogOfId) {
     const original = getStatus(store, status.reblogOfId);
-    if (!original || original.reblogOfId || !canSeeStatus(store, viewerId, original, blocksViewer)) return false;
+    if (!original || original.reblogOfId || !canSeeStatus(store, viewerId, original, blocksViewer, authorSuspended)) return false;
   }
   if (viewerId === status.accountId) return true;
   if (viewerId && blocksViewer(status.accountId)) return false;

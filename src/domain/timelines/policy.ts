@@ -4,6 +4,7 @@
 // viewer's own choices (blocks, mutes, follows and their options, exclusive lists) and each timeline's rules.
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
+import { cachedAccount } from "../accounts/read.ts";
 import { getList, isMember, ownerListsContaining, type ListRecord } from "../../store/lists.ts";
 import type { FollowRecord, StatusRecord } from "../../store/records.ts";
 import { getFollow, isBlocking } from "../../store/relationships.ts";
@@ -19,6 +20,7 @@ export class TimelineViewer {
   private listed = new Map<string, boolean>();
   private hidden = new Map<string, boolean>();
   private blockers = new Map<string, boolean>();
+  private suspended = new Map<string, boolean>();
   private hiders = new Map<FilterContext, ((status: StatusRecord) => boolean) | null>();
 
   constructor(
@@ -77,6 +79,13 @@ export class TimelineViewer {
     return hit;
   }
 
+  /** Is this author suspended (everything of theirs hidden)? */
+  authorSuspended(accountId: string): boolean {
+    let hit = this.suspended.get(accountId);
+    if (hit === undefined) this.suspended.set(accountId, (hit = cachedAccount(this.store, accountId)?.suspended === true));
+    return hit;
+  }
+
   /** The cheap part of the home rule, from a feed row alone: is this author's content wanted at all? */
   homeAuthor(authorId: string): boolean {
     const viewerId = this.viewerId;
@@ -110,7 +119,7 @@ export class TimelineViewer {
   /** Visible to the viewer and not hidden by their blocks and mutes (also for a reblog's original). */
   sees(status: StatusRecord): boolean {
     return (
-      canSeeStatus(this.store, this.viewerId, status, (id) => this.blocksViewer(id)) &&
+      canSeeStatus(this.store, this.viewerId, status, (id) => this.blocksViewer(id), (id) => this.authorSuspended(id)) &&
       !hiddenByViewer(this.store, this.viewerId, status, (id) => this.hides(id))
     );
   }
