@@ -38,6 +38,7 @@ beforeAll(async () => {
     routes.map((r) => {
       let path = r.path.replace(":hashtag", "cache").replace(":account_id", bob.id).replace(":id", r.path.startsWith("/api/v1/statuses/") ? status.id : bob.id);
       if (r.path === "/api/v1/accounts/lookup") path += "?acct=bob";
+      if (r.path === "/api/v2/search") path += "?q=bob";
       if (r.path === "/api/v1/accounts") path += `?id[]=${bob.id}`;
       if (r.path === "/api/v1/statuses") path += `?id[]=${status.id}`;
       if (r.path === "/.well-known/webfinger") path += "?resource=acct:bob@localhost:3000";

@@ -9,6 +9,7 @@ import { AccountSchema, presentAccounts } from "../../../entities/account.ts";
 import { StatusSchema } from "../../../entities/status.ts";
 import { presentTag, TagSchema } from "../../../entities/tag.ts";
 import { authPlugin } from "../../plugins/auth.ts";
+import { cachePlugin } from "../../plugins/cache.ts";
 import { parseLimit } from "../../plugins/paging.ts";
 import { statusesFor } from "../../present.ts";
 import { ErrorBody, Flag, toBool } from "../../schemas.ts";
@@ -52,6 +53,7 @@ const offsetOf = (raw: string | undefined) => Math.max(0, Number.parseInt(raw ??
 export const searchRoutes = (deps: Deps) =>
   new Elysia({ name: "search-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
+    .use(cachePlugin)
     .get(
       "/api/v2/search",
       async ({ viewer, query }) => {
@@ -76,6 +78,8 @@ export const searchRoutes = (deps: Deps) =>
       },
       {
         maybeAuth: ["read:search"],
+        // Anonymous answers are the same for everyone (no statuses, no paging): proxies may keep them briefly.
+        publicCache: 15,
         query: SearchQuery,
         response: { 200: SearchResultsSchema, ...errors },
         detail: { summary: "Search accounts, hashtags and (for users) statuses; only what the caller may see", tags: ["search"] },
