@@ -2,6 +2,7 @@
 // gets and admin.report notifications carry), and for the admin API the accounts with their users, the
 // reported statuses through the status loader, and the rules. entities/report.ts and admin-report.ts render
 // what is returned here.
+import type { AdminAccountView } from "../admin/accounts-read.ts";
 import type { Deps } from "../../deps.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import type { AccountRecord, StatusRecord, UserRecord } from "../../store/records.ts";
@@ -23,10 +24,8 @@ export function loadReport(deps: Pick<Deps, "store">, report: ReportRecord | str
 }
 
 /** An account as the admin API shows it: with its user (null for remote accounts). */
-export interface LoadedAdminAccount {
-  account: AccountRecord;
-  user: UserRecord | null;
-}
+/** An account with its user, as the admin accounts API loads it. */
+export type LoadedAdminAccount = AdminAccountView;
 
 export interface LoadedAdminReport {
   report: ReportRecord;
