@@ -5,7 +5,7 @@
 import type { AdminAccountView } from "../admin/accounts-read.ts";
 import type { Deps } from "../../deps.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
-import type { AccountRecord, StatusRecord, UserRecord } from "../../store/records.ts";
+import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getReport, type ReportRecord } from "../../store/reports.ts";
 import { getRule, type RuleRecord } from "../../store/rules.ts";
 import { getStatus } from "../../store/statuses.ts";
