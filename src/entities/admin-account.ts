@@ -1,7 +1,7 @@
 // Admin::Account (API.md §4.13; Mastodon's REST::Admin::AccountSerializer): an account as the staff see it,
 // with its user's sign-in facts and the moderation states. Every key of Mastodon 4.6
 // (reference/mastodon-4.6-keys.json). Remote accounts have no user: e-mail, locale and role are null and the
-// user's flags false. Sign-in addresses are not kept (docs/admin.md): `ip` is null and `ips` empty.
+// user's flags false. `ip`/`ips`: the addresses of the user's sign-up and sign-ins (store/user-ips.ts).
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import { roleOf } from "../domain/accounts/roles.ts";
@@ -19,8 +19,8 @@ export const AdminAccountSchema = t.Object(
     domain: Nullable(t.String({ description: "null for local accounts" })),
     created_at: t.String({ description: "ISO 8601 datetime the account was created or first seen" }),
     email: Nullable(t.String({ description: "Local accounts only" })),
-    ip: Nullable(t.String({ description: "Latest sign-in address (not kept by Warren: null)" })),
-    ips: t.Array(IpSchema, { description: "Sign-in addresses (not kept by Warren: empty)" }),
+    ip: Nullable(t.String({ description: "The address of the latest sign-up or sign-in" })),
+    ips: t.Array(IpSchema, { description: "Addresses the user signed up and signed in from, most recent first" }),
     locale: Nullable(t.String()),
     invite_request: Nullable(t.String({ description: "The reason given at sign-up" })),
     role: Nullable(RoleSchema),
@@ -47,8 +47,8 @@ export function presentAdminAccount(config: Config, view: AdminAccountView, view
     domain: account.domain,
     created_at: new Date(account.createdAt).toISOString(),
     email: user?.email ?? null,
-    ip: null,
-    ips: [],
+    ip: view.ips[0]?.ip ?? null,
+    ips: view.ips.map((used) => ({ ip: used.ip, used_at: new Date(used.usedAt).toISOString() })),
     locale: user?.locale ?? null,
     invite_request: user?.reason ?? null,
     role: user ? presentRole(roleOf(user.role)) : null,

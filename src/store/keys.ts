@@ -20,6 +20,8 @@ export const KEYSPACES = {
   users: "users",
   /** emailLower → accountId */
   usersByEmail: "users_by_email",
+  /** [accountId, ip] → last used (ms): the addresses a local user signed up or signed in from (src/store/user-ips.ts) */
+  userIps: "user_ips",
   /** appId → AppRecord */
   apps: "apps",
   /** clientId → appId */

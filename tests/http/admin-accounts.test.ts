@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { createUser } from "../helpers/clients.ts";
+import { createClientApp, createUser } from "../helpers/clients.ts";
 import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
 import { outboxDir } from "../../src/mail/mailer.ts";
 import { api, names, staffUser, type Staffer } from "./admin-helpers.ts";
@@ -56,8 +56,9 @@ describe("the Admin::Account entity", () => {
       username: alice.username,
       domain: null,
       email: alice.email,
-      ip: null,
-      ips: [],
+      // Signed in through app.handle: no socket, so loopback.
+      ip: "127.0.0.1",
+      ips: [{ ip: "127.0.0.1", used_at: expect.any(String) }],
       locale: "en",
       invite_request: null,
       role: { id: "-99", name: "", permissions: "65536", highlighted: false },
@@ -125,9 +126,23 @@ describe("GET /api/v2/admin/accounts", () => {
     expect(names(await v2("?email=example.com"))).toEqual([]);
   });
 
-  test("ip and invited_by match nobody (no addresses or invites are kept)", async () => {
-    expect(names(await v2("?ip=127.0.0.1"))).toEqual([]);
+  test("ip: the addresses users signed up and signed in from, exact or a CIDR range; invited_by matches nobody", async () => {
+    // A sign-in from behind the (trusted, loopback) proxy: X-Forwarded-For names the client.
+    const app = await createClientApp(t);
+    const traveller = await createUser(t, "traveller");
+    const grant = await t.request("/oauth/token", {
+      method: "POST",
+      headers: { "x-forwarded-for": "203.0.113.7" },
+      form: { grant_type: "password", client_id: app.client_id, client_secret: app.client_secret, username: "traveller", password: traveller.password, scope: "read" },
+    });
+    expect(grant.status).toBe(200);
+    expect(names(await v2("?ip=203.0.113.7"))).toEqual(["traveller"]);
+    expect(names(await v2("?ip=203.0.113.0/24"))).toEqual(["traveller"]);
+    expect(names(await v2("?ip=198.51.100.1"))).toEqual([]);
     expect(names(await v2("?ip=not-an-ip"))).toEqual([]);
+    const shown = await one(traveller.id);
+    expect(shown.body.ip).toBe("203.0.113.7");
+    expect(shown.body.ips.map((used: { ip: string }) => used.ip)).toEqual(["203.0.113.7"]);
     expect(names(await v2(`?invited_by=${owner.id}`))).toEqual([]);
   });
 

@@ -53,7 +53,7 @@ describe("Admin::Report", () => {
     });
     expect(one.account).toMatchObject({
       id: reporter.id, username: reporter.username, domain: null, email: reporter.email, confirmed: true, approved: true,
-      disabled: false, silenced: false, suspended: false, sensitized: false, ip: null, ips: [],
+      disabled: false, silenced: false, suspended: false, sensitized: false, ip: "127.0.0.1", ips: [{ ip: "127.0.0.1", used_at: expect.any(String) }],
     });
     expect(one.account.role).toMatchObject({ name: "", permissions: expect.any(String) });
     expect(one.account.account.id).toBe(reporter.id);

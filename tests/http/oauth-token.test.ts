@@ -76,7 +76,7 @@ describe("authorization_code", () => {
     const code = await codeFor();
     const input = { grant_type: "authorization_code", code, redirect_uri: CB };
     const credentials = { clientId: app.client_id, clientSecret: app.client_secret };
-    const late = exchangeToken(t.deps, credentials, input, Date.now() + CODE_LIFETIME_MS + 1000);
+    const late = exchangeToken(t.deps, credentials, input, null, Date.now() + CODE_LIFETIME_MS + 1000);
     await expect(late).rejects.toBeInstanceOf(OAuthError);
     await expect(late).rejects.toMatchObject({ status: 400, message: "invalid_grant" });
     expect((await codeGrant({ code })).status).toBe(200);

@@ -1,5 +1,6 @@
 // POST /api/v1/accounts: an app (client_credentials token) signs a user up and receives the user's token.
 // The account, its user and the token are written in one transaction: never an account without its token.
+import { noteUserIp } from "../../store/user-ips.ts";
 import type { Deps } from "../../deps.ts";
 import { Forbidden } from "../../lib/errors.ts";
 import type { Viewer } from "../auth/viewer.ts";
@@ -24,7 +25,8 @@ export const MAX_REASON_LENGTH = 420;
 const LOCALE_PATTERN = /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*$/i;
 const ACCEPTED = new Set<unknown>([true, "true", "1"]);
 
-export async function registerAccount(deps: Deps, viewer: Viewer, input: RegistrationInput): Promise<IssuedToken> {
+/** POST /api/v1/accounts; the sign-up is recorded with `clientIp` (Admin::Account `ips`). */
+export async function registerAccount(deps: Deps, viewer: Viewer, input: RegistrationInput, clientIp: string | null = null): Promise<IssuedToken> {
   if (viewer.account || viewer.user) throw new Forbidden("This method requires an client credentials authentication");
   const mode = registrationMode(deps);
   if (mode === "closed") throw new Forbidden("Forbidden");
@@ -54,6 +56,7 @@ export async function registerAccount(deps: Deps, viewer: Viewer, input: Registr
   const prepared = await prepareLocalAccount(deps, candidate);
   return deps.store.write(() => {
     insertLocalAccount(deps, prepared);
+    if (clientIp) noteUserIp(deps.store, prepared.account.id, clientIp, Date.now());
     return issueToken(deps.store, viewer.app.id, prepared.account.id, [...viewer.app.scopes]);
   });
 }

@@ -6,13 +6,13 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
+import { getAccount, putAccount, putUser } from "../../store/accounts.ts";
 import { removeAccountRecords } from "../../store/admin-accounts.ts";
 import { insertAccountWarning, type WarningAction } from "../../store/admin.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import { recordEvent } from "../events.ts";
-import { findAdminAccount, type AdminAccountView } from "./accounts-read.ts";
+import { adminAccountView, findAdminAccount, type AdminAccountView } from "./accounts-read.ts";
 import { ensure, mayDecideSignUp, mayDeleteData, mayDisable, mayModerate, mayUnsuspend, staffCan, type Staff } from "./accounts-policy.ts";
 import { resolveReportsOfAction } from "./accounts-reports.ts";
 import { removeAccountData } from "./accounts-removal.ts";
@@ -23,7 +23,7 @@ type ActionDeps = Pick<Deps, "store" | "jobs" | "config">;
 function current(store: Store, accountId: string): AdminAccountView {
   const account = getAccount(store, accountId);
   if (!account) throw new NotFound();
-  return { account, user: account.domain === null ? (getUser(store, accountId) ?? null) : null };
+  return adminAccountView(store, account);
 }
 
 function revokeAllTokens(store: Store, accountId: string, now: number): void {
@@ -54,7 +54,7 @@ async function change(
       recordEvent(deps, "account.updated", { accountId: account.id });
     }
     if (user && user !== view.user) putUser(store, user);
-    return { account, user };
+    return adminAccountView(store, account, user);
   });
 }
 

@@ -6,6 +6,8 @@ import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
+import { userIps, type UserIp } from "../../store/user-ips.ts";
+import { inRange, parseRange } from "../../lib/ip-range.ts";
 import { scanAccountIds } from "../../store/admin-accounts.ts";
 import type { PageQuery } from "../../store/paging.ts";
 import type { AccountRecord, UserRecord } from "../../store/records.ts";
@@ -18,6 +20,14 @@ export interface AdminAccountView {
   account: AccountRecord;
   /** null for remote accounts */
   user: UserRecord | null;
+  /** the addresses the user signed up and signed in from, most recent first (none for remote accounts) */
+  ips: UserIp[];
+}
+
+/** An account as the staff see it: with its user and the addresses that user came from. */
+export function adminAccountView(store: Store, account: AccountRecord, user?: UserRecord | null): AdminAccountView {
+  const local = account.domain === null;
+  return { account, user: user !== undefined ? user : local ? (getUser(store, account.id) ?? null) : null, ips: local ? userIps(store, account.id) : [] };
 }
 
 export type AccountStatusFilter = "active" | "pending" | "disabled" | "silenced" | "suspended" | "sensitized";
@@ -135,15 +145,14 @@ function needsUser(filter: AccountFilter): boolean {
 }
 
 /** A matcher for one request: the texts prepared once, every account tested against them. */
-function matcher(filter: AccountFilter): (account: AccountRecord, user: UserRecord | null) => boolean {
+function matcher(store: Store, filter: AccountFilter): (account: AccountRecord, user: UserRecord | null) => boolean {
   const username = filter.username?.trim().replace(/^@/, "").toLowerCase();
   const displayName = filter.displayName?.trim().toLowerCase();
   const email = filter.email?.trim().toLowerCase();
   const domain = filter.byDomain?.trim().toLowerCase();
   const roleIds = filter.roleIds ? new Set(filter.roleIds) : null;
-  // Users' addresses are not recorded yet (docs/admin.md): an ip filter matches nobody, as an invalid one
-  // does on Mastodon.
-  const ipGiven = filter.ip !== undefined;
+  // An address or a CIDR range (Mastodon's inet containment); an unreadable one matches nobody, as on Mastodon.
+  const ipRange = filter.ip === undefined ? undefined : parseRange(filter.ip);
   return (account, user) => {
     if (filter.origin === "local" && account.domain !== null) return false;
     if (filter.origin === "remote" && account.domain === null) return false;
@@ -153,7 +162,7 @@ function matcher(filter: AccountFilter): (account: AccountRecord, user: UserReco
     if (email !== undefined && !user?.email.startsWith(email)) return false;
     if (roleIds && (!user || user.role === "User" || !roleIds.has(roleOf(user.role).id))) return false;
     if (filter.invitedBy !== undefined) return false; // no invites on this server: nobody was invited
-    if (ipGiven) return false;
+    if (ipRange !== undefined && (!ipRange || !userIps(store, account.id).some((used) => inRange(used.ip, ipRange)))) return false;
     switch (filter.status) {
       case "active":
         return !account.suspended;
@@ -175,7 +184,7 @@ function matcher(filter: AccountFilter): (account: AccountRecord, user: UserReco
 
 /** A page of accounts matching the filter, newest first; the ids examined are bounded by the query's budget. */
 export function adminAccountsPage(store: Store, filter: AccountFilter, query: PageQuery): AdminAccountView[] {
-  const matches = matcher(filter);
+  const matches = matcher(store, filter);
   const source = needsUser(filter) ? "users" : "accounts";
   const found: AdminAccountView[] = [];
   const ids = scanAccountIds(store, source, query, (id) => {
@@ -183,7 +192,7 @@ export function adminAccountsPage(store: Store, filter: AccountFilter, query: Pa
     if (!account) return false;
     const user = account.domain === null ? (getUser(store, id) ?? null) : null;
     if (!matches(account, user)) return false;
-    found.push({ account, user });
+    found.push(adminAccountView(store, account, user));
     return true;
   });
   // Kept in the scan's order: with min_id the scan went upwards and the ids came back reversed.
@@ -196,7 +205,7 @@ export function findAdminAccount(deps: Pick<Deps, "store">, rawId: string): Admi
   const id = normaliseId(rawId);
   const account = id ? getAccount(deps.store, id) : undefined;
   if (!account) throw new NotFound();
-  return { account, user: account.domain === null ? (getUser(deps.store, account.id) ?? null) : null };
+  return adminAccountView(deps.store, account);
 }
 
 /** Every local sign-up waiting for approval, newest first (`warren accounts approve|reject --all`). */

@@ -13,6 +13,7 @@ import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
 import { dropOwnedRow, ownedRows, type OwnedKeyspace } from "../../store/admin-accounts.ts";
 import { removeAnnualReportsOf } from "../../store/annual-reports.ts";
+import { removeUserIps } from "../../store/user-ips.ts";
 import { listsOf, removeList } from "../../store/lists.ts";
 import { clearNotifications } from "../../store/notifications.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
@@ -146,6 +147,7 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     if (!stillDue(account, suspendedAt)) return null;
     clearNotifications(store, accountId);
     removeAnnualReportsOf(store, accountId);
+    removeUserIps(store, accountId);
     for (const list of listsOf(store, accountId)) {
       removeList(store, list);
       recordEvent(ctx, "list.deleted", { listId: list.id });

@@ -1,5 +1,6 @@
 // POST /oauth/token grants (API.md §2.5): authorization_code (with PKCE), client_credentials and, unless the
 // operator turns it off, password. The client is already authenticated. Errors are RFC 6749's.
+import { noteUserIp } from "../../store/user-ips.ts";
 import { createHash } from "node:crypto";
 import type { Deps } from "../../deps.ts";
 import { OAuthError } from "../../lib/errors.ts";
@@ -50,7 +51,7 @@ function pkceChallenge(verifier: string): string {
   return createHash("sha256").update(verifier).digest("base64url");
 }
 
-async function authorizationCodeGrant(deps: Deps, app: AppRecord, input: TokenRequest, now: number): Promise<IssuedToken> {
+async function authorizationCodeGrant(deps: Deps, app: AppRecord, input: TokenRequest, now: number, clientIp: string | null): Promise<IssuedToken> {
   if (!input.code) throw missing("code");
   if (!input.redirect_uri) throw missing("redirect_uri");
   const hash = input.code.length <= 256 ? sha256(input.code) : "";
@@ -80,24 +81,34 @@ async function authorizationCodeGrant(deps: Deps, app: AppRecord, input: TokenRe
     }
     const token = issueToken(deps.store, app.id, code.accountId, code.scopes);
     putAuthorizationCode(deps.store, { ...current, usedAt: now, tokenHash: token.record.hash });
+    if (clientIp) noteUserIp(deps.store, code.accountId, clientIp, now);
     return token;
   });
   if (!issued) throw invalidGrant();
   return issued;
 }
 
-async function passwordGrant(deps: Deps, app: AppRecord, input: TokenRequest): Promise<IssuedToken> {
+async function passwordGrant(deps: Deps, app: AppRecord, input: TokenRequest, now: number, clientIp: string | null): Promise<IssuedToken> {
   if (!input.username) throw missing("username");
   if (!input.password) throw missing("password");
   const scopes = requestedScopes(app, input.scope);
   const result = await signIn(deps.store, input.username, input.password);
   if (!result.ok) throw invalidGrant();
-  return deps.store.write(() => issueToken(deps.store, app.id, result.account.id, scopes));
+  return deps.store.write(() => {
+    if (clientIp) noteUserIp(deps.store, result.account.id, clientIp, now);
+    return issueToken(deps.store, app.id, result.account.id, scopes);
+  });
 }
 
 /** Authenticates the client, then runs the grant. The grant type is checked first: an unsupported one is
- * refused whoever asks. */
-export async function exchangeToken(deps: Deps, credentials: ClientCredentials, input: TokenRequest, now = Date.now()): Promise<IssuedToken> {
+ * refused whoever asks. A user's sign-in is recorded with `clientIp` (Admin::Account `ips`). */
+export async function exchangeToken(
+  deps: Deps,
+  credentials: ClientCredentials,
+  input: TokenRequest,
+  clientIp: string | null = null,
+  now = Date.now(),
+): Promise<IssuedToken> {
   if (!input.grant_type) throw missing("grant_type");
   if (!grantTypes(deps).includes(input.grant_type)) {
     throw new OAuthError(400, "unsupported_grant_type", "The authorization grant type is not supported by the authorization server.");
@@ -105,9 +116,9 @@ export async function exchangeToken(deps: Deps, credentials: ClientCredentials, 
   const app = authenticateClient(deps.store, credentials);
   switch (input.grant_type) {
     case "authorization_code":
-      return authorizationCodeGrant(deps, app, input, now);
+      return authorizationCodeGrant(deps, app, input, now, clientIp);
     case "password":
-      return passwordGrant(deps, app, input);
+      return passwordGrant(deps, app, input, now, clientIp);
     default: {
       const scopes = requestedScopes(app, input.scope);
       return deps.store.write(() => issueToken(deps.store, app.id, null, scopes));

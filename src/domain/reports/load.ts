@@ -2,9 +2,9 @@
 // gets and admin.report notifications carry), and for the admin API the accounts with their users, the
 // reported statuses through the status loader, and the rules. entities/report.ts and admin-report.ts render
 // what is returned here.
-import type { AdminAccountView } from "../admin/accounts-read.ts";
+import { adminAccountView, type AdminAccountView } from "../admin/accounts-read.ts";
 import type { Deps } from "../../deps.ts";
-import { getAccount, getUser } from "../../store/accounts.ts";
+import { getAccount } from "../../store/accounts.ts";
 import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getReport, type ReportRecord } from "../../store/reports.ts";
 import { getRule, type RuleRecord } from "../../store/rules.ts";
@@ -53,7 +53,7 @@ export function loadAdminReports(deps: Deps, viewerId: string, reports: readonly
     let hit = accounts.get(id);
     if (hit === undefined) {
       const account = getAccount(deps.store, id);
-      hit = account ? { account, user: account.domain === null ? (getUser(deps.store, id) ?? null) : null } : null;
+      hit = account ? adminAccountView(deps.store, account) : null;
       accounts.set(id, hit);
     }
     return hit;

@@ -8,6 +8,7 @@ import { presentToken, TokenSchema } from "../../entities/token.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { EmptyObject, ErrorBody } from "../schemas.ts";
 import { clientCredentials, onlyStrings } from "./request.ts";
+import { requestAddress } from "../client-address.ts";
 
 const Param = (description: string) => t.Optional(t.String({ description }));
 
@@ -23,7 +24,8 @@ export const tokenRoutes = (deps: Deps) =>
     .use(cachePlugin)
     .post(
       "/oauth/token",
-      async ({ body, request }) => presentToken(await exchangeToken(deps, clientCredentials(request, body), body)),
+      async ({ body, request, server }) =>
+        presentToken(await exchangeToken(deps, clientCredentials(request, body), body, requestAddress(deps.config, request, server))),
       {
         body: t.Object({
           grant_type: Param("authorization_code, client_credentials or (when enabled) password"),

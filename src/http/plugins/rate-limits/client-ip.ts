@@ -37,16 +37,25 @@ function bucket(address: Address): string {
   return `${parts.join(":")}::/64`;
 }
 
-export function clientBucket(peer: string | null, forwardedFor: string | null, ranges: Range[]): string {
-  let client = peer === null ? NO_PEER : parse(peer);
-  if (!client) return "unknown";
-  if (!isTrusted(client, ranges) || !forwardedFor) return bucket(client);
+function client(peer: string | null, forwardedFor: string | null, ranges: Range[]): Address | null {
+  let found = peer === null ? NO_PEER : parse(peer);
+  if (!found || !isTrusted(found, ranges) || !forwardedFor) return found;
   const hops = forwardedFor.split(",");
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parse(hops[i]!);
     if (!hop) continue; // garbage a client wrote; the proxies' own entries are further right
-    client = hop;
+    found = hop;
     if (!isTrusted(hop, ranges)) break;
   }
-  return bucket(client);
+  return found;
+}
+
+export function clientBucket(peer: string | null, forwardedFor: string | null, ranges: Range[]): string {
+  const found = client(peer, forwardedFor, ranges);
+  return found ? bucket(found) : "unknown";
+}
+
+/** The client's own address (sign-ins and sign-ups are recorded with it), or null when unreadable. */
+export function clientAddress(peer: string | null, forwardedFor: string | null, ranges: Range[]): string | null {
+  return client(peer, forwardedFor, ranges)?.toString() ?? null;
 }

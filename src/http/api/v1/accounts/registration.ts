@@ -1,4 +1,5 @@
 // POST /api/v1/accounts: sign-up by an app (client_credentials token), answered with the new user's token.
+import { requestAddress } from "../../../client-address.ts";
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { registerAccount, MAX_REASON_LENGTH } from "../../../../domain/accounts/register.ts";
@@ -10,7 +11,7 @@ import { ErrorBody } from "../../../schemas.ts";
 export const registrationRoutes = (deps: Deps) =>
   new Elysia({ name: "accounts-registration-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
-    .post("/api/v1/accounts", async ({ viewer, body }) => presentToken(await registerAccount(deps, viewer, body)), {
+    .post("/api/v1/accounts", async ({ viewer, body, request, server }) => presentToken(await registerAccount(deps, viewer, body, requestAddress(deps.config, request, server))), {
       appAuth: ["write:accounts"],
       body: t.Object({
         username: t.Optional(t.String({ description: `Required; letters, digits and _; at most ${ACCOUNT_LIMITS.maxUsernameLength} characters` })),
