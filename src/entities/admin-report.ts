@@ -5,22 +5,16 @@
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedAdminAccount, LoadedAdminReports } from "../domain/reports/load.ts";
-import { publicId } from "../lib/ids.ts";
 import { AdminAccountSchema, presentAdminAccount } from "./admin-account.ts";
 import { presentRule, RuleSchema } from "./instance.ts";
 import { Nullable } from "./nullable.ts";
+import { REPORT_FIELDS, reportFields } from "./report.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
 
 
 export const AdminReportSchema = t.Object(
   {
-    id: t.String(),
-    action_taken: t.Boolean(),
-    action_taken_at: Nullable(t.String()),
-    category: t.String({ description: "spam, legal, violation or other" }),
-    comment: t.String(),
-    forwarded: t.Boolean(),
-    created_at: t.String(),
+    ...REPORT_FIELDS,
     updated_at: t.String(),
     account: AdminAccountSchema,
     target_account: AdminAccountSchema,
@@ -34,21 +28,13 @@ export const AdminReportSchema = t.Object(
 
 export type AdminReport = Static<typeof AdminReportSchema>;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function presentAdminReports(config: Config, loaded: LoadedAdminReports): AdminReport[] {
   const { viewerId } = loaded;
   const admin = (entry: LoadedAdminAccount | null) => (entry ? presentAdminAccount(config, entry, viewerId) : null);
   return loaded.reports.map((entry) => {
     const { report } = entry;
     return {
-      id: publicId(report.id),
-      action_taken: report.actionTakenAt !== null,
-      action_taken_at: iso(report.actionTakenAt),
-      category: report.category,
-      comment: report.comment,
-      forwarded: report.forwarded,
-      created_at: new Date(report.createdAt).toISOString(),
+      ...reportFields(report),
       updated_at: new Date(report.updatedAt).toISOString(),
       account: admin(entry.account)!,
       target_account: admin(entry.target)!,

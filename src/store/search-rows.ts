@@ -5,9 +5,9 @@
 // - An account row is 18 bytes: followers (inverted, 4 bytes), time of the last status (inverted, 6 bytes),
 //   then the id (8 bytes), so a word's accounts come best first: most followers, then most recently active.
 // A row's decoded value is its id either way.
-import { ID_WIDTH } from "../lib/ids.ts";
+import { ID_BYTES, idBound, rowBytes, unpackedId } from "./packed-rows.ts";
 
-export const STATUS_ROW_BYTES = 8;
+export const STATUS_ROW_BYTES = ID_BYTES;
 export const ACCOUNT_ROW_BYTES = 18;
 
 const MAX_U32 = 0xffff_ffff;
@@ -17,21 +17,6 @@ const ID_PATTERN = /^\d{1,18}$/;
 /** Is this an id a row can hold (what lib/ids makes, or a normalised client cursor)? */
 export const isRowId = (id: string): boolean => ID_PATTERN.test(id);
 
-// Rows written are cut from shared slabs: lmdb-js looks up (and remembers) the address of a value's
-// ArrayBuffer on every put, which a Buffer per row makes slow (as store/home-rows.ts found).
-const SLAB_BYTES = 64 * 1024;
-let slab = Buffer.allocUnsafeSlow(0);
-let slabUsed = 0;
-
-function rowBytes(size: number): Buffer {
-  if (slabUsed + size > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  slabUsed += size;
-  return slab.subarray(slabUsed - size, slabUsed);
-}
-
 /** The row of a status (for puts and removals). */
 export function statusRow(id: string): Buffer {
   const bytes = rowBytes(STATUS_ROW_BYTES);
@@ -40,11 +25,7 @@ export function statusRow(id: string): Buffer {
 }
 
 /** A status row in a buffer of its own: a range bound or a point lookup. */
-export function statusBound(id: string): Buffer {
-  const bytes = Buffer.alloc(STATUS_ROW_BYTES);
-  bytes.writeBigUInt64BE(BigInt(id));
-  return bytes;
-}
+export const statusBound = idBound;
 
 export interface AccountRank {
   followersCount: number;
@@ -65,7 +46,7 @@ export function accountRow(id: string, rank: AccountRank): Buffer {
 /** lmdb-js hands a decoder its shared read buffer and the value's size. */
 export function decodeRowId(bytes: Uint8Array, size: number = bytes.length): string {
   const view = new DataView(bytes.buffer, bytes.byteOffset, size);
-  return view.getBigUint64(size - 8).toString().padStart(ID_WIDTH, "0");
+  return unpackedId(view.getBigUint64(size - ID_BYTES));
 }
 
 /** lmdb-js options of the search_postings keyspace: rows written as Buffers, read back as ids. */

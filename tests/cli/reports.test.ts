@@ -1,14 +1,13 @@
 // `warren reports list [--unresolved]` run as the real CLI (a child process) on the data directory of a
 // running test app whose users filed the reports through the API and whose moderator resolved one.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { runWarren } from "../helpers/cli.ts";
 import { newUser } from "../http/statuses-helpers.ts";
 import { admin, postStatus, reported, staffUser } from "../http/reports-helpers.ts";
 
 setDefaultTimeout(60_000);
 
-const ROOT = join(import.meta.dir, "../..");
 let t: TestApp;
 
 beforeAll(async () => {
@@ -16,16 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function cli(...args: string[]) {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "reports", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, WARREN_DATA_DIR: t.dir, WARREN_URL: BASE, WARREN_LOG: "off" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { stdout, stderr, code };
-}
+const cli = (...args: string[]) => runWarren(t.dir, "reports", ...args);
 
 describe("warren reports list", () => {
   test("prints nothing but the count on a new server", async () => {

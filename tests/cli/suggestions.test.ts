@@ -1,13 +1,12 @@
 // `warren suggestions list|add|remove` run as the real CLI (a child process) on the data directory of a
 // running test app, whose users then see the staff picks through GET /api/v2/suggestions.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { runWarren } from "../helpers/cli.ts";
 import { createUser, signedInUser } from "../helpers/clients.ts";
 
 setDefaultTimeout(60_000);
 
-const ROOT = join(import.meta.dir, "../..");
 let t: TestApp;
 let viewer: Awaited<ReturnType<typeof signedInUser>>;
 const ids: Record<string, string> = {};
@@ -23,16 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function cli(...args: string[]) {
-  const child = Bun.spawn([process.execPath, "src/main.ts", "suggestions", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, WARREN_DATA_DIR: t.dir, WARREN_URL: BASE, WARREN_LOG: "off" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { stdout, stderr, code };
-}
+const cli = (...args: string[]) => runWarren(t.dir, "suggestions", ...args);
 
 async function suggested(): Promise<[string, string[]][]> {
   const res = await t.request("/api/v2/suggestions", { token: viewer.token });

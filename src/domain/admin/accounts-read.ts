@@ -77,6 +77,19 @@ function checkedStatus(value: string): AccountStatusFilter {
   throw new BadRequest(`Unknown status: ${value}`);
 }
 
+/** The parameters v1 and v2 share, with the same names and meaning. */
+type TextParams = Pick<V2Params, "username" | "display_name" | "by_domain" | "email" | "ip">;
+
+/** Adds to `filter` each of the shared parameters that is present. */
+function withTextParams(filter: AccountFilter, params: TextParams): AccountFilter {
+  if (present(params.username)) filter.username = params.username;
+  if (present(params.display_name)) filter.displayName = params.display_name;
+  if (present(params.by_domain)) filter.byDomain = params.by_domain;
+  if (present(params.email)) filter.email = params.email;
+  if (present(params.ip)) filter.ip = params.ip;
+  return filter;
+}
+
 /** v2: no defaults; an unknown origin or status is 400, as Mastodon's AccountFilter raises. */
 export function v2Filter(params: V2Params): AccountFilter {
   const filter: AccountFilter = {};
@@ -86,12 +99,7 @@ export function v2Filter(params: V2Params): AccountFilter {
   if (roleIds.some(present)) filter.roleIds = roleIds.filter(present);
   if (params.permissions === "staff") filter.roleIds = staffRoleIds();
   if (present(params.invited_by)) filter.invitedBy = params.invited_by;
-  if (present(params.username)) filter.username = params.username;
-  if (present(params.display_name)) filter.displayName = params.display_name;
-  if (present(params.by_domain)) filter.byDomain = params.by_domain;
-  if (present(params.email)) filter.email = params.email;
-  if (present(params.ip)) filter.ip = params.ip;
-  return filter;
+  return withTextParams(filter, params);
 }
 
 /** The raw v1 parameters: flags that count when present with any non-empty value, as Rails' `present?`. */
@@ -123,12 +131,7 @@ export function v1Filter(params: V1Params): AccountFilter {
     if (present(params[status])) filter.status = status;
   }
   if (present(params.staff)) filter.roleIds = staffRoleIds();
-  if (present(params.by_domain)) filter.byDomain = params.by_domain;
-  if (present(params.username)) filter.username = params.username;
-  if (present(params.display_name)) filter.displayName = params.display_name;
-  if (present(params.email)) filter.email = params.email;
-  if (present(params.ip)) filter.ip = params.ip;
-  return filter;
+  return withTextParams(filter, params);
 }
 
 /** Needs a user record to match (so only local accounts can). */

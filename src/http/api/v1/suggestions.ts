@@ -2,12 +2,11 @@
 // Mastodon's `Deprecation` header) and DELETE /api/v1/suggestions/:account_id (what clients still call).
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
-import { dismissSuggestion, suggestionsFor } from "../../../domain/suggestions/suggest.ts";
+import { suggestionsFor } from "../../../domain/suggestions/suggest.ts";
 import { AccountSchema, presentAccount } from "../../../entities/account.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
-import { EmptyObject } from "../../schemas.ts";
-import { DismissParams, READ, suggestionErrors, suggestionsQuery, SuggestionsQuerySchema, WRITE } from "../v2/suggestions.ts";
+import { dismissRoute, READ, suggestionErrors, suggestionsQuery, SuggestionsQuerySchema } from "../v2/suggestions.ts";
 
 /** Mastodon deprecated GET /api/v1/suggestions on 2021-05-16. */
 const DEPRECATION = "@1621123200";
@@ -29,16 +28,4 @@ export const suggestionV1Routes = (deps: Deps) =>
         detail: { summary: "Deprecated: the suggested accounts without their sources (use /api/v2/suggestions)", tags: ["suggestions"], deprecated: true },
       },
     )
-    .delete(
-      "/api/v1/suggestions/:account_id",
-      async ({ viewer, params }) => {
-        await dismissSuggestion(deps, viewer.account.id, params.account_id);
-        return {};
-      },
-      {
-        auth: WRITE,
-        params: DismissParams,
-        response: { 200: EmptyObject, ...suggestionErrors },
-        detail: { summary: "Never suggest this account again (any id answers {})", tags: ["suggestions"] },
-      },
-    );
+    .use(dismissRoute(deps, "/api/v1/suggestions/:account_id"));

@@ -14,17 +14,35 @@ export const SuggestionsQuerySchema = t.Object({
   offset: t.Optional(t.String({ description: "Skip this many suggestions (default 0)" })),
 });
 
-export const DismissParams = t.Object({ account_id: t.String({ description: "Account id" }) });
+const DismissParams = t.Object({ account_id: t.String({ description: "Account id" }) });
 
 export const suggestionErrors = { 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 export const READ = ["read:accounts"];
-export const WRITE = ["write:accounts"];
+const WRITE = ["write:accounts"];
 
 /** Mastodon reads `offset` with to_i: anything that is not a number is 0; negatives are 0 here. */
 export function suggestionsQuery(query: { limit?: string; offset?: string }): SuggestionsQuery {
   const offset = query.offset === undefined ? 0 : parseInt(query.offset, 10);
   return { limit: parseLimit(query.limit, SUGGESTIONS_LIMIT), offset: Number.isFinite(offset) && offset > 0 ? offset : 0 };
 }
+
+/** DELETE /api/v1/suggestions/:account_id and its v2 twin: the one route, under either path. */
+export const dismissRoute = (deps: Deps, path: `/api/v${1 | 2}/suggestions/:account_id`) =>
+  new Elysia({ name: "suggestion-dismiss-route", seed: `${deps.store.dir} ${path}` })
+    .use(authPlugin(deps))
+    .delete(
+      path,
+      async ({ viewer, params }) => {
+        await dismissSuggestion(deps, viewer.account.id, params.account_id);
+        return {};
+      },
+      {
+        auth: WRITE,
+        params: DismissParams,
+        response: { 200: EmptyObject, ...suggestionErrors },
+        detail: { summary: "Never suggest this account again (any id answers {})", tags: ["suggestions"] },
+      },
+    );
 
 export const suggestionV2Routes = (deps: Deps) =>
   new Elysia({ name: "suggestion-v2-routes", seed: deps.store.dir })
@@ -41,16 +59,4 @@ export const suggestionV2Routes = (deps: Deps) =>
         detail: { summary: "Accounts to follow, with why each is suggested (docs/suggestions.md)", tags: ["suggestions"] },
       },
     )
-    .delete(
-      "/api/v2/suggestions/:account_id",
-      async ({ viewer, params }) => {
-        await dismissSuggestion(deps, viewer.account.id, params.account_id);
-        return {};
-      },
-      {
-        auth: WRITE,
-        params: DismissParams,
-        response: { 200: EmptyObject, ...suggestionErrors },
-        detail: { summary: "Never suggest this account again (any id answers {})", tags: ["suggestions"] },
-      },
-    );
+    .use(dismissRoute(deps, "/api/v2/suggestions/:account_id"));
