@@ -23,7 +23,6 @@ export function loadReport(deps: Pick<Deps, "store">, report: ReportRecord | str
   return record && target ? { report: record, target } : null;
 }
 
-/** An account as the admin API shows it: with its user (null for remote accounts). */
 /** An account with its user, as the admin accounts API loads it. */
 export type LoadedAdminAccount = AdminAccountView;
 

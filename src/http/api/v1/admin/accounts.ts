@@ -58,7 +58,7 @@ const V1Query = t.Object({
   username: text("Username starting with this"),
   display_name: text("Display name starting with this"),
   email: text("E-mail address starting with this"),
-  ip: text("Signed in from this address or range (not kept by Warren: matches nobody)"),
+  ip: text("Signed up or signed in from this address, or from an address in this CIDR range"),
   staff: text("Moderators, admins and owners"),
 });
 

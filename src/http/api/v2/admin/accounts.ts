@@ -23,7 +23,7 @@ const V2Query = t.Object({
   display_name: text("Display name starting with this"),
   by_domain: text("Accounts of exactly this domain"),
   email: text("E-mail address starting with this"),
-  ip: text("Signed in from this address or range (not kept by Warren: matches nobody)"),
+  ip: text("Signed up or signed in from this address, or from an address in this CIDR range"),
 });
 
 export const adminAccountV2Routes = (deps: Deps) =>
