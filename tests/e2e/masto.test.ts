@@ -610,6 +610,63 @@ describe("masto.js against a real Warren server", () => {
     expect(image.headers.get("content-type")).toStartWith("image/");
   });
 
+  test("media: v2 upload with a description and focus, update, attach to a status, delete the unattached one", async () => {
+    const { rest } = users.dave;
+    const jpeg = await sharp({ create: { width: 320, height: 200, channels: 3, background: "#36c" } }).jpeg().toBuffer();
+    const media = await rest.v2.media.create({ file: new Blob([jpeg], { type: "image/jpeg" }), description: "A blue field", focus: "0.5,0.5" });
+    expect(media.type).toBe("image");
+    expect(media.url).toStartWith(url);
+    expect(media.meta?.original).toMatchObject({ width: 320, height: 200 });
+    expect(media.blurhash).toBeString();
+    const updated = await rest.v1.media.$select(media.id).update({ description: "A bluer field" });
+    expect(updated.description).toBe("A bluer field");
+    const status = await rest.v1.statuses.create({ status: "with a picture", mediaIds: [media.id] });
+    expect(status.mediaAttachments.map((m) => m.id)).toEqual([media.id]);
+    expect(status.mediaAttachments[0]!.description).toBe("A bluer field");
+    const spare = await rest.v2.media.create({ file: new Blob([jpeg], { type: "image/jpeg" }) });
+    // masto has no call for DELETE /api/v1/media/:id (Mastodon 4.4): the raw request.
+    const removed = await fetch(`${url}/api/v1/media/${spare.id}`, { method: "DELETE", headers: { authorization: `Bearer ${users.dave.token}` } });
+    expect(removed.status).toBe(200);
+    expect((await httpError(rest.v1.media.$select(spare.id).fetch())).statusCode).toBe(404);
+  });
+
+  test("search (accounts, hashtags, statuses), filters, suggestions, reports and a push subscription", async () => {
+    const { rest } = users.alice;
+    await rest.v1.statuses.create({ status: "Searching for #warrenmasto in the burrow" });
+    const results = await until(async () => {
+      const found = await rest.v2.search.list({ q: "burrow", type: "statuses" });
+      return found.statuses.length > 0 ? found : undefined;
+    }, "the status to be indexed");
+    expect(results.statuses[0]!.content).toContain("burrow");
+    const accounts = await rest.v2.search.list({ q: users.bob.username, type: "accounts" });
+    expect(accounts.accounts[0]!.id).toBe(users.bob.id);
+    const tags = await rest.v2.search.list({ q: "#warrenmas", type: "hashtags" });
+    expect(tags.hashtags.map((tag) => tag.name)).toContain("warrenmasto");
+    expect((await rest.v2.search.list({ q: "burrow", type: "statuses", offset: -3 })).statuses.length).toBeGreaterThan(0);
+
+    const filter = await rest.v2.filters.create({ title: "No burrows", context: ["home", "public"], filterAction: "warn", keywordsAttributes: [{ keyword: "burrow" }] });
+    expect(filter.keywords?.map((k) => k.keyword)).toEqual(["burrow"]);
+    expect((await rest.v2.filters.list()).map((f) => f.id)).toContain(filter.id);
+    expect((await httpError(rest.v2.filters.create({ title: "Bad", context: ["home"], filterAction: "explode" as never }))).statusCode).toBe(422);
+    await rest.v2.filters.$select(filter.id).remove();
+
+    expect(await rest.v2.suggestions.list()).toBeArray();
+
+    const report = await rest.v1.reports.create({ accountId: users.dave.id, comment: "testing reports", category: "other" });
+    expect(report.targetAccount.id).toBe(users.dave.id);
+
+    const keys = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
+    const p256dh = Buffer.from(await crypto.subtle.exportKey("raw", keys.publicKey)).toString("base64url");
+    const auth = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+    const subscription = await rest.v1.push.subscription.create({
+      subscription: { endpoint: "https://push.example/send/abc", keys: { p256dh, auth } },
+      data: { alerts: { mention: true } },
+    });
+    expect(subscription.endpoint).toBe("https://push.example/send/abc");
+    expect(subscription.alerts.mention).toBe(true);
+    expect(subscription.serverKey).toBeString();
+  });
+
   test("instance sub-resources and custom emojis", async () => {
     const anonymous = createRestAPIClient({ url });
     expect(await anonymous.v1.instance.peers.list()).toBeArray();
