@@ -661,6 +661,7 @@ describe("masto.js against a real Warren server", () => {
     const subscription = await rest.v1.push.subscription.create({
       subscription: { endpoint: "https://push.example/send/abc", keys: { p256dh, auth } },
       data: { alerts: { mention: true } },
+      policy: "all",
     });
     expect(subscription.endpoint).toBe("https://push.example/send/abc");
     expect(subscription.alerts.mention).toBe(true);
