@@ -44,6 +44,7 @@ import { adminReportRoutes } from "./http/api/v1/admin/reports.ts";
 import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
 import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
+import { federationResponse } from "./federation/route.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -58,6 +59,9 @@ export function buildApp(deps: Deps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })
+    // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
+    // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
+    .onRequest(({ request }) => federationResponse(deps, request))
     .use(corsPlugin)
     .use(rateLimitsPlugin(deps))
     .use(errorsPlugin)

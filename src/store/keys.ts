@@ -185,6 +185,14 @@ export const KEYSPACES = {
    * ["warning", accountId, warningId] → AccountWarningRecord: what staff did to an account and told its owner */
   moderation: "moderation",
 
+  // Federation (src/store/federation-kv.ts; docs/federation.md): Fedify's key-value store and the actors' other
+  // keys, families by the first element
+  /** ["v", ...fedifyKey] → FederationKvEntry (the value as JSON text, its original key, its expiry);
+   * ["x", expiresAt (ms), ...fedifyKey] → null: entries with a TTL by expiry, swept as later sets pass;
+   * ["k", accountId | "instance", "Ed25519" | "RSASSA-PKCS1-v1_5"] → ActorKeyRecord: keys made on first use
+   * (local accounts' RSA pairs stay in account_keys) */
+  federationKv: "federation_kv",
+
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",

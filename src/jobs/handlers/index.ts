@@ -10,6 +10,8 @@ import { SUBSCRIBERS } from "../../domain/subscribers.ts";
 import { IDEMPOTENCY_EXPIRY } from "../../domain/statuses/create.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
 import { filtersChanged, statusUpdated } from "./stream-signals.ts";
+import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
+import { runFederationMessage } from "../../federation/jobs.ts";
 
 export interface JobContext {
   store: Store;
@@ -68,6 +70,8 @@ export const handlers: Record<string, JobHandler> = {
   // Stream signals: status edits (still to come) and filter changes (domain/filters/manage.ts).
   "status.updated": statusUpdated,
   "filters.changed": filtersChanged,
+  // Fedify's queued messages (deliveries, incoming activities, fan-outs): src/federation/queue.ts.
+  [FEDERATION_MESSAGE_JOB]: runFederationMessage,
   // One job type per event subscriber (domain/subscribers.ts).
   ...builtInSubscriberJobs.handlers,
 };
@@ -80,6 +84,8 @@ export const lanes: Record<string, Lane> = {
   // What someone is waiting to see: stream signals.
   "status.updated": "realtime",
   "filters.changed": "realtime",
+  // Work that waits on other servers.
+  [FEDERATION_MESSAGE_JOB]: "network",
   // Subscribers declare theirs: realtime (fan-out, notifications), network (cards, mail), backfill (feeds).
   ...builtInSubscriberJobs.lanes,
 };

@@ -1,0 +1,75 @@
+// Local accounts → ActivityPub actors (API.md §14.2). The only place an AccountRecord becomes an actor.
+import type { ActorKeyPair, RequestContext } from "@fedify/fedify";
+import { Application, Endpoints, Image, Person, PropertyValue, Service } from "@fedify/vocab";
+import type { Config } from "../config.ts";
+import type { AccountRecord } from "../store/records.ts";
+
+const DAY_MS = 86_400_000;
+
+const MEDIA_TYPES: Record<string, string> = {
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", avif: "image/avif",
+};
+
+function absolute(config: Config, url: string): URL {
+  return new URL(url.startsWith("/") ? `${config.url}${url}` : url);
+}
+
+function image(config: Config, url: string | null, description: string): Image | null {
+  if (!url) return null;
+  const href = absolute(config, url);
+  const extension = href.pathname.split(".").pop()?.toLowerCase() ?? "";
+  return new Image({ url: href, mediaType: MEDIA_TYPES[extension] ?? null, name: description || null });
+}
+
+/** Midnight (UTC) of the creation day, as Mastodon publishes it. */
+function published(ms: number): Temporal.Instant {
+  return Temporal.Instant.fromEpochMilliseconds(ms - (ms % DAY_MS));
+}
+
+/** The actor of a local account: `Service` for bots, `Person` otherwise. A suspended one shows only what
+ * Mastodon shows of it: who it is, its keys and endpoints, `suspended: true`. */
+export function localActor(ctx: RequestContext<unknown>, config: Config, account: AccountRecord, keys: ActorKeyPair[]): Person | Service {
+  const identifier = account.username;
+  const suspended = account.suspended;
+  const values = {
+    id: ctx.getActorUri(identifier),
+    preferredUsername: account.username,
+    name: suspended ? account.username : account.displayName || account.username,
+    summary: suspended ? "" : account.note,
+    url: new URL(account.url),
+    manuallyApprovesFollowers: account.locked,
+    discoverable: suspended ? false : account.discoverable,
+    indexable: suspended ? false : account.indexable,
+    memorial: account.memorial,
+    suspended,
+    published: published(account.createdAt),
+    inbox: ctx.getInboxUri(identifier),
+    outbox: ctx.getOutboxUri(identifier),
+    followers: ctx.getFollowersUri(identifier),
+    following: ctx.getFollowingUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    publicKey: keys[0]?.cryptographicKey ?? null,
+    assertionMethods: keys.map((key) => key.multikey),
+    icon: suspended ? null : image(config, account.avatarUrl, account.avatarDescription),
+    image: suspended ? null : image(config, account.headerUrl, account.headerDescription),
+    attachments: suspended ? [] : account.fields.map((field) => new PropertyValue({ name: field.name, value: field.value })),
+  };
+  return account.bot ? new Service(values) : new Person(values);
+}
+
+/** The instance actor (Mastodon's `/actor`): signs fetches no user is behind; preferredUsername is the domain. */
+export function instanceActor(ctx: RequestContext<unknown>, identifier: string, keys: ActorKeyPair[]): Application {
+  const domain = new URL(ctx.origin).host;
+  return new Application({
+    id: ctx.getActorUri(identifier),
+    preferredUsername: domain,
+    name: domain,
+    url: new URL(`${ctx.origin}/about/more?instance_actor=true`),
+    manuallyApprovesFollowers: true,
+    inbox: ctx.getInboxUri(identifier),
+    outbox: ctx.getOutboxUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    publicKey: keys[0]?.cryptographicKey ?? null,
+    assertionMethods: keys.map((key) => key.multikey),
+  });
+}

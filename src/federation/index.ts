@@ -1,0 +1,96 @@
+// Fedify wired onto Warren (docs/federation.md): one Federation per store and thread (the server's main
+// thread and each job worker), with its KvStore on our LMDB store and its MessageQueue on our job queue.
+// Routes: actors at /users/{identifier} (our account URIs: `${url}/users/${username}`; the instance actor's
+// identifier is `instance.actor`, which no username can be), their inboxes, the shared inbox /inbox,
+// outboxes and followers/following collections (counts so far). WebFinger and NodeInfo stay ours
+// (src/http/wellknown): requests for them never reach Fedify.
+import { createFederation, type Federation } from "@fedify/fedify";
+import { Tombstone } from "@fedify/vocab";
+import type { Config } from "../config.ts";
+import type { Store } from "../store/db.ts";
+import type { JobEnqueuer } from "../jobs/queue.ts";
+import { findAccountByAcct } from "../store/accounts.ts";
+import { accountVisible } from "../domain/accounts/read.ts";
+import type { AccountRecord } from "../store/records.ts";
+import { LmdbKvStore } from "./kv.ts";
+import { JobMessageQueue } from "./queue.ts";
+import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
+import { instanceActor, localActor } from "./actor.ts";
+
+export interface FederationDeps {
+  store: Store;
+  config: Config;
+  /** The thread's enqueuer: the server's job queue, or a worker's `ctx.jobs`. */
+  jobs: JobEnqueuer;
+}
+
+export interface WarrenFederation {
+  federation: Federation<void>;
+  queue: JobMessageQueue;
+}
+
+const built = new WeakMap<Store, WarrenFederation>();
+
+/** The identifier of the instance actor (at /users/instance.actor): no username has a "." in it. */
+export const INSTANCE_ACTOR_IDENTIFIER = "instance.actor";
+
+/** The local account an identifier names, if the public may see it. */
+function localAccount(store: Store, identifier: string): AccountRecord | null {
+  const account = findAccountByAcct(store, identifier, null);
+  return account && accountVisible(store, account) ? account : null;
+}
+
+/** This thread's federation for `deps.store`, built on first use; it listens on its queue at once. */
+export function federationFor(deps: FederationDeps): WarrenFederation {
+  let existing = built.get(deps.store);
+  if (!existing) {
+    existing = buildFederation(deps);
+    built.set(deps.store, existing);
+  }
+  return existing;
+}
+
+function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederation {
+  const queue = new JobMessageQueue(store, jobs);
+  const federation = createFederation<void>({
+    kv: new LmdbKvStore(store),
+    queue,
+    manuallyStartQueue: true,
+    origin: config.url,
+    allowPrivateAddress: config.allowPrivateAddresses,
+    userAgent: { software: "Warren/0.1.0", url: new URL(config.url) },
+  });
+  const instance = INSTANCE_ACTOR_IDENTIFIER;
+
+  federation
+    .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
+      if (identifier === instance) return instanceActor(ctx, identifier, await ctx.getActorKeyPairs(identifier));
+      const account = localAccount(store, identifier);
+      if (!account) return null;
+      // Its data was deleted for good: gone (410), as Mastodon answers for a permanently unavailable account.
+      if (account.dataDeletedAt) {
+        return new Tombstone({ id: ctx.getActorUri(identifier), deleted: Temporal.Instant.fromEpochMilliseconds(account.dataDeletedAt) });
+      }
+      return localActor(ctx, config, account, await ctx.getActorKeyPairs(identifier));
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      if (identifier === instance) return instanceKeyPairs(store);
+      const account = localAccount(store, identifier);
+      return account ? accountKeyPairs(store, account.id) : [];
+    });
+
+  federation.setInboxListeners("/users/{identifier}/inbox", "/inbox");
+
+  federation
+    .setOutboxDispatcher("/users/{identifier}/outbox", () => ({ items: [] }))
+    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.statusesCount ?? null);
+  federation
+    .setFollowersDispatcher("/users/{identifier}/followers", () => ({ items: [] }))
+    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.followersCount ?? null);
+  federation
+    .setFollowingDispatcher("/users/{identifier}/following", () => ({ items: [] }))
+    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.followingCount ?? null);
+
+  void federation.startQueue(undefined);
+  return { federation, queue };
+}
