@@ -14,6 +14,7 @@ import { getAccount, putAccount } from "../../store/accounts.ts";
 import { dropOwnedRow, ownedRows, type OwnedKeyspace } from "../../store/admin-accounts.ts";
 import { removeAnnualReportsOf } from "../../store/annual-reports.ts";
 import { removeUserIps } from "../../store/user-ips.ts";
+import { removeActorKeys } from "../../store/federation-kv.ts";
 import { listsOf, removeList } from "../../store/lists.ts";
 import { clearNotifications } from "../../store/notifications.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
@@ -148,6 +149,7 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     clearNotifications(store, accountId);
     removeAnnualReportsOf(store, accountId);
     removeUserIps(store, accountId);
+    removeActorKeys(store, accountId);
     for (const list of listsOf(store, accountId)) {
       removeList(store, list);
       recordEvent(ctx, "list.deleted", { listId: list.id });
