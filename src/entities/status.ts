@@ -83,6 +83,10 @@ interface PresentedPerson {
   signedIn?: Account;
   anonymous?: Account;
   mention?: Mention;
+  /** The same as JSON (statusJson) */
+  signedInJson?: string;
+  anonymousJson?: string;
+  mentionJson?: string;
 }
 
 /**
@@ -111,6 +115,18 @@ function author(config: Config, record: AccountRecord, viewerId: string | null):
 function mention(config: Config, record: AccountRecord): Mention {
   const person = personOf(config, record);
   return (person.mention ??= presentMention(record));
+}
+
+function authorJson(config: Config, record: AccountRecord, signedIn: boolean): string {
+  const person = personOf(config, record);
+  // Any signed-in viewer renders the same Account here (see `author`): a local viewer is never a remote author.
+  if (signedIn) return (person.signedInJson ??= JSON.stringify(author(config, record, SOME_VIEWER)));
+  return (person.anonymousJson ??= JSON.stringify(author(config, record, null)));
+}
+
+function mentionJson(config: Config, record: AccountRecord): string {
+  const person = personOf(config, record);
+  return (person.mentionJson ??= JSON.stringify(mention(config, record)));
 }
 
 function present(config: Config, viewerId: string | null, loaded: LoadedStatus, source: boolean): AnyStatus {
@@ -178,4 +194,118 @@ export function presentDeletedStatus(config: Config, page: LoadedStatuses): Dele
   const [loaded] = page.statuses;
   if (!loaded) throw new Error("the status has no author");
   return present(config, page.viewerId, loaded, true) as unknown as DeletedStatus;
+}
+
+// Statuses as JSON text, from parts that do not depend on the viewer (kept by http/cache/rendered-statuses.ts
+// while what they were rendered from is unchanged) and the parts that do, spliced in per request: the same
+// bytes as JSON.stringify of presentStatuses (tests compare the two on every timeline page, see
+// WARREN_CHECK_RESPONSES), without building and serialising the objects again.
+
+/** Stands for any signed-in viewer who is not the author, where only being signed in matters. */
+const SOME_VIEWER = "\0signed-in";
+
+/**
+ * The JSON of one status (wrapper or wrapped) with the viewer's parts left out, for signed-in viewers or
+ * anonymous ones. The author's Account and the mentions are not in it (spliced from what each account record
+ * was rendered as, so a new post by the author, which changes its counters, leaves these parts valid).
+ */
+export interface StatusJsonParts {
+  /** `{"id":…,"in_reply_to_account_id":…,"sensitive":` */
+  head: string;
+  /** `,"spoiler_text":…,"edited_at":…` */
+  middle: string;
+  /** `,"content":…,"reblog":` */
+  content: string;
+  /** `,"application":…` (local statuses), then `,"account":` */
+  beforeAccount: string;
+  /** `,"media_attachments":[…],"mentions":` */
+  beforeMentions: string;
+  /** `,"tags":[…],…,"tagged_collections":[]}` */
+  end: string;
+  /** Characters held (for a cache's size cap). */
+  length: number;
+}
+
+/** Every key `present` writes for a status rendered without viewer parts, in its order. */
+const ALL_KEYS = [
+  "id", "created_at", "in_reply_to_id", "in_reply_to_account_id", "sensitive", "spoiler_text", "visibility", "language", "uri", "url",
+  "replies_count", "reblogs_count", "favourites_count", "quotes_count", "edited_at", "content", "reblog", "application", "account",
+  "media_attachments", "mentions", "tags", "emojis", "card", "poll", "quote", "quote_approval", "tagged_collections",
+];
+const KEYS_WITH_APPLICATION = ALL_KEYS.join();
+const KEYS_WITHOUT_APPLICATION = ALL_KEYS.filter((key) => key !== "application").join();
+
+/**
+ * Where `marker` starts in `json` at or after `from`. The markers are `,"key":` of top-level keys: inside a
+ * JSON string every `"` is escaped, so `,"` cannot occur in a value that is a string, and the nested objects
+ * before each marker (application, media attachments) have no such key.
+ */
+function at(json: string, marker: string, from: number): number {
+  const i = json.indexOf(marker, from);
+  if (i < 0) throw new Error(`statusJsonParts: ${marker} not found`);
+  return i;
+}
+
+/** Renders the parts of `loaded` (its own status only: a wrapped status has parts of its own). */
+export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: boolean): StatusJsonParts {
+  const bare: LoadedStatus = { ...loaded, reblog: null, flags: null, pinned: null, filtered: null };
+  const out = present(config, signedIn ? SOME_VIEWER : null, bare, false);
+  const keys = Object.keys(out).join();
+  const expected = out.application === undefined ? KEYS_WITHOUT_APPLICATION : KEYS_WITH_APPLICATION;
+  if (keys !== expected) throw new Error(`statusJsonParts: Status keys ${keys}, expected ${expected}`);
+  // One JSON.stringify, with placeholders where the viewer's and the accounts' parts go, cut at the markers.
+  out.sensitive = false;
+  out.account = 0;
+  out.mentions = 0;
+  const json = JSON.stringify(out);
+  const sensitive = at(json, ',"sensitive":false,', 0);
+  const content = at(json, ',"content":', sensitive);
+  const reblog = at(json, ',"reblog":null', content);
+  const account = at(json, ',"account":0,', reblog);
+  const mentions = at(json, ',"mentions":0,', account);
+  const parts = {
+    head: json.slice(0, sensitive + 13),
+    middle: json.slice(sensitive + 18, content),
+    content: json.slice(content, reblog + 10),
+    beforeAccount: json.slice(reblog + 14, account + 11),
+    beforeMentions: json.slice(account + 12, mentions + 12),
+    end: json.slice(mentions + 13),
+    length: json.length,
+  };
+  return parts;
+}
+
+/**
+ * The JSON of `loaded` as `viewerId` sees it, from the parts of it and, for a reblog, of what it wraps
+ * (`partsOf` gives them: rendered now or kept).
+ */
+export function statusJson(
+  config: Config,
+  viewerId: string | null,
+  loaded: LoadedStatus,
+  partsOf: (loaded: LoadedStatus) => StatusJsonParts,
+): string {
+  const { status, flags } = loaded;
+  const parts = partsOf(loaded);
+  const sensitive = status.sensitive || (loaded.author.sensitized === true && viewerId !== status.accountId);
+  let out = `${parts.head}${sensitive}${parts.middle}`;
+  if (flags) {
+    out += `,"favourited":${flags.favourited},"reblogged":${flags.reblogged},"muted":${flags.muted},"bookmarked":${flags.bookmarked}`;
+    if (loaded.pinned !== null) out += `,"pinned":${loaded.pinned}`;
+    out += `,"filtered":${loaded.filtered?.length ? JSON.stringify(loaded.filtered.map(presentFilterResult)) : "[]"}`;
+  } else if (loaded.filtered?.length) {
+    out += `,"filtered":${JSON.stringify(loaded.filtered.map(presentFilterResult))}`;
+  }
+  out += parts.content;
+  out += loaded.reblog ? statusJson(config, viewerId, loaded.reblog, partsOf) : "null";
+  out += parts.beforeAccount;
+  out += authorJson(config, loaded.author, viewerId !== null);
+  out += parts.beforeMentions;
+  if (loaded.mentions.length === 0) out += "[]";
+  else {
+    out += "[";
+    for (let i = 0; i < loaded.mentions.length; i++) out += (i ? "," : "") + mentionJson(config, loaded.mentions[i]!);
+    out += "]";
+  }
+  return out + parts.end;
 }

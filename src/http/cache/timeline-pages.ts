@@ -11,7 +11,7 @@ import { stampCurrent, type Stamp } from "../../domain/versioned-cache.ts";
 import type { PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { readVersions, recordingReads } from "../../store/versions.ts";
-import { statusList, type Setter } from "../api/v1/statuses/shared.ts";
+import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { FilterContext } from "../../store/filters.ts";
 
 const MAX_PAGES = 2000;
@@ -115,7 +115,7 @@ function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until:
 }
 
 /**
- * A timeline page (statusList: presentation, Link header), kept for the early answer below. `read` pages
+ * A timeline page (statusListJson: presentation as text, Link header), kept for the early answer below. `read` pages
  * with `page`, whose row budget says where the Link continues when the scan stopped early. `context`: the
  * filter context its statuses are rendered in (the viewer's filters are part of what the viewer sees: a
  * filter write bumps the viewer's version, and a filter's expiry ends the page).
@@ -130,14 +130,14 @@ export function cachedStatusList(
   read: (page: PageQuery) => StatusRecord[],
   context: FilterContext | null = null,
 ): Response {
-  const build = () => statusList(deps, request, set, viewer, read(page), undefined, page.budget, context);
+  const build = () => statusListJson(deps, request, set, viewer, read(page), page.budget, context);
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   const key = pageKey(request);
-  if (!cache.admit(key)) return new Response(JSON.stringify(build()), { headers: JSON_TYPE });
+  if (!cache.admit(key)) return new Response(build(), { headers: JSON_TYPE });
   // One synchronous pass: the reads, the presentation and the versions all see one read snapshot.
-  const { result: statuses, reads } = recordingReads(build);
+  const { result: json, reads } = recordingReads(build);
   const stamp = pageStamp(deps, viewer, reads.names, reads.until);
-  const body = encoder.encode(JSON.stringify(statuses));
+  const body = encoder.encode(json);
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
   if (stamp) cache.set(key, { stamp, checkedAt: -1, body, headers });

@@ -6,6 +6,8 @@ import type { RowBudget } from "../../../../store/paging.ts";
 import type { StatusRecord } from "../../../../store/records.ts";
 import type { Status } from "../../../../entities/status.ts";
 import { statusesFor } from "../../../present.ts";
+import { statusesJson } from "../../../cache/rendered-statuses.ts";
+import { loadStatuses, viewerAccountId } from "../../../../domain/statuses/load.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody } from "../../../schemas.ts";
 import type { FilterContext } from "../../../../store/filters.ts";
@@ -44,4 +46,19 @@ export function statusList(
   const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
   return statusesFor(deps, viewer, statuses, context);
+}
+
+/** statusList's answer as the JSON text sent (http/cache/rendered-statuses.ts), the same bytes. */
+export function statusListJson(
+  deps: Deps,
+  request: Request,
+  set: Setter,
+  viewer: Pick<Viewer, "account"> | null,
+  statuses: StatusRecord[],
+  budget?: RowBudget,
+  context: FilterContext | null = null,
+): string {
+  const link = linkHeader({ baseUrl: deps.config.url, request, first: statuses[0]?.id, last: statuses.at(-1)?.id, next: true, prevParam: "min_id", budget });
+  if (link) set.headers["link"] = link;
+  return statusesJson(deps, loadStatuses(deps, viewerAccountId(viewer), statuses, { context }));
 }

@@ -1,0 +1,104 @@
+// Rendered statuses: the viewer-independent JSON of each status (entities/status.ts StatusJsonParts), kept per
+// thread while what it was rendered from is unchanged, so that a page of statuses is assembled by joining
+// strings and splicing in the viewer's parts (flags, pinned, filtered, sensitive for the author) instead of
+// building every Status object and JSON.stringify-ing it again.
+//
+// The parts hold the status record and its preview card (version `s:`), its media (`m:` each) and the
+// application it was posted with; not its author's Account nor its mentions, which are spliced from what each
+// account record was rendered as (entities/status.ts personOf): a new post by the author changes the author's
+// counters, and with them the Account, but none of the parts of its other statuses. A lookup compares the
+// versions kept with the parts against the store in the page's read snapshot (the same snapshot the loader
+// read the status from), so a write by any thread or process renders afresh. At most MAX_CHARS characters of
+// parts per thread and config (about 64 MiB at worst, UTF-16; half for Latin-1 text), oldest out first.
+import type { Config } from "../../config.ts";
+import type { Deps } from "../../deps.ts";
+import type { LoadedStatus, LoadedStatuses } from "../../domain/statuses/load.ts";
+import { Value } from "@sinclair/typebox/value";
+import { presentStatuses, statusJson, statusJsonParts, StatusSchema, type StatusJsonParts } from "../../entities/status.ts";
+import type { AppRecord } from "../../store/records.ts";
+import { insideWrite, readVersions, versionName, versionsUnchanged } from "../../store/versions.ts";
+
+const MAX_CHARS = 32 * 1024 * 1024;
+
+interface Entry {
+  parts: StatusJsonParts;
+  names: string[];
+  versions: number[];
+  /** The application rendered (apps have no version: they are only ever created, but compare anyway). */
+  app: AppRecord | null;
+}
+
+class RenderedStatuses {
+  private entries = new Map<string, Entry>();
+  private chars = 0;
+
+  constructor(private readonly config: Config) {}
+
+  parts(deps: Deps, loaded: LoadedStatus, signedIn: boolean): StatusJsonParts {
+    const { status } = loaded;
+    const key = signedIn ? status.id : `a${status.id}`;
+    const kept = this.entries.get(key);
+    if (kept && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.names, kept.versions)) return kept.parts;
+    const parts = statusJsonParts(this.config, loaded, signedIn);
+    if (insideWrite(deps.store)) return parts;
+    const names = [versionName.status(status.id)];
+    for (const id of status.mediaIds) names.push(versionName.media(id));
+    if (kept) this.forget(key, kept);
+    if (parts.length > MAX_CHARS) return parts;
+    for (const [oldest, old] of this.entries) {
+      if (this.chars + parts.length <= MAX_CHARS) break;
+      this.forget(oldest, old);
+    }
+    this.entries.set(key, { parts, names, versions: readVersions(deps.store, names), app: loaded.application });
+    this.chars += parts.length;
+    return parts;
+  }
+
+  private forget(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.chars -= entry.parts.length;
+  }
+}
+
+function sameApp(kept: AppRecord | null, now: AppRecord | null): boolean {
+  return kept === now || (kept !== null && now !== null && kept.name === now.name && kept.website === now.website);
+}
+
+const byConfig = new WeakMap<Config, RenderedStatuses>();
+
+/** A loaded page of statuses as the JSON array its viewer is sent (the bytes of JSON.stringify(presentStatuses)). */
+export function statusesJson(deps: Deps, page: LoadedStatuses): string {
+  const { config } = deps;
+  let cache = byConfig.get(config);
+  if (!cache) byConfig.set(config, (cache = new RenderedStatuses(config)));
+  const signedIn = page.viewerId !== null;
+  const partsOf = (loaded: LoadedStatus) => cache.parts(deps, loaded, signedIn);
+  let out = "[";
+  for (let i = 0; i < page.statuses.length; i++) {
+    if (i) out += ",";
+    out += statusJson(config, page.viewerId, page.statuses[i]!, partsOf);
+  }
+  out += "]";
+  if (config.checkResponses) checkAgainstObjects(config, page, out);
+  return out;
+}
+
+/**
+ * Under tests and in development: the text must be exactly JSON.stringify of the Status objects, and those
+ * must match the Status schema (a page sent as text bypasses the route's response check).
+ */
+function checkAgainstObjects(config: Config, page: LoadedStatuses, text: string): void {
+  const statuses = presentStatuses(config, page);
+  const expected = JSON.stringify(statuses);
+  if (text !== expected) {
+    let at = 0;
+    while (at < text.length && text[at] === expected[at]) at++;
+    throw new Error(`rendered statuses differ from their objects at ${at}: …${text.slice(at - 40, at + 60)}… instead of …${expected.slice(at - 40, at + 60)}…`);
+  }
+  for (const status of statuses) {
+    if (!Value.Check(StatusSchema, status)) {
+      const [first] = Value.Errors(StatusSchema, status);
+      throw new Error(`a Status does not match its schema: ${first?.path} ${first?.message}`);
+    }
+  }
+}
