@@ -39,7 +39,9 @@ export async function addFeatured(deps: Deps, acct: string): Promise<{ pick: Pic
     if (countFeatured(store) >= SOURCE_LIMITS.featured) {
       throw new Unprocessable(`At most ${SOURCE_LIMITS.featured} accounts may be staff picks`);
     }
-    putFeatured(store, { v: 1, accountId: account.id, addedAt: Date.now() });
+    // Picks keep the order they were made in, even two within one millisecond.
+    const latest = listFeatured(store, SOURCE_LIMITS.featured).reduce((max, pick) => Math.max(max, pick.addedAt), 0);
+    putFeatured(store, { v: 1, accountId: account.id, addedAt: Math.max(Date.now(), latest + 1) });
     return true;
   });
   return { pick: toPick(deps, account, getFeatured(store, account.id)!.addedAt), added };
