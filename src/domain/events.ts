@@ -26,7 +26,7 @@ export interface EventPayloads {
   "follow.created": { followerId: string; targetId: string };
   "follow.requested": { requestId: string; requesterId: string; targetId: string };
   "follow.accepted": { followerId: string; targetId: string };
-  "follow.rejected": { requesterId: string; targetId: string };
+  "follow.rejected": { requesterId: string; targetId: string; uri?: string | null };
   /** An unfollow, a removal from followers, or a withdrawn request. */
   "follow.removed": { followerId: string; targetId: string };
   "block.created": { blockId: string; blockerId: string; targetId: string };

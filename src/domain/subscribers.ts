@@ -229,6 +229,36 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     lane: "network",
     run: (ctx, event) => mailAccountWarning(ctx.store, ctx.config, event.payload),
   }),
+  // Federation (src/federation/follows.ts; docs/federation.md): activities for what local accounts did,
+  // sent through Fedify on its queue; loaded on first use so processes that never federate skip Fedify
+  on({
+    name: "federation.send_follow",
+    on: "follow.requested",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/follows.ts")).sendFollow(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_accept",
+    on: "follow.accepted",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/follows.ts")).sendAcceptOf(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_reject",
+    on: "follow.rejected",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/follows.ts")).sendRejectOf(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_unfollow",
+    on: "follow.removed",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/follows.ts")).sendUnfollow(ctx, event.payload, event.at),
+  }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({
     name: "push.deliver",

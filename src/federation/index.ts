@@ -5,7 +5,7 @@
 // outboxes and followers/following collections (counts so far). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Tombstone } from "@fedify/vocab";
+import { Accept, Follow, Reject, Tombstone, Undo } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import type { JobEnqueuer } from "../jobs/queue.ts";
@@ -16,6 +16,8 @@ import { LmdbKvStore } from "./kv.ts";
 import { JobMessageQueue } from "./queue.ts";
 import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
+import { documentLoaders } from "./loader.ts";
+import { onAccept, onFollow, onReject, onUndo } from "./follows.ts";
 
 export interface FederationDeps {
   store: Store;
@@ -57,8 +59,10 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     queue,
     manuallyStartQueue: true,
     origin: config.url,
-    allowPrivateAddress: config.allowPrivateAddresses,
-    userAgent: { software: "Warren/0.1.0", url: new URL(config.url) },
+    // Every fetch through lib/safe-fetch.ts (loader.ts): private addresses only when
+    // WARREN_ALLOW_PRIVATE_ADDRESSES is on, size and time limits. Fedify refuses its own allowPrivateAddress
+    // and userAgent options beside these factories; the loaders set the User-Agent themselves.
+    ...documentLoaders(config),
   });
   const instance = INSTANCE_ACTOR_IDENTIFIER;
 
@@ -79,7 +83,14 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
       return account ? accountKeyPairs(store, account.id) : [];
     });
 
-  federation.setInboxListeners("/users/{identifier}/inbox", "/inbox");
+  // Fedify verifies each activity's signature before a listener runs; unsigned or forged ones are 401.
+  const deps = { store, config, jobs };
+  federation
+    .setInboxListeners("/users/{identifier}/inbox", "/inbox")
+    .on(Follow, (ctx, activity) => onFollow(deps, ctx, activity))
+    .on(Accept, (ctx, activity) => onAccept(deps, ctx, activity))
+    .on(Reject, (ctx, activity) => onReject(deps, ctx, activity))
+    .on(Undo, (ctx, activity) => onUndo(deps, ctx, activity));
 
   federation
     .setOutboxDispatcher("/users/{identifier}/outbox", () => ({ items: [] }))

@@ -59,3 +59,15 @@ export function putUser(store: Store, user: UserRecord, previousEmail?: string):
   store.db.users.put(user.accountId, user);
   store.db.usersByEmail.put(user.email.toLowerCase(), user.accountId);
 }
+
+/** An account by its ActivityPub id (local or remote). */
+export function findAccountByUri(store: Store, uri: string): AccountRecord | undefined {
+  if (!fitsInKey(uri)) return undefined;
+  const id: string | undefined = store.db.accountsByUri.get(uri);
+  return id ? getAccount(store, id) : undefined;
+}
+
+/** Inside a write: replaces an account's keys (a remote actor's public key, refreshed). */
+export function putAccountKeys(store: Store, accountId: string, keys: AccountKeysRecord): void {
+  store.db.accountKeys.put(accountId, keys);
+}

@@ -11,17 +11,20 @@ import type { AccountRecord, FollowRecord } from "../../store/records.ts";
 import { getFollowRequest, isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
-import { recordEvent } from "../events.ts";
+import { recordEvent, type Origin } from "../events.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 
 /** Inside a write: the pending request becomes a follow with its options; the followed account is told. */
-export function acceptFollowRequest(deps: Deps, request: FollowRecord, now = Date.now()): void {
+export function acceptFollowRequest(deps: Deps, request: FollowRecord, now = Date.now(), origin: Origin = "local"): void {
   const { store } = deps;
   removeFollowRequest(store, request.accountId, request.targetId);
   putFollow(store, { ...request, id: newId(now), createdAt: now });
-  notify(deps, { type: "follow", recipientId: request.targetId, fromAccountId: request.accountId }, now);
-  recordEvent(deps, "follow.accepted", { followerId: request.accountId, targetId: request.targetId }, "local", now);
+  // A remote account accepting a local one's request is told nothing here: its own server notifies it.
+  if (getAccount(store, request.targetId)?.domain === null) {
+    notify(deps, { type: "follow", recipientId: request.targetId, fromAccountId: request.accountId }, now);
+  }
+  recordEvent(deps, "follow.accepted", { followerId: request.accountId, targetId: request.targetId }, origin, now);
 }
 
 /** Inside a write, when `accountId` is unlocked: accepts its pending requests, except from silenced accounts
@@ -43,11 +46,11 @@ export async function authorizeFollowRequest(deps: Deps, viewer: AccountRecord, 
 }
 
 /** The core: `owner` lets `requester` follow. 404 when nothing is pending (unless it already follows). */
-export async function authorize(deps: Deps, owner: AccountRecord, requester: AccountRecord): Promise<void> {
+export async function authorize(deps: Deps, owner: AccountRecord, requester: AccountRecord, origin: Origin = "local"): Promise<void> {
   const { store } = deps;
   await store.write(() => {
     const request = getFollowRequest(store, requester.id, owner.id);
-    if (request) return acceptFollowRequest(deps, request);
+    if (request) return acceptFollowRequest(deps, request, Date.now(), origin);
     if (!isFollowing(store, requester.id, owner.id)) throw new NotFound();
   });
 }
@@ -59,11 +62,12 @@ export async function rejectFollowRequest(deps: Deps, viewer: AccountRecord, raw
 }
 
 /** The core: `owner` turns `requester`'s pending request down. 404 when nothing is pending. */
-export async function reject(deps: Deps, owner: AccountRecord, requester: AccountRecord): Promise<void> {
+export async function reject(deps: Deps, owner: AccountRecord, requester: AccountRecord, origin: Origin = "local"): Promise<void> {
   const { store } = deps;
   await store.write(() => {
-    if (!removeFollowRequest(store, requester.id, owner.id)) throw new NotFound();
+    const request = removeFollowRequest(store, requester.id, owner.id);
+    if (!request) throw new NotFound();
     withdrawFollowNotifications(store, requester.id, owner.id);
-    recordEvent(deps, "follow.rejected", { requesterId: requester.id, targetId: owner.id });
+    recordEvent(deps, "follow.rejected", { requesterId: requester.id, targetId: owner.id, uri: request.uri }, origin);
   });
 }

@@ -24,6 +24,8 @@ export interface FollowOptions {
   notify?: boolean;
   /** Only these languages in the home timeline; null or [] = all. */
   languages?: string[] | null;
+  /** The ActivityPub id of a remote actor's Follow (src/federation/inbox.ts), kept to answer it. */
+  uri?: string | null;
 }
 
 function withOptions(record: FollowRecord, options: FollowOptions): FollowRecord {
@@ -55,13 +57,14 @@ export async function follow(deps: Deps, actor: AccountRecord, target: AccountRe
     if (blockedEitherWay(store, actor.id, target.id)) throw new NotPermitted();
     const existing = getFollow(store, actor.id, target.id);
     if (existing) return putFollow(store, withOptions(existing, options));
-    const asks = target.locked || actor.silenced;
+    // A remote account answers with Accept or Reject (src/federation): requested until then.
+    const asks = target.locked || actor.silenced || target.domain !== null;
     const request = getFollowRequest(store, actor.id, target.id);
     // A request to an account unlocked since is accepted now, as unlocking accepts the pending ones.
     if (request) return asks ? putFollowRequest(store, withOptions(request, options)) : acceptFollowRequest(deps, withOptions(request, options));
     const now = Date.now();
     const fresh = withOptions(
-      { v: 1, id: newId(now), accountId: actor.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri: null },
+      { v: 1, id: newId(now), accountId: actor.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri: options.uri ?? null },
       options,
     );
     if (asks) {

@@ -128,7 +128,7 @@ async function searchStatuses(deps: Deps, engine: SearchEngine, viewerId: string
 
 /**
  * GET /api/v2/search. Anonymous callers may not page (`offset` > 0) or resolve (401, as Mastodon) and find no
- * statuses. A URL of this server finds what it names; remote resolution comes with federation.
+ * statuses. A URL of this server finds what it names; `resolve` resolves another server's acct (not yet a remote URL).
  */
 export async function search(deps: Deps, engine: SearchEngine, viewerId: string | null, input: SearchInput): Promise<SearchResults> {
   if (!viewerId && input.offset > 0) throw new Unauthorized("Search queries pagination is not supported without authentication");
@@ -146,6 +146,15 @@ export async function search(deps: Deps, engine: SearchEngine, viewerId: string 
     if (url.kind === "account" && wants("accounts") && findable(deps, viewerId, url.account) && offset === 0) results.accounts.push(url.account);
     if (url.kind === "status" && wants("statuses") && viewerId && statusFindable(deps, viewerId, url.status) && offset === 0) results.statuses.push(url.status);
     return results;
+  }
+  // `resolve` with another server's acct: WebFinger and the actor (src/federation/remote-accounts.ts), stored
+  // so the exact match below finds it.
+  if (input.resolve && viewerId && wants("accounts") && offset === 0 && /^@?[\w.-]+@[\w.-]+(:\d+)?$/.test(q)) {
+    const parsed = parseAcct(deps, q);
+    if (parsed?.domain) {
+      const { resolveRemoteAccount } = await import("../../federation/remote-accounts.ts");
+      await resolveRemoteAccount(deps, parsed.username, parsed.domain);
+    }
   }
   if (wants("accounts")) results.accounts = await searchAccounts(deps, engine, viewerId, q, { limit: input.limit, offset, following: input.following });
   if (wants("hashtags")) results.hashtags = await searchHashtags(deps, engine, q, input.limit, offset);

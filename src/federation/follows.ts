@@ -1,0 +1,214 @@
+// Follows across servers (docs/federation.md). Incoming: the inbox listeners for Follow, Accept, Reject and
+// Undo(Follow) call the same cores as the API (domain/relationships) with the remote account as actor and
+// origin "remote". Outgoing: local-only subscribers (domain/subscribers.ts) turn local events into
+// activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
+// becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
+// Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
+import { Accept, Follow, Reject, Undo, type Recipient } from "@fedify/vocab";
+import type { Context, InboxContext } from "@fedify/fedify";
+import type { Deps } from "../deps.ts";
+import { NotFound, NotPermitted } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { findAccountByAcct, getAccount } from "../store/accounts.ts";
+import type { AccountRecord } from "../store/records.ts";
+import { getFollow, getFollowRequest, isFollowing } from "../store/relationships.ts";
+import { follow as followCore, unfollow } from "../domain/relationships/follow.ts";
+import { authorize, reject } from "../domain/relationships/follow-requests.ts";
+import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
+import type { FederationDeps } from "./index.ts";
+import { remoteAccountByUri } from "./remote-accounts.ts";
+
+/** The cores take Deps; they only record events and notifications through `jobs.enqueue`, which a worker's
+ * enqueuer has too. */
+const asDeps = (deps: FederationDeps) => deps as unknown as Deps;
+
+function recipient(account: AccountRecord): Recipient {
+  return {
+    id: new URL(account.uri),
+    inboxId: new URL(account.inbox),
+    endpoints: account.sharedInbox ? { sharedInbox: new URL(account.sharedInbox) } : null,
+  };
+}
+
+/** The local account an actor URI of ours names, if any. */
+function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {
+  if (!uri) return null;
+  const bare = new URL(uri.href);
+  bare.hash = "";
+  const parsed = ctx.parseUri(bare);
+  if (parsed?.type !== "actor") return null;
+  const account = findAccountByAcct(deps.store, parsed.identifier, null);
+  return account && !account.suspended ? account : null;
+}
+
+/** The id of the Follow a local account sends for request `requestId` (under its actor, so it names it). */
+export function followId(ctx: Context<void>, username: string, requestId: string): URL {
+  return new URL(`${ctx.getActorUri(username).href}#follows/${requestId}`);
+}
+
+/** The remote sender of an activity, stored or fetched; null unless it is a remote account. */
+async function remoteSender(deps: FederationDeps, actorId: URL | null): Promise<AccountRecord | null> {
+  if (!actorId) return null;
+  const account = await remoteAccountByUri(deps, actorId);
+  return account && account.domain !== null && !account.suspended ? account : null;
+}
+
+async function sendAccept(ctx: Context<void>, owner: AccountRecord, follower: AccountRecord, followUri: string | null): Promise<void> {
+  const actor = ctx.getActorUri(owner.username);
+  await ctx.sendActivity(
+    { identifier: owner.username },
+    recipient(follower),
+    new Accept({
+      id: new URL(`${actor.href}#accepts/follows/${newId()}`),
+      actor,
+      object: new Follow({ id: followUri ? new URL(followUri) : null, actor: new URL(follower.uri), object: actor }),
+    }),
+  );
+}
+
+async function sendReject(ctx: Context<void>, owner: AccountRecord, follower: AccountRecord, followUri: string | null): Promise<void> {
+  const actor = ctx.getActorUri(owner.username);
+  await ctx.sendActivity(
+    { identifier: owner.username },
+    recipient(follower),
+    new Reject({
+      id: new URL(`${actor.href}#rejects/follows/${newId()}`),
+      actor,
+      object: new Follow({ id: followUri ? new URL(followUri) : null, actor: new URL(follower.uri), object: actor }),
+    }),
+  );
+}
+
+// Incoming
+
+export async function onFollow(deps: FederationDeps, ctx: InboxContext<void>, activity: Follow): Promise<void> {
+  const target = localAccountOf(ctx, deps, activity.objectId);
+  const actor = await remoteSender(deps, activity.actorId);
+  if (!target || !actor || !activity.id) return;
+  try {
+    await followCore(asDeps(deps), actor, target, { uri: activity.id.href }, "remote");
+  } catch (error) {
+    if (error instanceof NotPermitted) return sendReject(ctx, target, actor, activity.id.href);
+    throw error;
+  }
+  // Followed at once (unlocked), or already: say so, as Mastodon does for a repeated Follow.
+  if (isFollowing(deps.store, actor.id, target.id)) await sendAccept(ctx, target, actor, activity.id.href);
+}
+
+/** The local follower and remote followee an Accept or Reject of one of our Follows is about. */
+async function answered(deps: FederationDeps, ctx: InboxContext<void>, activity: Accept | Reject) {
+  const remote = await remoteSender(deps, activity.actorId);
+  // Our Follow ids are under the follower's actor URI (followId); the object may be that id or the Follow.
+  let local = localAccountOf(ctx, deps, activity.objectId);
+  if (!local) {
+    const object = await activity.getObject({ crossOrigin: "trust" }).catch(() => null);
+    if (object instanceof Follow && object.objectId?.href === remote?.uri) local = localAccountOf(ctx, deps, object.actorId);
+  }
+  return remote && local ? { remote, local } : null;
+}
+
+export async function onAccept(deps: FederationDeps, ctx: InboxContext<void>, activity: Accept): Promise<void> {
+  const found = await answered(deps, ctx, activity);
+  if (!found) return;
+  try {
+    await authorize(asDeps(deps), found.remote, found.local, "remote");
+  } catch (error) {
+    if (!(error instanceof NotFound)) throw error;
+  }
+}
+
+export async function onReject(deps: FederationDeps, ctx: InboxContext<void>, activity: Reject): Promise<void> {
+  const found = await answered(deps, ctx, activity);
+  if (!found) return;
+  if (getFollowRequest(deps.store, found.local.id, found.remote.id)) {
+    await reject(asDeps(deps), found.remote, found.local, "remote").catch((error) => {
+      if (!(error instanceof NotFound)) throw error;
+    });
+  } else {
+    // A Reject of an accepted follow: it was removed from the followers.
+    await unfollow(asDeps(deps), found.local, found.remote, "remote");
+  }
+}
+
+export async function onUndo(deps: FederationDeps, ctx: InboxContext<void>, activity: Undo): Promise<void> {
+  const object = await activity.getObject().catch(() => null);
+  if (!(object instanceof Follow)) return;
+  if (object.actorId?.href !== activity.actorId?.href) return;
+  const target = localAccountOf(ctx, deps, object.objectId);
+  const actor = await remoteSender(deps, activity.actorId);
+  if (target && actor) await unfollow(asDeps(deps), actor, target, "remote");
+}
+
+// Outgoing (subscribers)
+
+async function context(ctx: SubscriberContext): Promise<Context<void>> {
+  const { federationFor } = await import("./index.ts");
+  return federationFor(ctx).federation.createContext(new URL(ctx.config.url), undefined);
+}
+
+function pair(ctx: SubscriberContext, fromId: string, toId: string): [AccountRecord, AccountRecord] | null {
+  const from = getAccount(ctx.store, fromId);
+  const to = getAccount(ctx.store, toId);
+  return from && to ? [from, to] : null;
+}
+
+/** follow.requested: a local account asks a remote one (still pending). */
+export async function sendFollow(ctx: SubscriberContext, event: EventPayloads["follow.requested"]): Promise<void> {
+  const accounts = pair(ctx, event.requesterId, event.targetId);
+  if (!accounts) return;
+  const [requester, target] = accounts;
+  if (requester.domain !== null || target.domain === null) return;
+  if (getFollowRequest(ctx.store, requester.id, target.id)?.id !== event.requestId) return; // withdrawn since
+  const fed = await context(ctx);
+  const actor = fed.getActorUri(requester.username);
+  await fed.sendActivity(
+    { identifier: requester.username },
+    recipient(target),
+    new Follow({ id: followId(fed, requester.username, event.requestId), actor, object: new URL(target.uri) }),
+  );
+}
+
+/** follow.accepted: the local owner let a remote account follow it. */
+export async function sendAcceptOf(ctx: SubscriberContext, event: EventPayloads["follow.accepted"]): Promise<void> {
+  const accounts = pair(ctx, event.followerId, event.targetId);
+  if (!accounts) return;
+  const [follower, owner] = accounts;
+  if (follower.domain === null || owner.domain !== null) return;
+  const follow = getFollow(ctx.store, follower.id, owner.id);
+  if (!follow) return;
+  await sendAccept(await context(ctx), owner, follower, follow.uri);
+}
+
+/** follow.rejected: the local owner turned a remote account's request down. */
+export async function sendRejectOf(ctx: SubscriberContext, event: EventPayloads["follow.rejected"]): Promise<void> {
+  const accounts = pair(ctx, event.requesterId, event.targetId);
+  if (!accounts) return;
+  const [requester, owner] = accounts;
+  if (requester.domain === null || owner.domain !== null) return;
+  await sendReject(await context(ctx), owner, requester, event.uri ?? null);
+}
+
+/** follow.removed: a local account stopped following (or asking) a remote one, or removed a remote follower. */
+export async function sendUnfollow(ctx: SubscriberContext, event: EventPayloads["follow.removed"], at: number): Promise<void> {
+  const accounts = pair(ctx, event.followerId, event.targetId);
+  if (!accounts) return;
+  const [follower, target] = accounts;
+  if (follower.domain === null && target.domain !== null) {
+    // Followed again since: nothing to undo.
+    if (isFollowing(ctx.store, follower.id, target.id) || getFollowRequest(ctx.store, follower.id, target.id)) return;
+    const fed = await context(ctx);
+    const actor = fed.getActorUri(follower.username);
+    await fed.sendActivity(
+      { identifier: follower.username },
+      recipient(target),
+      new Undo({
+        id: new URL(`${actor.href}#follows/${target.id}/undo/${at}`),
+        actor,
+        object: new Follow({ actor, object: new URL(target.uri) }),
+      }),
+    );
+  } else if (follower.domain !== null && target.domain === null) {
+    if (isFollowing(ctx.store, follower.id, target.id)) return;
+    await sendReject(await context(ctx), target, follower, null);
+  }
+}

@@ -1,0 +1,178 @@
+// Remote accounts: `user@domain` resolved through WebFinger, then the actor document, stored as an
+// AccountRecord with `domain` set (its RSA public key in account_keys) and refreshed once a day when used.
+// WebFinger is fetched here, not by Fedify's lookupWebFinger: that one always speaks https, and the
+// two-instance tests run plain http on loopback; the fetch goes through the same guard (lib/safe-fetch.ts).
+// Plain http is tried only when this server itself runs on http with private addresses allowed (test mode).
+import { Application, Group, Image, Link, PropertyValue, Service, isActor, type Actor } from "@fedify/vocab";
+import { exportSpki } from "@fedify/vocab-runtime";
+import type { Config } from "../config.ts";
+import { newId } from "../lib/ids.ts";
+import { safeFetch } from "../lib/safe-fetch.ts";
+import { findAccountByAcct, findAccountByUri, insertAccount, putAccount, putAccountKeys } from "../store/accounts.ts";
+import type { AccountRecord, ProfileField } from "../store/records.ts";
+import { recordEvent } from "../domain/events.ts";
+import type { FederationDeps } from "./index.ts";
+import { FETCH_LIMITS } from "./loader.ts";
+import { LmdbKvStore } from "./kv.ts";
+
+/** How long a fetched actor is used as stored before it is fetched again. */
+export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
+
+const fetchedKey = (accountId: string) => ["warren", "actor_fetched", accountId] as const;
+
+async function isFresh(deps: FederationDeps, accountId: string): Promise<boolean> {
+  return (await new LmdbKvStore(deps.store).get(fetchedKey(accountId))) !== undefined;
+}
+
+/** The actor URL WebFinger gives for `acct:username@domain`, or null. */
+export async function webfinger(config: Config, username: string, domain: string): Promise<URL | null> {
+  const scheme = config.allowPrivateAddresses && config.url.startsWith("http:") ? "http" : "https";
+  const url = new URL(`${scheme}://${domain}/.well-known/webfinger`);
+  url.searchParams.set("resource", `acct:${username}@${domain}`);
+  const response = await safeFetch(url, {
+    ...FETCH_LIMITS,
+    allowPrivateAddresses: config.allowPrivateAddresses,
+    headers: { accept: "application/jrd+json, application/json" },
+  });
+  if (response.status !== 200 || response.truncated) return null;
+  let jrd: { links?: { rel?: string; type?: string; href?: string }[] };
+  try {
+    jrd = JSON.parse(new TextDecoder().decode(response.body));
+  } catch {
+    return null;
+  }
+  const self = jrd.links?.find((link) => link.rel === "self" && /application\/(activity\+json|ld\+json)/.test(link.type ?? "") && link.href);
+  try {
+    return self?.href ? new URL(self.href) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The remote account `username@domain`: stored if fresh, else resolved (null when it cannot be). */
+export async function resolveRemoteAccount(deps: FederationDeps, username: string, domain: string): Promise<AccountRecord | null> {
+  const known = findAccountByAcct(deps.store, username, domain);
+  if (known && (await isFresh(deps, known.id))) return known;
+  try {
+    const actorUrl = await webfinger(deps.config, username, domain);
+    if (!actorUrl) return known ?? null;
+    const actor = await fetchActor(deps, actorUrl);
+    return actor ? await storeActor(deps, actor, domain) : (known ?? null);
+  } catch {
+    return known ?? null;
+  }
+}
+
+/** The account of the actor at `uri`: stored if fresh, else fetched (null when it cannot be). */
+export async function remoteAccountByUri(deps: FederationDeps, uri: URL): Promise<AccountRecord | null> {
+  const known = findAccountByUri(deps.store, uri.href);
+  if (known && (known.domain === null || (await isFresh(deps, known.id)))) return known;
+  try {
+    const actor = await fetchActor(deps, uri);
+    return actor ? await storeActor(deps, actor) : (known ?? null);
+  } catch {
+    return known ?? null;
+  }
+}
+
+async function fetchActor(deps: FederationDeps, url: URL): Promise<Actor | null> {
+  const { federationFor } = await import("./index.ts");
+  const ctx = federationFor(deps).federation.createContext(new URL(deps.config.url), undefined);
+  const object = await ctx.lookupObject(url.href);
+  return isActor(object) && object.id ? object : null;
+}
+
+function href(value: URL | Link | null | undefined): string | null {
+  if (!value) return null;
+  if (value instanceof URL) return value.href;
+  return value.href?.href ?? null;
+}
+
+async function imageUrl(image: Promise<Image | null>): Promise<string | null> {
+  try {
+    const found = await image;
+    return found ? href(found.url as URL | Link | null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores (or updates) the account of a fetched remote actor; `domain` is the WebFinger domain when known. */
+export async function storeActor(deps: FederationDeps, actor: Actor, domain?: string): Promise<AccountRecord | null> {
+  const { store, config } = deps;
+  const uri = actor.id!;
+  const username = actor.preferredUsername?.toString();
+  const host = (domain ?? uri.host).toLowerCase();
+  if (!username || !actor.inboxId || host === config.domain.toLowerCase()) return null;
+  const fields: ProfileField[] = [];
+  for await (const attachment of actor.getAttachments()) {
+    if (attachment instanceof PropertyValue && attachment.name && attachment.value) {
+      fields.push({ name: attachment.name.toString(), value: attachment.value.toString(), verifiedAt: null });
+    }
+  }
+  let publicKeyPem: string | null = null;
+  for await (const key of actor.getPublicKeys()) {
+    if (key.publicKey && key.ownerId?.href === uri.href) {
+      publicKeyPem = await exportSpki(key.publicKey);
+      break;
+    }
+  }
+  const [avatarUrl, headerUrl] = await Promise.all([imageUrl(actor.getIcon()), imageUrl(actor.getImage())]);
+  const now = Date.now();
+  const fresh = {
+    username,
+    domain: host,
+    displayName: actor.name?.toString() ?? "",
+    note: actor.summary?.toString() ?? "",
+    fields: fields.slice(0, 16),
+    locked: actor.manuallyApprovesFollowers ?? false,
+    bot: actor instanceof Service || actor instanceof Application,
+    group: actor instanceof Group,
+    discoverable: actor.discoverable ?? false,
+    indexable: actor.indexable ?? false,
+    avatarUrl,
+    headerUrl,
+    uri: uri.href,
+    url: href(actor.url as URL | Link | null) ?? uri.href,
+    inbox: actor.inboxId.href,
+    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
+    outbox: actor.outboxId?.href ?? "",
+    followersUrl: actor.followersId?.href ?? "",
+    followingUrl: actor.followingId?.href ?? "",
+  };
+  const account = await store.write(() => {
+    const existing = findAccountByUri(store, uri.href) ?? findAccountByAcct(store, username, host);
+    let record: AccountRecord;
+    if (existing) {
+      if (existing.domain === null) return existing;
+      // Username and domain never change on a record (its acct index stays right).
+      record = { ...existing, ...fresh, username: existing.username, domain: existing.domain };
+      putAccount(store, record);
+      if (publicKeyPem) putAccountKeys(store, record.id, { v: 1, publicKeyPem, privateKeyPem: null });
+      recordEvent(deps, "account.updated", { accountId: record.id }, "remote", now);
+    } else {
+      record = {
+        v: 1,
+        id: newId(now),
+        ...fresh,
+        noteSource: "",
+        hideCollections: false,
+        avatarDescription: "",
+        headerDescription: "",
+        createdAt: actor.published ? Number(actor.published.epochMilliseconds) : now,
+        statusesCount: 0,
+        followersCount: 0,
+        followingCount: 0,
+        lastStatusAt: null,
+        suspended: false,
+        silenced: false,
+        memorial: actor.memorial ?? false,
+      };
+      insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);
+      recordEvent(deps, "account.created", { accountId: record.id }, "remote", now);
+    }
+    return record;
+  });
+  if (account.domain !== null) await new LmdbKvStore(store).set(fetchedKey(account.id), now, { ttl: Temporal.Duration.from({ milliseconds: REFRESH_AFTER_MS }) });
+  return account;
+}
