@@ -3,6 +3,7 @@
 // WebFinger is fetched here, not by Fedify's lookupWebFinger: that one always speaks https, and the
 // two-instance tests run plain http on loopback; the fetch goes through the same guard (lib/safe-fetch.ts).
 // Plain http is tried only when this server itself runs on http with private addresses allowed (test mode).
+import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
 import { Application, Group, Image, Link, PropertyValue, Service, isActor, type Actor } from "@fedify/vocab";
 import { exportSpki } from "@fedify/vocab-runtime";
 import type { Config } from "../config.ts";
@@ -107,7 +108,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
   const fields: ProfileField[] = [];
   for await (const attachment of actor.getAttachments()) {
     if (attachment instanceof PropertyValue && attachment.name && attachment.value) {
-      fields.push({ name: attachment.name.toString(), value: attachment.value.toString(), verifiedAt: null });
+      fields.push({ name: plainText(attachment.name.toString()).slice(0, 255), value: sanitizeHtml(attachment.value.toString().slice(0, 10_000)), verifiedAt: null });
     }
   }
   let publicKeyPem: string | null = null;
@@ -122,8 +123,9 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
   const fresh = {
     username,
     domain: host,
-    displayName: actor.name?.toString() ?? "",
-    note: actor.summary?.toString() ?? "",
+    // What other servers send is hostile until cleaned: names as plain text, bios with Mastodon's tags only.
+    displayName: plainText(actor.name?.toString() ?? "").slice(0, 255),
+    note: sanitizeHtml((actor.summary?.toString() ?? "").slice(0, 50_000)),
     fields: fields.slice(0, 16),
     locked: actor.manuallyApprovesFollowers ?? false,
     bot: actor instanceof Service || actor instanceof Application,
