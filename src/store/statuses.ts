@@ -3,6 +3,7 @@
 import { END, type Store } from "./db.ts";
 import type { StatusRecord } from "./records.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
+import { joinedAmong } from "./statuses-interactions.ts";
 
 export function getStatus(store: Store, id: string): StatusRecord | undefined {
   return store.db.statuses.get(id);
@@ -97,6 +98,11 @@ export function pageAccountStatuses(
 /** The id of `accountId`'s live reblog of `originalId`, if any. */
 export function reblogIdOf(store: Store, accountId: string, originalId: string): string | undefined {
   return store.db.reblogOf.get([accountId, originalId]);
+}
+
+/** Of `originalIds`, those `accountId` has a live reblog of (one range read: statuses-interactions.ts joinedAmong). */
+export function rebloggedAmong(store: Store, accountId: string, originalIds: readonly string[]): Set<string> {
+  return joinedAmong(store.db.reblogOf, accountId, originalIds);
 }
 
 /** Inside a write: the account no longer counts as having reblogged the original (the wrapper is discarded);
