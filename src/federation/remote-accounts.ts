@@ -3,6 +3,7 @@
 // WebFinger is fetched here, not by Fedify's lookupWebFinger: that one always speaks https, and the
 // two-instance tests run plain http on loopback; the fetch goes through the same guard (lib/safe-fetch.ts).
 // Plain http is tried only when this server itself runs on http with private addresses allowed (test mode).
+import { FRESH_ACCOUNT_STATE } from "../domain/accounts/create.ts";
 import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
 import { Application, Group, Image, Link, PropertyValue, Service, isActor, type Actor } from "@fedify/vocab";
 import { exportSpki } from "@fedify/vocab-runtime";
@@ -162,12 +163,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
         avatarDescription: "",
         headerDescription: "",
         createdAt: actor.published ? Number(actor.published.epochMilliseconds) : now,
-        statusesCount: 0,
-        followersCount: 0,
-        followingCount: 0,
-        lastStatusAt: null,
-        suspended: false,
-        silenced: false,
+        ...FRESH_ACCOUNT_STATE,
         memorial: actor.memorial ?? false,
       };
       insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);

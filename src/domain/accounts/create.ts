@@ -73,6 +73,16 @@ export function validateNewAccount(deps: Deps, input: NewLocalAccount): void {
   problems.throwIfAny();
 }
 
+/** What every new account starts with, local or remote: no statuses or follows yet, in good standing. */
+export const FRESH_ACCOUNT_STATE = {
+  statusesCount: 0,
+  followersCount: 0,
+  followingCount: 0,
+  lastStatusAt: null,
+  suspended: false,
+  silenced: false,
+} as const satisfies Partial<AccountRecord>;
+
 export function localAccountUrls(base: string, username: string) {
   const actor = `${base}/users/${username}`;
   return {
@@ -124,12 +134,7 @@ export async function prepareLocalAccount(deps: Deps, input: NewLocalAccount, se
     headerDescription: "",
     createdAt: now,
     ...localAccountUrls(deps.config.url, input.username),
-    statusesCount: 0,
-    followersCount: 0,
-    followingCount: 0,
-    lastStatusAt: null,
-    suspended: false,
-    silenced: false,
+    ...FRESH_ACCOUNT_STATE,
     memorial: false,
     role,
   };
