@@ -2,26 +2,8 @@
 // workers on), talking to each other through Fedify: resolving a remote account by search, follows of an
 // unlocked and of a locked account, authorising the request, unfollowing; and a forged signature refused.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
-
-interface Instance {
-  t: TestApp;
-  server: ReturnType<typeof Bun.serve>;
-  domain: string;
-}
-
-async function startInstance(): Promise<Instance> {
-  let t: TestApp | undefined;
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (request) => (t ? t.app.handle(request) : new Response(null, { status: 503 })),
-  });
-  const domain = `127.0.0.1:${server.port}`;
-  t = await startTestApp({ WARREN_URL: `http://${domain}`, WARREN_ALLOW_PRIVATE_ADDRESSES: "true", WARREN_JOB_WORKERS: "2" });
-  return { t, server, domain };
-}
 
 let a: Instance;
 let b: Instance;
@@ -38,42 +20,17 @@ beforeAll(async () => {
   expect(locked.status).toBe(200);
 });
 afterAll(async () => {
-  for (const i of [a, b]) {
-    await i.t.close();
-    i.server.stop(true);
-  }
+  await Promise.all([stopInstance(a), stopInstance(b)]);
 });
 
-async function until<T>(check: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (true) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error("timed out");
-    await Bun.sleep(50);
-  }
-}
 
-async function json(i: Instance, path: string, token: string, init: RequestInit = {}): Promise<any> {
-  const res = await i.t.request(path, { ...init, token });
-  expect(res.status).toBe(200);
-  return res.json();
-}
 
-async function resolve(username: string, on: Instance): Promise<any> {
-  const found = await json(a, `/api/v2/search?q=${encodeURIComponent(`@${username}@${on.domain}`)}&resolve=true&type=accounts`, alice.token);
-  expect(found.accounts.length).toBe(1);
-  return found.accounts[0];
-}
 
-async function relationship(i: Instance, token: string, id: string): Promise<any> {
-  return (await json(i, `/api/v1/accounts/relationships?id[]=${id}`, token))[0];
-}
 
 test("search with resolve=true stores the remote account; lookup finds it once known, never resolves", async () => {
   const before = await a.t.request(`/api/v1/accounts/lookup?acct=bob@${b.domain}`);
   expect(before.status).toBe(404);
-  const remote = await resolve("bob", b);
+  const remote = await resolveAccount(a, alice.token, "bob", b);
   expect(remote.acct).toBe(`bob@${b.domain}`);
   expect(remote.username).toBe("bob");
   expect(remote.url).toBeString();
@@ -84,7 +41,7 @@ test("search with resolve=true stores the remote account; lookup finds it once k
 });
 
 test("following an unlocked remote account: requested, then following once it accepts; unfollow on both", async () => {
-  const remote = await resolve("bob", b);
+  const remote = await resolveAccount(a, alice.token, "bob", b);
   const followed = await json(a, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
   expect(followed.following || followed.requested).toBe(true);
   await until(async () => (await relationship(a, alice.token, remote.id)).following);
@@ -100,7 +57,7 @@ test("following an unlocked remote account: requested, then following once it ac
 });
 
 test("following a locked remote account: a request there, authorised, then following", async () => {
-  const remote = await resolve("carol", b);
+  const remote = await resolveAccount(a, alice.token, "carol", b);
   expect(remote.locked).toBe(true);
   const asked = await json(a, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
   expect(asked.requested).toBe(true);
@@ -124,7 +81,7 @@ test("following a locked remote account: a request there, authorised, then follo
 });
 
 test("a rejected request to a locked remote account goes away on both sides", async () => {
-  const remote = await resolve("carol", b);
+  const remote = await resolveAccount(a, alice.token, "carol", b);
   await json(a, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
   const requests = await until(async () => {
     const list = await json(b, "/api/v1/follow_requests", carol.token);

@@ -1,0 +1,82 @@
+// Two (or more) Warren instances on loopback for federation tests: each has its own port, data directory and
+// domain (`127.0.0.1:PORT`), plain http and private addresses allowed, job workers on. The HTTP server can be
+// stopped and started again on the same port while the instance keeps running (a peer that is down).
+import { expect } from "bun:test";
+import { startTestApp, type TestApp } from "./app.ts";
+
+export interface Instance {
+  t: TestApp;
+  domain: string;
+  port: number;
+  /** Stops listening (connections are refused) without stopping the instance. */
+  down(): void;
+  /** Listens again on the same port. */
+  up(): void;
+}
+
+export async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+  let t: TestApp | undefined;
+  const serve = (port: number) =>
+    Bun.serve({
+      port,
+      hostname: "127.0.0.1",
+      fetch: (request) => (t ? t.app.handle(request) : new Response(null, { status: 503 })),
+    });
+  let server: ReturnType<typeof Bun.serve> | null = serve(0);
+  const port = server.port!;
+  const domain = `127.0.0.1:${port}`;
+  t = await startTestApp({ WARREN_URL: `http://${domain}`, WARREN_ALLOW_PRIVATE_ADDRESSES: "true", WARREN_JOB_WORKERS: "2", ...env });
+  const instance: Instance = {
+    t,
+    domain,
+    port,
+    down() {
+      server?.stop(true);
+      server = null;
+    },
+    up() {
+      if (!server) server = serve(port);
+    },
+  };
+  stops.set(instance, async () => {
+    instance.down();
+    await t!.close();
+  });
+  return instance;
+}
+
+const stops = new WeakMap<Instance, () => Promise<void>>();
+
+export async function stopInstance(instance: Instance): Promise<void> {
+  await stops.get(instance)?.();
+}
+
+/** Polls `check` until it returns something truthy (federation is asynchronous); throws after `ms`. */
+export async function until<T>(check: () => Promise<T | undefined | false | null>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  while (true) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error("timed out");
+    await Bun.sleep(50);
+  }
+}
+
+/** GET (or `init`) `path` on an instance as `token`, expecting 200; the parsed body. */
+export async function json(i: Instance, path: string, token: string | undefined, init: RequestInit = {}): Promise<any> {
+  const res = await i.t.request(path, { ...init, token });
+  if (res.status !== 200) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Resolves `@username@on.domain` on `from` (search with resolve=true) as `token`: the remote Account. */
+export async function resolveAccount(from: Instance, token: string, username: string, on: Instance): Promise<any> {
+  const q = encodeURIComponent(`@${username}@${on.domain}`);
+  const found = await json(from, `/api/v2/search?q=${q}&resolve=true&type=accounts`, token);
+  expect(found.accounts.length).toBe(1);
+  return found.accounts[0];
+}
+
+export async function relationship(i: Instance, token: string, id: string): Promise<any> {
+  return (await json(i, `/api/v1/accounts/relationships?id[]=${id}`, token))[0];
+}
