@@ -51,7 +51,7 @@ export async function startFakePeer(): Promise<FakePeer> {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    async fetch(request) {
+    async fetch(request): Promise<Response> {
       const url = new URL(request.url);
       if (request.method === "POST") {
         const text = await request.text();
@@ -78,7 +78,7 @@ export async function startFakePeer(): Promise<FakePeer> {
       return new Response(JSON.stringify(document), { headers: { "content-type": AP } });
     },
   });
-  const domain = `127.0.0.1:${server.port}`;
+  const domain: string = `127.0.0.1:${server.port}`;
   const base = `http://${domain}`;
 
   async function signed(actor: FakeActor, inbox: string, activity: Record<string, unknown>, options: { date?: Date } = {}) {
