@@ -4,7 +4,7 @@
 // activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
 // becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
 // Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
-import { Accept, Follow, Reject, Undo, type Recipient } from "@fedify/vocab";
+import { Accept, Follow, Reject, Undo } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
 import type { Deps } from "../deps.ts";
 import { NotFound, NotPermitted } from "../lib/errors.ts";
@@ -17,18 +17,11 @@ import { authorize, reject } from "../domain/relationships/follow-requests.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
 import type { FederationDeps } from "./index.ts";
 import { remoteAccountByUri } from "./remote-accounts.ts";
+import { recipientOf } from "./recipients.ts";
 
 /** The cores take Deps; they only record events and notifications through `jobs.enqueue`, which a worker's
  * enqueuer has too. */
 const asDeps = (deps: FederationDeps) => deps as unknown as Deps;
-
-function recipient(account: AccountRecord): Recipient {
-  return {
-    id: new URL(account.uri),
-    inboxId: new URL(account.inbox),
-    endpoints: account.sharedInbox ? { sharedInbox: new URL(account.sharedInbox) } : null,
-  };
-}
 
 /** The local account an actor URI of ours names, if any. */
 function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {
@@ -57,7 +50,7 @@ async function sendAccept(ctx: Context<void>, owner: AccountRecord, follower: Ac
   const actor = ctx.getActorUri(owner.username);
   await ctx.sendActivity(
     { identifier: owner.username },
-    recipient(follower),
+    recipientOf(follower),
     new Accept({
       id: new URL(`${actor.href}#accepts/follows/${newId()}`),
       actor,
@@ -70,7 +63,7 @@ async function sendReject(ctx: Context<void>, owner: AccountRecord, follower: Ac
   const actor = ctx.getActorUri(owner.username);
   await ctx.sendActivity(
     { identifier: owner.username },
-    recipient(follower),
+    recipientOf(follower),
     new Reject({
       id: new URL(`${actor.href}#rejects/follows/${newId()}`),
       actor,
@@ -163,7 +156,7 @@ export async function sendFollow(ctx: SubscriberContext, event: EventPayloads["f
   const actor = fed.getActorUri(requester.username);
   await fed.sendActivity(
     { identifier: requester.username },
-    recipient(target),
+    recipientOf(target),
     new Follow({ id: followId(fed, requester.username, event.requestId), actor, object: new URL(target.uri) }),
   );
 }
@@ -200,7 +193,7 @@ export async function sendUnfollow(ctx: SubscriberContext, event: EventPayloads[
     const actor = fed.getActorUri(follower.username);
     await fed.sendActivity(
       { identifier: follower.username },
-      recipient(target),
+      recipientOf(target),
       new Undo({
         id: new URL(`${actor.href}#follows/${target.id}/undo/${at}`),
         actor,
