@@ -241,7 +241,7 @@ export function presentCredentialAccount(
       hide_collections: account.hideCollections,
       discoverable: account.discoverable,
       indexable: account.indexable,
-      attribution_domains: [],
+      attribution_domains: account.attributionDomains ?? [],
       quote_policy: "public",
     },
     role: presentRole(roleOf(user.role)),

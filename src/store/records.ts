@@ -26,6 +26,8 @@ export interface AccountRecord {
   discoverable: boolean;
   indexable: boolean;
   hideCollections: boolean;
+  /** Websites allowed to credit this account as author (source.attribution_domains); absent on older records. */
+  attributionDomains?: string[];
   avatarUrl: string | null;
   avatarDescription: string;
   headerUrl: string | null;

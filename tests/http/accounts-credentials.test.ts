@@ -297,3 +297,50 @@ describe("update_credentials", () => {
     expect(await appOnly.json()).toEqual({ error: "This method requires an authenticated user" });
   });
 });
+
+describe("attribution_domains", () => {
+  test("stored normalised, echoed in source, replaced as a whole; JSON, form and multipart", async () => {
+    const user = await signedInUser(t, "writer");
+    let res = await patch(user.token, { json: { attribution_domains: ["Example.COM", " blog.example.org ", "example.com"] } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).source.attribution_domains).toEqual(["example.com", "blog.example.org"]);
+    expect(((await (await me(user.token)).json()) as Json).source.attribution_domains).toEqual(["example.com", "blog.example.org"]);
+
+    const form = new URLSearchParams([["attribution_domains[]", "news.example"], ["attribution_domains[]", "xn--bcher-kva.example"]]);
+    res = await t.request("/api/v1/accounts/update_credentials", {
+      method: "PATCH",
+      token: user.token,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).source.attribution_domains).toEqual(["news.example", "xn--bcher-kva.example"]);
+
+    const multipart = new FormData();
+    multipart.append("attribution_domains[]", "bücher.example");
+    res = await patch(user.token, { body: multipart });
+    expect(((await res.json()) as Json).source.attribution_domains).toEqual(["xn--bcher-kva.example"]);
+
+    // Other updates leave them alone; an empty list clears them.
+    res = await patch(user.token, { json: { display_name: "W" } });
+    expect(((await res.json()) as Json).source.attribution_domains).toEqual(["xn--bcher-kva.example"]);
+    res = await patch(user.token, { json: { attribution_domains: [] } });
+    expect(((await res.json()) as Json).source.attribution_domains).toEqual([]);
+  });
+
+  test("invalid domains and more than 10 are a 422 that changes nothing", async () => {
+    const user = await signedInUser(t, "writer2");
+    await patch(user.token, { json: { attribution_domains: ["keep.example"] } });
+    for (const bad of [["https://example.com/path"], ["not a domain"], ["localhost"], ["a".repeat(300) + ".example"], ["__proto__"]]) {
+      const res = await patch(user.token, { json: { attribution_domains: bad, display_name: "changed" } });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as Json).error).toContain("Attribution domains");
+    }
+    const eleven = Array.from({ length: 11 }, (_, i) => `site${i}.example`);
+    const res = await patch(user.token, { json: { attribution_domains: eleven } });
+    expect(res.status).toBe(422);
+    const after = (await (await me(user.token)).json()) as Json;
+    expect(after.source.attribution_domains).toEqual(["keep.example"]);
+    expect(after.display_name).toBe("");
+  });
+});

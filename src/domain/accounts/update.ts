@@ -13,6 +13,7 @@ import { acceptPendingFollowRequests } from "../relationships/follow-requests.ts
 import { applyProfileImages, discardProfileImages, prepareProfileImage, saveProfileImages } from "./profile-images.ts";
 import { Problems, charLength, tooLong } from "./validation.ts";
 import { recordEvent } from "../events.ts";
+import { normaliseDomain } from "../admin/domain-blocks.ts";
 
 export interface ProfileUpdate {
   displayName?: string;
@@ -36,9 +37,12 @@ export interface ProfileUpdate {
   sensitive?: boolean;
   /** ISO 639 code, or "" for none. */
   language?: string;
+  /** Host names; a string holds one per line (Mastodon's settings form). */
+  attributionDomains?: string[] | string;
 }
 
 const PRIVACY = ["public", "unlisted", "private"] as const;
+const MAX_ATTRIBUTION_DOMAINS = 10;
 const LANGUAGE_PATTERN = /^[a-z]{2,3}$/i;
 
 function checkLength(problems: Problems, field: string, value: string | undefined, max: number): void {
@@ -81,6 +85,22 @@ function cleanFields(update: ProfileUpdate, problems: Problems): { name: string;
   return fields;
 }
 
+/** The attribution domains, normalised and without repeats; a problem for each one that is not a host name. */
+function cleanAttributionDomains(raw: ProfileUpdate["attributionDomains"], problems: Problems): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const entries = (typeof raw === "string" ? raw.split(/[\r\n]+/) : raw).map((d) => d.trim()).filter(Boolean);
+  const domains = new Set<string>();
+  for (const entry of entries) {
+    const domain = normaliseDomain(entry);
+    if (domain && domain.includes(".")) domains.add(domain);
+    else problems.add("attribution_domains", "ERR_INVALID", `contains an invalid domain: ${entry.slice(0, 100)}`);
+  }
+  if (domains.size > MAX_ATTRIBUTION_DOMAINS) {
+    problems.add("attribution_domains", "ERR_TOO_LONG", `is too long (maximum is ${MAX_ATTRIBUTION_DOMAINS} domains)`);
+  }
+  return [...domains];
+}
+
 /** Validates the whole update first (every problem in one 422), then writes it in one transaction. */
 export async function updateCredentials(deps: Deps, viewer: UserViewer, update: ProfileUpdate): Promise<{ account: AccountRecord; user: UserRecord }> {
   const problems = new Problems();
@@ -94,6 +114,7 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
   checkLength(problems, "avatar_description", update.avatarDescription, ACCOUNT_LIMITS.maxAvatarDescriptionLength);
   checkLength(problems, "header_description", update.headerDescription, ACCOUNT_LIMITS.maxHeaderDescriptionLength);
   const fields = cleanFields(update, problems);
+  const attributionDomains = cleanAttributionDomains(update.attributionDomains, problems);
   if (update.privacy !== undefined && !(PRIVACY as readonly string[]).includes(update.privacy)) {
     problems.add("source.privacy", "ERR_INCLUSION", "is not included in the list");
   }
@@ -124,6 +145,7 @@ export async function updateCredentials(deps: Deps, viewer: UserViewer, update: 
     if (update.avatarDescription !== undefined) next.avatarDescription = update.avatarDescription;
     if (update.headerDescription !== undefined) next.headerDescription = update.headerDescription;
     if (fields) next.fields = fields.map((f) => withVerification(account.fields, f));
+    if (attributionDomains) next.attributionDomains = attributionDomains;
     replaced = applyProfileImages(account, next, saved);
     const nextUser: UserRecord = { ...user };
     if (update.privacy !== undefined) nextUser.privacy = update.privacy as UserRecord["privacy"];

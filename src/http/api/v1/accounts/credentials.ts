@@ -50,7 +50,11 @@ const UpdateBody = uploadLimit(t.Object({
   ),
   avatar_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxAvatarDescriptionLength} characters` })),
   header_description: t.Optional(t.String({ description: `At most ${ACCOUNT_LIMITS.maxHeaderDescriptionLength} characters` })),
-  attribution_domains: t.Optional(t.Union([t.Array(t.String()), t.String()], { description: "Accepted; not stored yet" })),
+  attribution_domains: t.Optional(
+    t.Union([t.Array(t.String()), t.String()], {
+      description: "Websites allowed to credit this account as author (host names, at most 10; a string: one per line)",
+    }),
+  ),
 }), UPDATE_BODY_LIMIT);
 
 type Body = typeof UpdateBody.static;
@@ -74,6 +78,7 @@ function profileUpdate(body: Body): ProfileUpdate {
     privacy: body.source?.privacy,
     sensitive: flag(body.source?.sensitive),
     language: body.source?.language,
+    attributionDomains: body.attribution_domains,
   };
 }
 
