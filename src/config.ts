@@ -30,6 +30,9 @@ export interface Config {
   /** Proxies (addresses or CIDR ranges) besides loopback whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   allowPrivateAddresses: boolean;
+  /** Mastodon's secure mode: ActivityPub GETs of collections need a signature, unsigned actor GETs get a reduced
+   * actor, signers from suspended domains or blocked by the owner are refused (docs/federation.md). */
+  authorizedFetch: boolean;
   /** Check every response against its schema (a mismatch is a logged 500). On under tests and development. */
   checkResponses: boolean;
   /** Largest JSON, form or multipart body a route without uploads accepts (uploads declare their own). */
@@ -164,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitFactor: integer(env, "WARREN_RATE_LIMIT_FACTOR", 1, 1, 1_000_000),
     trustedProxies: addressRanges(env, "WARREN_TRUSTED_PROXIES"),
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
+    authorizedFetch: flag(env, "WARREN_AUTHORIZED_FETCH", false),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,

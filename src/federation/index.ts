@@ -2,7 +2,8 @@
 // thread and each job worker), with its KvStore on our LMDB store and its MessageQueue on our job queue.
 // Routes: actors at /users/{identifier} (our account URIs: `${url}/users/${username}`; the instance actor's
 // identifier is `instance.actor`, which no username can be), their inboxes, the shared inbox /inbox,
-// outboxes and followers/following collections (counts so far). WebFinger and NodeInfo stay ours
+// outboxes (counts so far) and followers/following collections (collections.ts). GETs of them obey
+// WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
 import { Accept, Follow, Reject, Tombstone, Undo } from "@fedify/vocab";
@@ -18,6 +19,8 @@ import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
 import { documentLoaders } from "./loader.ts";
 import { onAccept, onFollow, onReject, onUndo } from "./follows.ts";
+import { setFollowCollections } from "./collections.ts";
+import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 
 export interface FederationDeps {
   store: Store;
@@ -61,10 +64,19 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     origin: config.url,
     // Every fetch through lib/safe-fetch.ts (loader.ts): private addresses only when
     // WARREN_ALLOW_PRIVATE_ADDRESSES is on, size and time limits. Fedify refuses its own allowPrivateAddress
-    // and userAgent options beside these factories; the loaders set the User-Agent themselves.
-    ...documentLoaders(config),
+    // and userAgent options beside these factories; the loaders set the User-Agent themselves. GETs no user
+    // is behind are signed by the instance actor.
+    ...documentLoaders(config, async () => ({
+      keyId: new URL(`/users/${INSTANCE_ACTOR_IDENTIFIER}#main-key`, config.url),
+      privateKey: (await instanceKeyPairs(store))[0]!.privateKey,
+    })),
+    // Signed requests older or newer than an hour are refused (401): a captured request replays for an hour at
+    // most, and inbox idempotency (a day per activity id) outlasts that window.
+    signatureTimeWindow: { hours: 1 },
   });
   const instance = INSTANCE_ACTOR_IDENTIFIER;
+  // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts): who may GET actors and collections.
+  const policy = fetchPolicy({ store, config, jobs }, instance);
 
   federation
     .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
@@ -75,8 +87,11 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
       if (account.dataDeletedAt) {
         return new Tombstone({ id: ctx.getActorUri(identifier), deleted: Temporal.Instant.fromEpochMilliseconds(account.dataDeletedAt) });
       }
-      return localActor(ctx, config, account, await ctx.getActorKeyPairs(identifier));
+      const keys = await ctx.getActorKeyPairs(identifier);
+      if (await policy.servesReducedActor(ctx, identifier)) return reducedActor(ctx, account, keys);
+      return localActor(ctx, config, account, keys);
     })
+    .authorize(policy.actor)
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
       if (identifier === instance) return instanceKeyPairs(store);
       const account = localAccount(store, identifier);
@@ -94,13 +109,9 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
 
   federation
     .setOutboxDispatcher("/users/{identifier}/outbox", () => ({ items: [] }))
-    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.statusesCount ?? null);
-  federation
-    .setFollowersDispatcher("/users/{identifier}/followers", () => ({ items: [] }))
-    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.followersCount ?? null);
-  federation
-    .setFollowingDispatcher("/users/{identifier}/following", () => ({ items: [] }))
-    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.followingCount ?? null);
+    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.statusesCount ?? null)
+    .authorize(policy.collection);
+  setFollowCollections(federation, deps, policy.collection);
 
   void federation.startQueue(undefined);
   return { federation, queue };

@@ -1,8 +1,11 @@
 // Fedify's document loaders on lib/safe-fetch.ts: every actor, key and object Fedify fetches goes through the
 // same guard as link cards (no loopback or private addresses unless WARREN_ALLOW_PRIVATE_ADDRESSES=true, the
 // address checked is the address connected to, redirects checked hop by hop), within a size and time limit.
-// JSON-LD contexts Fedify ships with are answered from memory, never fetched. The authenticated loader signs
-// its GETs (draft-cavage, as Mastodon expects) with the key it is given (the instance actor's or a user's).
+// JSON-LD contexts Fedify ships with are answered from memory, never fetched. Every document GET is signed
+// (draft-cavage, as Mastodon expects), so peers in secure mode (authorized fetch) answer it: the authenticated
+// loader with the key it is given (a user's, when one is behind the fetch: its inbox's key fetches), the
+// default loader with the instance actor's key (actor lookups, WebFinger-discovered actors, other key
+// fetches), as Mastodon signs fetches no user is behind. Contexts are fetched unsigned.
 import { FetchError, signRequest, type DocumentLoader } from "@fedify/fedify";
 import { preloadedContexts } from "@fedify/vocab-runtime";
 import type { Config } from "../config.ts";
@@ -37,6 +40,13 @@ export async function fetchJsonDocument(
   }
 }
 
+export interface SigningKey {
+  keyId: URL;
+  privateKey: CryptoKey;
+}
+
+const signer = (key: SigningKey) => (request: Request) => signRequest(request, key.privateKey, key.keyId);
+
 function loader(config: Config, sign?: (request: Request) => Promise<Request>): DocumentLoader {
   return async (href: string) => {
     if (Object.hasOwn(preloadedContexts, href)) {
@@ -47,12 +57,12 @@ function loader(config: Config, sign?: (request: Request) => Promise<Request>): 
   };
 }
 
-/** Fedify's loader factories for `config` (createFederation's documentLoaderFactory and the others). */
-export function documentLoaders(config: Config) {
+/** Fedify's loader factories for `config` (createFederation's documentLoaderFactory and the others);
+ * `instanceKey` gives the instance actor's RSA key, which signs the default loader's GETs. */
+export function documentLoaders(config: Config, instanceKey: () => Promise<SigningKey>) {
   return {
-    documentLoaderFactory: () => loader(config),
+    documentLoaderFactory: () => loader(config, async (request) => signer(await instanceKey())(request)),
     contextLoaderFactory: () => loader(config),
-    authenticatedDocumentLoaderFactory: (identity: { keyId: URL; privateKey: CryptoKey }) =>
-      loader(config, (request) => signRequest(request, identity.privateKey, identity.keyId)),
+    authenticatedDocumentLoaderFactory: (identity: SigningKey) => loader(config, signer(identity)),
   };
 }

@@ -25,11 +25,17 @@ export function federationResponse(deps: FederationDeps, request: Request): Prom
   if (!isFederationRequest(request, pathname)) return undefined;
   return (async () => {
     const { federationFor } = await import("./index.ts");
+    const { refusalResponse } = await import("./authorized-fetch.ts");
     const response = await federationFor(deps).federation.fetch(request, {
       contextData: undefined,
       onNotFound: () => NOT_OURS,
       onNotAcceptable: () => NOT_OURS,
+      // Refused by WARREN_AUTHORIZED_FETCH (authorized-fetch.ts): 401, 403 or 404 as the predicate decided.
+      onUnauthorized: refusalResponse,
     });
-    return response === NOT_OURS ? undefined : response;
+    if (response === NOT_OURS) return undefined;
+    // In secure mode what a GET gets depends on its signature: caches must keep the answers apart.
+    if (deps.config.authorizedFetch && !response.headers.get("vary")?.includes("Signature")) response.headers.append("vary", "Signature");
+    return response;
   })();
 }

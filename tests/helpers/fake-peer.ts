@@ -2,8 +2,11 @@
 // instance's inbox the way another implementation would: its actors are served as JSON-LD with an RSA key,
 // it answers WebFinger, records every request its inboxes get, and sends activities signed with
 // draft-cavage HTTP signatures (Fedify's signRequest, the signature Mastodon sends). Tests can also send
-// unsigned, forged, replayed or oversized requests through `post`.
-import { generateCryptoKeyPair, signRequest } from "@fedify/fedify/sig";
+// unsigned, forged, replayed or oversized requests through `post`. With `requireSignedGets` it plays a server
+// in secure mode (authorized fetch): GETs of its documents need a valid HTTP signature (401 otherwise), and
+// `fetched` records who signed each.
+import { generateCryptoKeyPair, signRequest, verifyRequest } from "@fedify/fedify/sig";
+import { getDocumentLoader } from "@fedify/vocab-runtime";
 
 async function publicKeyPem(key: CryptoKey): Promise<string> {
   const der = Buffer.from(await crypto.subtle.exportKey("spki", key)).toString("base64");
@@ -26,11 +29,26 @@ export interface Received {
   body: any;
 }
 
+/** A GET of one of the peer's documents (actors, served paths). */
+export interface Fetched {
+  path: string;
+  headers: Headers;
+  /** The key whose valid signature the GET carried (checked only with `requireSignedGets`), or null. */
+  signedBy: string | null;
+}
+
+export interface FakePeerOptions {
+  /** Answer GETs of documents only when validly signed (401 otherwise), as Mastodon's secure mode. */
+  requireSignedGets?: boolean;
+}
+
 export interface FakePeer {
   domain: string;
   base: string;
   /** Every POST its inboxes got, oldest first. */
   received: Received[];
+  /** Every GET of its documents, oldest first (WebFinger is not recorded). */
+  fetched: Fetched[];
   actor(username: string, extra?: Record<string, unknown>): Promise<FakeActor>;
   /** Extra documents served as JSON-LD at a path (notes, collections). */
   serve(path: string, document: unknown): void;
@@ -44,10 +62,14 @@ export interface FakePeer {
 const CONTEXT = ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"];
 const AP = "application/activity+json";
 
-export async function startFakePeer(): Promise<FakePeer> {
+// Keys of the signers of GETs are fetched from loopback (the Warren instance under test).
+const keyLoader = getDocumentLoader({ allowPrivateAddress: true });
+
+export async function startFakePeer(options: FakePeerOptions = {}): Promise<FakePeer> {
   const documents = new Map<string, unknown>();
   const actors = new Map<string, FakeActor>();
   const received: Received[] = [];
+  const fetched: Fetched[] = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -75,6 +97,13 @@ export async function startFakePeer(): Promise<FakePeer> {
       const actor = [...actors.values()].find((a) => new URL(a.id).pathname === url.pathname);
       const document = actor?.document ?? documents.get(url.pathname);
       if (document === undefined) return new Response(null, { status: 404 });
+      let signedBy: string | null = null;
+      if (options.requireSignedGets) {
+        const key = await verifyRequest(request, { documentLoader: keyLoader, contextLoader: keyLoader }).catch(() => null);
+        signedBy = key?.id?.href ?? null;
+      }
+      fetched.push({ path: url.pathname, headers: request.headers, signedBy });
+      if (options.requireSignedGets && !signedBy) return new Response(null, { status: 401 });
       return new Response(JSON.stringify(document), { headers: { "content-type": AP } });
     },
   });
@@ -93,6 +122,7 @@ export async function startFakePeer(): Promise<FakePeer> {
     domain,
     base,
     received,
+    fetched,
     async actor(username, extra = {}) {
       const { privateKey, publicKey } = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
       const id = `${base}/users/${username}`;
