@@ -98,6 +98,9 @@ describe("unauthenticated requests, per address", () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     await expectTooMany(await get("/api/v1/instance", ip), 300);
     await expectTooMany(await get("/api/v1/timelines/public", ip), 300);
+    const german = await t.request("/api/v1/instance?lang=de", from(ip));
+    expect(german.status).toBe(429);
+    expect(await german.json()).toEqual({ error: "Zu viele Anfragen" });
 
     expect((await get("/api/v1/instance", "198.51.100.2")).status).toBe(200);
     const alice = await user("alice");

@@ -1,8 +1,11 @@
 // The one error handler: domain ApiErrors, schema validation and parse failures become Mastodon error
-// bodies with Mastodon's status codes; anything unexpected is a logged 500 that leaks nothing.
+// bodies with Mastodon's status codes; anything unexpected is a logged 500 that leaks nothing. Messages are
+// in the client's language (`lang`, Accept-Language) where the catalogue has them (src/http/i18n).
 import { Elysia } from "elysia";
 import { ApiError, Unauthorized } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
+import { requestLocale } from "../i18n/locale.ts";
+import { localised } from "../i18n/translate.ts";
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -42,7 +45,13 @@ function validationResponse(error: any): Response {
   return json(422, { error: `Validation failed: ${field} ${reason}` });
 }
 
-export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, ({ code, error: thrown }) => {
+export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, async ({ code, error: thrown, request }) => {
+  const response = errorResponse(code, thrown);
+  const locale = requestLocale(request);
+  return locale === "en" ? response : localised(response, locale);
+});
+
+function errorResponse(code: string | number, thrown: unknown): Response {
   // Elysia wraps whatever a body parser throws in its ParseError: our parser's own errors (413, 408, a
   // forbidden parameter name) keep their answer.
   const error = code === "PARSE" && (thrown as Error).cause instanceof ApiError ? ((thrown as Error).cause as ApiError) : thrown;
@@ -66,4 +75,4 @@ export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: 
       return json(500, { error: "Internal server error" });
     }
   }
-});
+}

@@ -3,6 +3,8 @@
 // a throttle matched (every /api response) carries X-RateLimit-Limit/Remaining/Reset for the matched limit
 // with the fewest requests left; an exceeded one answers 429 {"error":"Too many requests"} with Retry-After.
 // WARREN_RATE_LIMITS=off leaves the plugin empty; WARREN_RATE_LIMIT_FACTOR multiplies every limit.
+import { requestLocale } from "../i18n/locale.ts";
+import { translateMessage } from "../i18n/translate.ts";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Deps } from "../../deps.ts";
@@ -24,10 +26,10 @@ function describe(headers: Headers, count: Count): void {
   headers["x-ratelimit-reset"] = count.resetText;
 }
 
-function tooManyRequests(headers: Headers, count: Count, now: number): Response {
+function tooManyRequests(headers: Headers, count: Count, now: number, request: Request): Response {
   describe(headers, count);
   headers["retry-after"] = String(Math.max(1, Math.ceil((count.resetAt - now) / 1000)));
-  return new Response(JSON.stringify({ error: "Too many requests" }), {
+  return new Response(JSON.stringify({ error: translateMessage("Too many requests", requestLocale(request)) }), {
     status: 429,
     headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8" },
   });
@@ -61,14 +63,14 @@ export function rateLimitsPlugin(deps: Deps) {
     clientBucket(server ? (server.requestIP(request)?.address ?? null) : null, request.headers.get("x-forwarded-for"), proxies);
 
   /** Counts the request against each throttle that applies, in order; a 429 Response at the first exceeded. */
-  async function apply<Facts>(throttles: Throttle<Facts>[], facts: Facts, headers: Headers): Promise<Response | undefined> {
+  async function apply<Facts>(throttles: Throttle<Facts>[], facts: Facts, headers: Headers, request: Request): Promise<Response | undefined> {
     const now = Date.now();
     let fewest = Number(headers["x-ratelimit-remaining"] ?? Infinity);
     for (const throttle of throttles) {
       const key = throttle.key(facts);
       if (key === null) continue;
       const count = await windows.hit(throttle, key, now);
-      if (count.exceeded) return tooManyRequests(headers, count, now);
+      if (count.exceeded) return tooManyRequests(headers, count, now, request);
       if (count.remaining < fewest) {
         fewest = count.remaining;
         describe(headers, count);
@@ -90,13 +92,13 @@ export function rateLimitsPlugin(deps: Deps) {
         tokenId: viewer?.token.id ?? null,
         userId: viewer?.account?.id ?? null,
       };
-      return apply(REQUEST_THROTTLES, facts, set.headers as Headers);
+      return apply(REQUEST_THROTTLES, facts, set.headers as Headers, request);
     })
     .onBeforeHandle({ as: "global" }, ({ request, server, body, set }) => {
       const [path] = pathAndQuery(request.url);
       const login = signInLogin(request.method, path, body);
       if (login === null) return;
       const facts = { ip: clientOf(request, server), subject: signInSubject(deps.store, login) };
-      return apply(SIGN_IN_THROTTLES, facts, set.headers as Headers);
+      return apply(SIGN_IN_THROTTLES, facts, set.headers as Headers, request);
     });
 }
