@@ -1,5 +1,6 @@
 // The social graph: follows, follow requests, blocks, mutes, notes. Reads here are the guards every
 // interaction checks synchronously; writes keep each record and its paging index in step.
+import { getList, ownerListsContaining, removeMember } from "./lists.ts";
 import { END, type Store } from "./db.ts";
 import { putAccount } from "./accounts.ts";
 import type { AccountRecord, BlockRecord, FollowRecord, MuteRecord } from "./records.ts";
@@ -120,10 +121,17 @@ export function putFollow(store: Store, follow: FollowRecord): void {
   if (!existing) adjustFollowCounts(store, follow.accountId, follow.targetId, 1);
 }
 
-/** Removes the follow, if any; returns what was removed. */
+/**
+ * Removes the follow, if any, and the followed account from the follower's lists with it (as Mastodon's list
+ * accounts belong to their follow): the lists are right as soon as the unfollow is. Returns what was removed.
+ */
 export function removeFollow(store: Store, followerId: string, targetId: string): FollowRecord | undefined {
   const follow = getFollow(store, followerId, targetId);
   if (!follow) return undefined;
+  for (const listId of ownerListsContaining(store, followerId, targetId)) {
+    const list = getList(store, followerId, listId);
+    if (list) removeMember(store, list, targetId);
+  }
   store.db.follows.remove([followerId, targetId]);
   store.db.followersIndex.remove([targetId, follow.id]);
   store.db.followingIndex.remove([followerId, follow.id]);

@@ -130,13 +130,33 @@ describe("members", () => {
     expect(all.headers.get("link")).toBeNull();
   });
 
-  test("unfollowing takes the account off your lists", async () => {
+  test("unfollowing takes the account off your lists in the same request; its posts leave the list feed", async () => {
     const [lister, member] = [await newUser(t, "l"), await newUser(t, "l")];
     await follow(t, lister, member);
     const list = (await create(lister, { title: "Temporary" })).body;
+    const other = (await create(lister, { title: "Other" })).body;
     await post(t, `/api/v1/lists/${list.id}/accounts`, lister.token, { account_ids: [member.id] });
-    await post(t, `/api/v1/accounts/${member.id}/unfollow`, lister.token);
+    await post(t, `/api/v1/lists/${other.id}/accounts`, lister.token, { account_ids: [member.id] });
+    await postStatus(t, member, "on the list");
     await t.deps.jobs.drain();
+    expect(await timeline(t, `/api/v1/timelines/list/${list.id}`, lister.token)).toHaveLength(1);
+    await post(t, `/api/v1/accounts/${member.id}/unfollow`, lister.token);
+    // No job has run yet: the membership went with the follow.
+    expect((await get(t, `/api/v1/lists/${list.id}/accounts`, lister.token)).body).toEqual([]);
+    expect((await get(t, `/api/v1/lists/${other.id}/accounts`, lister.token)).body).toEqual([]);
+    expect((await get(t, `/api/v1/accounts/${member.id}/lists`, lister.token)).body).toEqual([]);
+    await t.deps.jobs.drain();
+    expect(await timeline(t, `/api/v1/timelines/list/${list.id}`, lister.token)).toEqual([]);
+  });
+
+  test("removed from followers, or blocked: off the follower's lists at once", async () => {
+    const [lister, member, blocker] = [await newUser(t, "l"), await newUser(t, "l"), await newUser(t, "l")];
+    await follow(t, lister, member);
+    await follow(t, lister, blocker);
+    const list = (await create(lister, { title: "Gone" })).body;
+    await post(t, `/api/v1/lists/${list.id}/accounts`, lister.token, { account_ids: [member.id, blocker.id] });
+    await post(t, `/api/v1/accounts/${lister.id}/remove_from_followers`, member.token);
+    await post(t, `/api/v1/accounts/${lister.id}/block`, blocker.token);
     expect((await get(t, `/api/v1/lists/${list.id}/accounts`, lister.token)).body).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 // Keeping feeds in step with the social graph (all run as jobs, all idempotent): a new follow back-fills the
 // followed account's recent statuses into the follower's home; an ended follow or a block takes the other
-// account's rows out of home and lists (and the account off the lists); a new list member is back-filled
+// account's rows out of home and lists; a new list member is back-filled
 // into the list feed. Read-time checks (policy.ts) already hide what these remove: the jobs only tidy up.
 import type { Store } from "../../store/db.ts";
-import { getList, isMember, ownerListsContaining, removeMember } from "../../store/lists.ts";
+import { getList, isMember, listsOf } from "../../store/lists.ts";
 import { isFollowing } from "../../store/relationships.ts";
 import { pageAccountStatuses } from "../../store/statuses.ts";
 import {
@@ -33,13 +33,15 @@ async function removeAuthorRows(store: Store, authorId: string, remove: (statusI
   }
 }
 
-/** `authorId`'s rows out of `viewerId`'s home, and `authorId` off `viewerId`'s lists (with its rows). */
+/**
+ * `authorId`'s rows out of `viewerId`'s home and lists. The unfollow already took the author off the lists
+ * (store/relationships.ts removeFollow); its rows go from each list it is not on (again) now.
+ */
 export async function removeAuthorFromFeeds(store: Store, viewerId: string, authorId: string): Promise<void> {
   await removeAuthorRows(store, authorId, (id) => removeHomeEntry(store, viewerId, id));
-  for (const listId of ownerListsContaining(store, viewerId, authorId)) {
-    const list = getList(store, viewerId, listId);
-    if (list) await store.write(() => removeMember(store, list, authorId));
-    await removeAuthorRows(store, authorId, (id) => removeListEntry(store, listId, id));
+  for (const list of listsOf(store, viewerId)) {
+    if (isMember(store, list.id, authorId)) continue;
+    await removeAuthorRows(store, authorId, (id) => removeListEntry(store, list.id, id));
   }
 }
 
