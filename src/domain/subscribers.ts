@@ -15,6 +15,7 @@ import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./medi
 import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
 import { notifyStaffOfReport } from "./reports/notify-staff.ts";
+import { notifySubscribers } from "./notifications/subscribed.ts";
 import { indexAccounts, indexStatuses, unindexStatuses } from "./search/indexing.ts";
 import { deliverPush } from "./push/deliver.ts";
 import { generateAnnualReport } from "./annual-reports/generate.ts";
@@ -155,6 +156,14 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "report.created",
     lane: "default",
     run: (ctx, event) => notifyStaffOfReport(ctx, event.payload.reportId),
+  }),
+
+  // A `status` notification to the followers who asked for one (follow option notify=true)
+  on({
+    name: "notifications.subscribed_status",
+    on: "status.created",
+    lane: "default",
+    run: (ctx, event) => notifySubscribers(ctx, event.payload.statusId),
   }),
 
   on({

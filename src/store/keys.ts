@@ -82,6 +82,8 @@ export const KEYSPACES = {
   followRequests: "follow_requests",
   /** [targetId, requestId] → requesterId */
   followRequestsIndex: "follow_requests_index",
+  /** [targetId, followerId] → null: the follows with `notify` on (a `status` notification for each new post) */
+  notifyingFollowers: "notifying_followers",
   /** [blockerId, targetId] → BlockRecord */
   blocks: "blocks",
   /** [blockerId, blockId] → targetId */

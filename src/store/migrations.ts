@@ -3,6 +3,7 @@ import type { Store } from "./db.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows } from "./timelines.ts";
+import { indexNotifyingFollowers } from "./relationships.ts";
 
 interface Migration {
   version: number;
@@ -17,6 +18,7 @@ const MIGRATIONS: Migration[] = [
   { version: 2, describe: "jobs keyed by [lane, runAt, jobId]", run: moveJobsIntoLanes },
   { version: 3, describe: "jobs of the pre-events types become their subscribers' jobs", run: renameLegacyJobs },
   { version: 4, describe: "home rows packed as sorted duplicates under the viewer (home_feed → home_rows)", run: moveHomeRows },
+  { version: 5, describe: "an index of the follows that notify of new posts", run: indexNotifyingFollowers },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -118,7 +118,24 @@ export function putFollow(store: Store, follow: FollowRecord): void {
   store.db.follows.put([follow.accountId, follow.targetId], follow);
   store.db.followersIndex.put([follow.targetId, follow.id], follow.accountId);
   store.db.followingIndex.put([follow.accountId, follow.id], follow.targetId);
+  if (follow.notify) store.db.notifyingFollowers.put([follow.targetId, follow.accountId], null);
+  else if (existing?.notify) store.db.notifyingFollowers.remove([follow.targetId, follow.accountId]);
   if (!existing) adjustFollowCounts(store, follow.accountId, follow.targetId, 1);
+}
+
+/** The followers of `targetId` who asked to be notified of its posts. */
+export function notifyingFollowerIds(store: Store, targetId: string): string[] {
+  const ids: string[] = [];
+  for (const key of store.db.notifyingFollowers.getKeys({ start: [targetId], end: [targetId, END] })) ids.push((key as string[])[1]!);
+  return ids;
+}
+
+/** Migration 5: the index of notifying followers, for follows made before it. */
+export function indexNotifyingFollowers(store: Store): void {
+  for (const { value } of store.db.follows.getRange()) {
+    const follow = value as FollowRecord;
+    if (follow.notify) store.db.notifyingFollowers.put([follow.targetId, follow.accountId], null);
+  }
 }
 
 /**
@@ -133,6 +150,7 @@ export function removeFollow(store: Store, followerId: string, targetId: string)
     if (list) removeMember(store, list, targetId);
   }
   store.db.follows.remove([followerId, targetId]);
+  store.db.notifyingFollowers.remove([targetId, followerId]);
   store.db.followersIndex.remove([targetId, follow.id]);
   store.db.followingIndex.remove([followerId, follow.id]);
   adjustFollowCounts(store, followerId, targetId, -1);
