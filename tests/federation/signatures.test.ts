@@ -201,6 +201,22 @@ describe("WARREN_AUTHORIZED_FETCH", () => {
     expect((await signedGet(blocked, url("/users/carol/following"))).status).toBe(200);
   });
 
+  test("two servers in secure mode still federate: whole profiles, follow and accept", async () => {
+    const other = await startInstance({ WARREN_AUTHORIZED_FETCH: "true" });
+    try {
+      const named = await secure.t.request("/api/v1/accounts/update_credentials", { method: "PATCH", token: alice.token, json: { display_name: "Alice Secure" } });
+      expect(named.status).toBe(200);
+      const zoe = await signedInUser(other.t, "zoe");
+      const found = await json(other, `/api/v2/search?q=${encodeURIComponent(`@alice@${secure.domain}`)}&resolve=true&type=accounts`, zoe.token);
+      // The signed fetch got the whole actor, not the reduced one.
+      expect(found.accounts[0].display_name).toBe("Alice Secure");
+      await json(other, `/api/v1/accounts/${found.accounts[0].id}/follow`, zoe.token, { method: "POST" });
+      await until(async () => (await json(other, `/api/v1/accounts/relationships?id[]=${found.accounts[0].id}`, zoe.token))[0].following);
+    } finally {
+      await stopInstance(other);
+    }
+  });
+
   test("a signer from a suspended domain gets 403", async () => {
     const admin = await staffUser(secure.t, "boss", "Admin");
     const host = new URL(peer.base).hostname;
