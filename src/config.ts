@@ -30,6 +30,10 @@ export interface Config {
   /** Proxies (addresses or CIDR ranges) besides loopback whose X-Forwarded-For names the client. */
   trustedProxies: string[];
   allowPrivateAddresses: boolean;
+  /** First retry delay of a failed delivery (doubling, 10 attempts, at most 12 h apart): docs/federation.md. */
+  deliveryRetryMs: number;
+  /** How long deliveries to a failing server (circuit open) are held before one probe is sent. */
+  deliveryRecoveryMs: number;
   /** Mastodon's secure mode: ActivityPub GETs of collections need a signature, unsigned actor GETs get a reduced
    * actor, signers from suspended domains or blocked by the owner are refused (docs/federation.md). */
   authorizedFetch: boolean;
@@ -167,6 +171,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitFactor: integer(env, "WARREN_RATE_LIMIT_FACTOR", 1, 1, 1_000_000),
     trustedProxies: addressRanges(env, "WARREN_TRUSTED_PROXIES"),
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
+    deliveryRetryMs: integer(env, "WARREN_DELIVERY_RETRY_MS", 1000, 1, 24 * 60 * 60 * 1000),
+    deliveryRecoveryMs: integer(env, "WARREN_DELIVERY_RECOVERY_MS", 30 * 60 * 1000, 1, 7 * 24 * 60 * 60 * 1000),
     authorizedFetch: flag(env, "WARREN_AUTHORIZED_FETCH", false),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),

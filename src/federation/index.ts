@@ -18,6 +18,7 @@ import { JobMessageQueue } from "./queue.ts";
 import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
 import { documentLoaders } from "./loader.ts";
+import { deliveryOptions, messageGate } from "./delivery.ts";
 import { onAccept, onFollow, onReject, onUndo } from "./follows.ts";
 import { setFollowCollections } from "./collections.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
@@ -56,12 +57,14 @@ export function federationFor(deps: FederationDeps): WarrenFederation {
 }
 
 function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederation {
-  const queue = new JobMessageQueue(store, jobs);
+  const queue = new JobMessageQueue(store, jobs, messageGate({ store, config }));
   const federation = createFederation<void>({
     kv: new LmdbKvStore(store),
     queue,
     manuallyStartQueue: true,
     origin: config.url,
+    // Retries, permanent failures and the circuit breaker for failing servers (delivery.ts).
+    ...deliveryOptions(config),
     // Every fetch through lib/safe-fetch.ts (loader.ts): private addresses only when
     // WARREN_ALLOW_PRIVATE_ADDRESSES is on, size and time limits. Fedify refuses its own allowPrivateAddress
     // and userAgent options beside these factories; the loaders set the User-Agent themselves. GETs no user

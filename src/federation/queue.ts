@@ -6,9 +6,11 @@
 //
 // Retries are Fedify's own (nativeRetrial is false): a failed delivery is enqueued again with its backoff
 // delay, as a new delayed job. Ordering keys are accepted but not honoured: jobs run in no particular order.
+// Every message passes a gate first (delivery.ts: where deliveries may go, blocked domains, failing hosts).
 import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
 import type { Store } from "../store/db.ts";
 import type { JobEnqueuer } from "../jobs/queue.ts";
+import type { MessageGate } from "./delivery.ts";
 
 export const FEDERATION_MESSAGE_JOB = "federation.message";
 
@@ -28,7 +30,11 @@ export class JobMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
   #listener: Listener | null = null;
 
-  constructor(private readonly store: Store, private readonly jobs: JobEnqueuer) {}
+  constructor(
+    private readonly store: Store,
+    private readonly jobs: JobEnqueuer,
+    private readonly gate: MessageGate = (message, handle) => handle(message),
+  ) {}
 
   async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
     await this.enqueueMany([message], options);
@@ -68,6 +74,8 @@ export class JobMessageQueue implements MessageQueue {
   async deliver(job: FederationMessageJob): Promise<void> {
     const listener = this.#listener;
     if (!listener) throw new Error("no federation listener on this thread");
-    await listener(JSON.parse(job.message));
+    await this.gate(JSON.parse(job.message), async (message) => {
+      await listener(message);
+    });
   }
 }

@@ -16,6 +16,8 @@ import { recordEvent } from "../domain/events.ts";
 import type { FederationDeps } from "./index.ts";
 import { FETCH_LIMITS } from "./loader.ts";
 import { LmdbKvStore } from "./kv.ts";
+import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";
+import { deliverableEndpoints } from "./delivery.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -53,6 +55,7 @@ export async function webfinger(config: Config, username: string, domain: string
 
 /** The remote account `username@domain`: stored if fresh, else resolved (null when it cannot be). */
 export async function resolveRemoteAccount(deps: FederationDeps, username: string, domain: string): Promise<AccountRecord | null> {
+  if (isBlockedHost(deps.store, domain)) return null; // cut off by an instance domain block: never fetched
   const known = findAccountByAcct(deps.store, username, domain);
   if (known && (await isFresh(deps, known.id))) return known;
   try {
@@ -67,6 +70,7 @@ export async function resolveRemoteAccount(deps: FederationDeps, username: strin
 
 /** The account of the actor at `uri`: stored if fresh, else fetched (null when it cannot be). */
 export async function remoteAccountByUri(deps: FederationDeps, uri: URL): Promise<AccountRecord | null> {
+  if (isBlockedUrl(deps.store, uri)) return null; // cut off by an instance domain block: never fetched
   const known = findAccountByUri(deps.store, uri.href);
   if (known && (known.domain === null || (await isFresh(deps, known.id)))) return known;
   try {
@@ -106,6 +110,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
   const username = actor.preferredUsername?.toString();
   const host = (domain ?? uri.host).toLowerCase();
   if (!username || !actor.inboxId || host === config.domain.toLowerCase()) return null;
+  // Deliveries go to these: on the actor's own origin, over http(s), or the actor is not stored.
+  if (!deliverableEndpoints(uri, actor.inboxId, actor.endpoints?.sharedInbox ?? null)) return null;
   const fields: ProfileField[] = [];
   for await (const attachment of actor.getAttachments()) {
     if (attachment instanceof PropertyValue && attachment.name && attachment.value) {

@@ -17,6 +17,46 @@ export function isFederationRequest(request: Request, pathname: string): boolean
 
 const NOT_OURS = new Response(null, { status: 404 });
 
+/** The largest inbox body read (Mastodon's limit for an activity is also 1 MiB); a longer one is 413. */
+export const INBOX_BODY_LIMIT = 1024 * 1024;
+
+const refused = (status: number, error: string) => Response.json({ error }, { status });
+
+/** The body, read up to INBOX_BODY_LIMIT; null when the declared length or the bytes sent go past it. */
+async function limitedBody(request: Request): Promise<Uint8Array | null> {
+  if (Number(request.headers.get("content-length")) > INBOX_BODY_LIMIT) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > INBOX_BODY_LIMIT) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * An inbox POST with its body in memory (for Fedify), or the refusal: 413 past the size limit, 403 from a
+ * domain an instance block cuts off (domain-policy.ts). 403 rather than Mastodon's 202-and-drop for unknown
+ * actors: Mastodon itself answers 403 when a signer's domain is blocked (SignatureVerification), and a peer
+ * then stops retrying at once (4xx) instead of believing it was heard.
+ */
+async function checkedInboxPost(deps: FederationDeps, request: Request): Promise<Request | Response> {
+  const body = await limitedBody(request);
+  if (!body) return refused(413, "Payload Too Large");
+  const { fromBlockedDomain } = await import("./domain-policy.ts");
+  if (fromBlockedDomain(deps.store, request.headers, body)) return refused(403, "This action is not allowed");
+  return new Request(request.url, { method: "POST", headers: request.headers, body });
+}
+
 /** Fedify's answer, or undefined when the request is not one for it (Elysia answers it then). */
 export function federationResponse(deps: FederationDeps, request: Request): Promise<Response | undefined> | undefined {
   const start = request.url.indexOf("/", request.url.indexOf("//") + 2);
@@ -24,9 +64,12 @@ export function federationResponse(deps: FederationDeps, request: Request): Prom
   const pathname = start < 0 ? "/" : request.url.slice(start, end < 0 ? undefined : end);
   if (!isFederationRequest(request, pathname)) return undefined;
   return (async () => {
+    // Inbox POSTs: size and sender checked before Fedify reads anything (no key fetch for a blocked sender).
+    const checked = request.method === "POST" ? await checkedInboxPost(deps, request) : request;
+    if (checked instanceof Response) return checked;
     const { federationFor } = await import("./index.ts");
     const { refusalResponse } = await import("./authorized-fetch.ts");
-    const response = await federationFor(deps).federation.fetch(request, {
+    const response = await federationFor(deps).federation.fetch(checked, {
       contextData: undefined,
       onNotFound: () => NOT_OURS,
       onNotAcceptable: () => NOT_OURS,

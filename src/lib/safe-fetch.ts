@@ -30,7 +30,7 @@ export interface SafeResponse {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The URL to request and the options that make Bun connect to `address` while speaking to `url`'s host. */
-function pinnedTo(url: URL, address: string): { target: URL; host?: string; serverName?: string } {
+export function pinnedTo(url: URL, address: string): { target: URL; host?: string; serverName?: string } {
   if (bareHostname(url) === address) return { target: url };
   const target = new URL(url);
   target.hostname = address.includes(":") ? `[${address}]` : address;
