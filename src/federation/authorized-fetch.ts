@@ -5,7 +5,7 @@
 // always served whole, signed or not: peers fetch it to verify our signed GETs. A signer from a suspended
 // domain (instance domain block, or a remote account suspended here) gets 403; one the owner blocks gets 404,
 // as if nothing were there. Without the setting every GET is answered as before, signed or not.
-import type { ActorKeyPair, AuthorizePredicate, RequestContext } from "@fedify/fedify";
+import type { ActorKeyPair, AuthorizePredicate, Context, RequestContext } from "@fedify/fedify";
 import { Endpoints, Person, Service } from "@fedify/vocab";
 import { domainBlockFor } from "../domain/admin/domain-blocks.ts";
 import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
@@ -39,9 +39,9 @@ function refuse(ctx: RequestContext<void>, refusal: Refusal): false {
 }
 
 /** Whether `ctx` is a GET (or HEAD) of `uri` itself, not a POST to its inbox that looks the actor up. */
-function isGetOf(ctx: RequestContext<void>, uri: URL): boolean {
+export function isGetOf(ctx: Context<void>, uri: URL): boolean {
   const request = (ctx as Partial<RequestContext<void>>).request;
-  return !!request && (request.method === "GET" || request.method === "HEAD") && ctx.url.pathname === uri.pathname;
+  return !!request && (request.method === "GET" || request.method === "HEAD") && new URL(request.url).pathname === uri.pathname;
 }
 
 export interface FetchPolicy {

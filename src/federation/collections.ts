@@ -3,8 +3,9 @@
 // while more may follow. The cursor is the last relationship row read (Mastodon pages its lists by row id).
 // An account that hides its collections (or is suspended) shows only the count: no `first`, no pages. Who is
 // listed follows the API's public view (domain/relationships/lists.ts): suspended accounts are left out.
-// Followers are Fedify recipients, so `sendActivity(…, "followers")` could use them: remote ones with their
-// inbox and shared inbox, local ones without an inbox (they get statuses by fan-out, never by delivery).
+// Followers are Fedify recipients: remote ones with their inbox and shared inbox, local ones without an inbox
+// (they get statuses by fan-out, never by delivery). `sendActivity(…, "followers")` asks the dispatcher for
+// the whole collection at once (no cursor, not an HTTP GET): it gets every remote follower, hidden or not.
 import type { AuthorizePredicate, Context, Federation } from "@fedify/fedify";
 import type { Recipient } from "@fedify/vocab";
 import type { Deps } from "../deps.ts";
@@ -15,9 +16,10 @@ import { findAccountByAcct } from "../store/accounts.ts";
 import { RowBudget, type PageQuery } from "../store/paging.ts";
 import type { AccountRecord } from "../store/records.ts";
 import type { FederationDeps } from "./index.ts";
-import { recipientOf } from "./recipients.ts";
+import { recipientOf, remoteFollowers } from "./recipients.ts";
+import { isGetOf } from "./authorized-fetch.ts";
 
-export const COLLECTION_PAGE_SIZE = 40;
+const PAGE_SIZE = 40;
 /** The cursor of the first page (the newest rows); later cursors are row ids. */
 const FIRST = "first";
 
@@ -37,7 +39,7 @@ function pageOf(deps: FederationDeps, list: Lister, owner: AccountRecord, cursor
   if (cursor !== FIRST && !maxId) return null;
   const budget = new RowBudget();
   // The lists take Deps but read only the store.
-  const page = list(deps as unknown as Deps, null, owner.id, { limit: COLLECTION_PAGE_SIZE, maxId, budget });
+  const page = list(deps as unknown as Deps, null, owner.id, { limit: PAGE_SIZE, maxId, budget });
   const last = budget.stoppedAt ?? (page.full ? page.entries.at(-1)?.cursor : null);
   return { accounts: page.entries.map((entry) => entry.account), nextCursor: last ? publicId(last) : null };
 }
@@ -68,7 +70,12 @@ export function setFollowCollections(federation: Federation<void>, deps: Federat
     .setFollowersDispatcher("/users/{identifier}/followers", (ctx, identifier, cursor, filter) => {
       const owner = ownerOf(deps, identifier);
       if (!owner) return null;
-      // Without a cursor (the count only) or hidden: no items.
+      if (cursor === null && !isGetOf(ctx, ctx.getFollowersUri(identifier))) {
+        // Fedify enumerating the recipients of a delivery to "followers".
+        const remote = remoteFollowers(deps.store, owner.id).filter((account) => atOrigin(ctx, account, filter));
+        return { items: remote.map(recipientOf) };
+      }
+      // The collection itself (its pages are at `first`), or hidden: no items.
       if (cursor === null || !listed(owner)) return cursor === null ? { items: [] } : null;
       const page = pageOf(deps, followersPage, owner, cursor);
       if (!page) return null;

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
 import { json, relationship, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { Update } from "@fedify/vocab";
+import { federationFor } from "../../src/federation/index.ts";
 
 setDefaultTimeout(60_000);
 
@@ -109,6 +111,17 @@ test("an account that hides its collections shows only the counts: no first page
   }
   // Others' collections are unaffected.
   expect((await get("/users/bob/followers")).body.first).toBe(url("/users/bob/followers?cursor=first"));
+});
+
+test("a delivery to \"followers\" reaches every remote follower even when hidden, once per shared inbox", async () => {
+  const ctx = federationFor(warren.t.deps).federation.createContext(new URL(url("/")), undefined);
+  const alice = ctx.getActorUri("alice");
+  const id = `${alice.href}#updates/collections-test`;
+  await ctx.sendActivity({ identifier: "alice" }, "followers", new Update({ id: new URL(id), actor: alice, object: alice }), { preferSharedInbox: true });
+  await until(async () => peer.received.some((r) => r.body?.id === id));
+  await warren.t.deps.jobs.drain();
+  // The 41 fans share the peer's inbox; local followers are never delivered to.
+  expect(peer.received.filter((r) => r.body?.id === id).map((r) => r.path)).toEqual(["/inbox"]);
 });
 
 test("a cursor that is not one, and unknown accounts, are 404", async () => {
