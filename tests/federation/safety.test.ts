@@ -37,7 +37,7 @@ const inbox = (i: Instance, path = "/users/alice/inbox") => `http://${i.domain}$
 async function blockDomain(domain: string): Promise<string> {
   const res = await a.t.request("/api/v1/admin/domain_blocks", { method: "POST", token: admin.token, json: { domain, severity: "suspend" } });
   expect(res.status).toBe(200);
-  return (await res.json()).id;
+  return ((await res.json()) as { id: string }).id;
 }
 
 async function unblockDomain(id: string): Promise<void> {
