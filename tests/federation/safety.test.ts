@@ -125,6 +125,29 @@ test("a blocked domain's activities are refused (403) before Fedify fetches anyt
   }
 });
 
+// Two layers give this: the queued message is dropped before Fedify's listeners (delivery.ts), and the
+// listener could not look its sender up anyway (remote-accounts.ts); the test fails only without both.
+test("an activity taken before its domain was blocked, still queued, is dropped before any listener runs", async () => {
+  const late = await peer.actor("late");
+  const before = (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length;
+  a.t.deps.jobs.pause();
+  let blockId: string;
+  try {
+    // Verified and queued (202); its processing waits in the job queue.
+    expect((await peer.send(late, inbox(a), followOf(late, 1))).status).toBe(202);
+    blockId = await blockDomain(new URL(peer.base).hostname);
+  } finally {
+    a.t.deps.jobs.resume();
+  }
+  await Bun.sleep(1000);
+  await a.t.deps.jobs.drain();
+  expect((await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length).toBe(before);
+  await unblockDomain(blockId!);
+  // The same Follow sent again now is taken.
+  expect((await peer.send(late, inbox(a), followOf(late, 2))).status).toBe(202);
+  await until(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === before + 1);
+});
+
 test("accounts on a blocked domain are not resolved: not one request reaches it", async () => {
   const requests: string[] = [];
   const server = Bun.serve({
