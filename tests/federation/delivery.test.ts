@@ -1,6 +1,6 @@
 // Outgoing deliveries (src/federation/delivery.ts), job workers on: never to a loopback inbox unless private
 // addresses are allowed, and never past a redirect to a blocked domain; a server that keeps failing is held
-// back by Fedify's circuit breaker until an activity arrives from it; permanent failures (410) are not
+// back by Fedify's circuit breaker until an activity arrives from it; permanent failures (410, 403) are not
 // retried, 429 is; an activity queued while its recipient is down arrives once it is back, across a restart
 // of the sender too (the queue is durable).
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
@@ -96,7 +96,7 @@ function movedTo(actor: FakeActor, host: string): FakeActor {
   return { ...actor, id: swap(actor.id), inbox: swap(actor.inbox), keyId: swap(actor.keyId), document: swap(actor.document) };
 }
 
-test("a failing server is held back after repeated failures and cleared by an activity from it; 410 is not retried, 429 is", async () => {
+test("a failing server is held back after repeated failures and cleared by an activity from it; 410 and 403 are not retried, 429 is", async () => {
   let status = 503;
   let actor: FakeActor | undefined;
   const flaky = recordingServer((request) => {
@@ -144,14 +144,22 @@ test("a failing server is held back after repeated failures and cleared by an ac
     await Bun.sleep(2000);
     expect(sent("Undo", mark).length).toBe(2);
 
+    // 403 (any 4xx but 401, 408 and 429, as Mastodon): not retried either (Fedify alone retries it).
+    status = 403;
+    mark = flaky.posts.length;
+    await json(a, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
+    await until(async () => sent("Follow", mark).length >= 2);
+    await Bun.sleep(2000);
+    expect(sent("Follow", mark).length).toBe(2);
+
     // 429 Too Many Requests: retried until it is taken.
     status = 429;
     mark = flaky.posts.length;
-    await json(a, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
-    await until(async () => sent("Follow", mark).length >= 4);
+    await json(a, `/api/v1/accounts/${remote.id}/unfollow`, alice.token, { method: "POST" });
+    await until(async () => sent("Undo", mark).length >= 4);
     status = 202;
     const taken = flaky.posts.length;
-    await until(async () => sent("Follow", taken).length >= 1);
+    await until(async () => sent("Undo", taken).length >= 1);
   } finally {
     await stopInstance(a);
     peer.stop();
