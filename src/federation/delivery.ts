@@ -6,7 +6,7 @@
 // by an instance domain block (domain-policy.ts), or on a loopback/private address (unless
 // WARREN_ALLOW_PRIVATE_ADDRESSES=true) is dropped, not retried. The delivery then runs in a scope in which
 // `fetch` POSTs go through `guardedPost`: each hop (Fedify follows redirects itself) is checked again and the
-// request is pinned to the address that was checked (lib/url-safety.ts), within DELIVERY_TIMEOUT_MS. Other
+// request is pinned to the address that was checked (lib/url-safety.ts), all within DELIVERY_TIMEOUT_MS. Other
 // code's fetches, and GETs inside the scope (the loaders, already guarded), are left as they are.
 //
 // Retries and failing servers are Fedify's: `deliveryOptions` sets its retry policy (exponential, first
@@ -27,7 +27,8 @@ import { bareHostname, resolveFetchTarget, systemResolver, UnsafeUrl } from "../
 import { LmdbKvStore } from "./kv.ts";
 import { actorIdsOf, isBlockedUrl } from "./domain-policy.ts";
 
-/** How long one delivery request (one hop) may take, answer included. */
+/** How long one delivery may take, every request of it (signature retry, redirects) and answers included:
+ * well within the job's own time limit (jobs/registry.ts, 60 s). */
 export const DELIVERY_TIMEOUT_MS = 30_000;
 
 /** Where Fedify's circuit breaker keeps each host's state in federation_kv: `[...prefix, host]`. */
@@ -54,11 +55,16 @@ interface DeliveryPolicy {
   allowPrivateAddresses: boolean;
 }
 
-const deliveryScope = new AsyncLocalStorage<DeliveryPolicy>();
+interface DeliveryScope extends DeliveryPolicy {
+  /** The delivery's time budget, shared by its requests. */
+  budget: AbortSignal;
+}
+
+const deliveryScope = new AsyncLocalStorage<DeliveryScope>();
 const GUARDED = Symbol("warren.deliveryGuard");
 
 /** A POST of a delivery: refused hops throw (Fedify retries them as transport failures), others are pinned. */
-async function guardedPost(original: typeof fetch, policy: DeliveryPolicy, request: Request): Promise<Response> {
+async function guardedPost(original: typeof fetch, policy: DeliveryScope, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (isBlockedUrl(policy.store, url)) throw new UnsafeUrl(`${url.host} is blocked`);
   const address = await resolveFetchTarget(url, policy);
@@ -70,7 +76,7 @@ async function guardedPost(original: typeof fetch, policy: DeliveryPolicy, reque
     headers,
     body: await request.arrayBuffer(),
     redirect: "manual",
-    signal: AbortSignal.any([request.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
+    signal: AbortSignal.any([request.signal, policy.budget]),
     // A fresh connection per request: a pooled one could have been opened for another name.
     keepalive: false,
     ...(serverName ? { tls: { serverName } } : {}),
@@ -137,7 +143,7 @@ export function messageGate(deps: { store: Store; config: Config }): MessageGate
       // Dropped: the job ends, nothing is retried (no logger yet: Fedify's own logs are off too).
       if (typeof inbox !== "string" || (await refusal(policy, inbox))) return;
       installGuard();
-      return deliveryScope.run(policy, () => handle(message));
+      return deliveryScope.run({ ...policy, budget: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }, () => handle(message));
     }
     if (type === "inbox") {
       const actors = actorIdsOf(activity);
