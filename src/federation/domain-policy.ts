@@ -54,13 +54,7 @@ function signatureKeyIds(headers: Headers): string[] {
  * domain. Only claims are read (nothing is verified yet), which is enough to refuse: a forged claim can only
  * get its own sender refused.
  */
-export function fromBlockedDomain(store: Store, headers: Headers, body: Uint8Array): boolean {
+export function fromBlockedDomain(store: Store, headers: Headers, activity: unknown): boolean {
   if (signatureKeyIds(headers).some((keyId) => isBlockedUrl(store, keyId))) return true;
-  let activity: unknown;
-  try {
-    activity = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return false; // Fedify answers a body that is not JSON
-  }
   return actorIdsOf(activity).some((id) => isBlockedUrl(store, id));
 }

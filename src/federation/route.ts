@@ -43,17 +43,30 @@ async function limitedBody(request: Request): Promise<Uint8Array | null> {
   return Buffer.concat(chunks);
 }
 
+/** The body as JSON, or undefined when it is not JSON (Fedify answers that). */
+function parsed(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An inbox POST with its body in memory (for Fedify), or the refusal: 413 past the size limit, 403 from a
- * domain an instance block cuts off (domain-policy.ts). 403 rather than Mastodon's 202-and-drop for unknown
- * actors: Mastodon itself answers 403 when a signer's domain is blocked (SignatureVerification), and a peer
- * then stops retrying at once (4xx) instead of believing it was heard.
+ * domain an instance block cuts off (domain-policy.ts), 400 for an activity whose id is not on its actor's
+ * server (activity-origin.ts). 403 rather than Mastodon's 202-and-drop for unknown actors: Mastodon itself
+ * answers 403 when a signer's domain is blocked (SignatureVerification), and a peer then stops retrying at
+ * once (4xx) instead of believing it was heard.
  */
 async function checkedInboxPost(deps: FederationDeps, request: Request): Promise<Request | Response> {
   const body = await limitedBody(request);
   if (!body) return refused(413, "Payload Too Large");
+  const activity = parsed(body);
   const { fromBlockedDomain } = await import("./domain-policy.ts");
-  if (fromBlockedDomain(deps.store, request.headers, body)) return refused(403, "This action is not allowed");
+  if (fromBlockedDomain(deps.store, request.headers, activity)) return refused(403, "This action is not allowed");
+  const { hasForeignId } = await import("./activity-origin.ts");
+  if (hasForeignId(activity)) return refused(400, "The activity's id is not on its actor's server");
   return new Request(request.url, { method: "POST", headers: request.headers, body });
 }
 
