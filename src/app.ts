@@ -18,6 +18,7 @@ import { appsRoutes } from "./http/api/v1/apps.ts";
 import { accountsRoutes } from "./http/api/v1/accounts.ts";
 import { relationshipRoutes } from "./http/api/v1/relationships.ts";
 import { statusesRoutes } from "./http/api/v1/statuses.ts";
+import { pollRoutes } from "./http/api/v1/polls.ts";
 import { timelineRoutes } from "./http/api/v1/timelines.ts";
 import { listRoutes } from "./http/api/v1/lists.ts";
 import { markerRoutes } from "./http/api/v1/markers.ts";
@@ -73,6 +74,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(accountsRoutes(deps))
     .use(relationshipRoutes(deps))
     .use(statusesRoutes(deps))
+    .use(pollRoutes(deps))
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
     .use(markerRoutes(deps))

@@ -13,6 +13,7 @@ import { Int } from "./integer.ts";
 import { MediaAttachmentSchema, presentMediaAttachment } from "./media-attachment.ts";
 import { MentionSchema, presentMention, type Mention } from "./mention.ts";
 import { Nullable } from "./nullable.ts";
+import { PollSchema, presentPoll } from "./poll.ts";
 import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
 import { presentStatusTag, StatusTagSchema } from "./tag.ts";
 
@@ -58,7 +59,7 @@ const baseProperties = {
   tags: t.Array(StatusTagSchema),
   emojis: t.Array(EmojiSchema),
   card: Nullable(PreviewCardSchema),
-  poll: t.Null({ description: "Polls are not supported yet" }),
+  poll: Nullable(PollSchema),
   quote: t.Null({ description: "Quote posts are not supported" }),
   quote_approval: QuoteApprovalSchema,
   tagged_collections: t.Array(t.Unknown()),
@@ -170,7 +171,7 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
   out.tags = status.tags.map((name) => presentStatusTag(config, name));
   out.emojis = [];
   out.card = loaded.card ? presentPreviewCard(config, loaded.card, viewerId !== null) : null;
-  out.poll = null;
+  out.poll = loaded.poll ? presentPoll(loaded.poll) : null;
   out.quote = null;
   out.quote_approval = { automatic: [], manual: [], current_user: viewerId ? "denied" : "unknown" };
   out.tagged_collections = [];
@@ -220,8 +221,10 @@ export interface StatusJsonParts {
   beforeAccount: string;
   /** `,"media_attachments":[…],"mentions":` */
   beforeMentions: string;
-  /** `,"tags":[…],…,"tagged_collections":[]}` */
+  /** `,"tags":[…],…,"poll":…` (a poll without its closing brace: the viewer's votes go there) */
   end: string;
+  /** `,"quote":null,…,"tagged_collections":[]}` */
+  tail: string;
   /** Characters held (for a cache's size cap). */
   length: number;
 }
@@ -248,7 +251,8 @@ function at(json: string, marker: string, from: number): number {
 
 /** Renders the parts of `loaded` (its own status only: a wrapped status has parts of its own). */
 export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: boolean): StatusJsonParts {
-  const bare: LoadedStatus = { ...loaded, reblog: null, flags: null, pinned: null, filtered: null };
+  const poll = loaded.poll && { ...loaded.poll, ownVotes: null };
+  const bare: LoadedStatus = { ...loaded, reblog: null, flags: null, pinned: null, filtered: null, poll };
   const out = present(config, signedIn ? SOME_VIEWER : null, bare, false);
   const keys = Object.keys(out).join();
   const expected = out.application === undefined ? KEYS_WITHOUT_APPLICATION : KEYS_WITH_APPLICATION;
@@ -263,13 +267,15 @@ export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: 
   const reblog = at(json, ',"reblog":null', content);
   const account = at(json, ',"account":0,', reblog);
   const mentions = at(json, ',"mentions":0,', account);
+  const quote = at(json, ',"quote":null,', mentions);
   const parts = {
     head: json.slice(0, sensitive + 13),
     middle: json.slice(sensitive + 18, content),
     content: json.slice(content, reblog + 10),
     beforeAccount: json.slice(reblog + 14, account + 11),
     beforeMentions: json.slice(account + 12, mentions + 12),
-    end: json.slice(mentions + 13),
+    end: json.slice(mentions + 13, poll ? quote - 1 : quote),
+    tail: (poll ? "}" : "") + json.slice(quote),
     length: json.length,
   };
   return parts;
@@ -307,5 +313,8 @@ export function statusJson(
     for (let i = 0; i < loaded.mentions.length; i++) out += (i ? "," : "") + mentionJson(config, loaded.mentions[i]!);
     out += "]";
   }
-  return out + parts.end;
+  out += parts.end;
+  const poll = loaded.poll;
+  if (poll && poll.ownVotes !== null) out += `,"voted":${poll.voted},"own_votes":${JSON.stringify(poll.ownVotes)}`;
+  return out + parts.tail;
 }

@@ -71,6 +71,10 @@ export const KEYSPACES = {
   /** statusId → PreviewCardRecord */
   cards: "cards",
 
+  // Polls (src/store/polls.ts; docs/polls.md): two families by the first element, a poll keyed by its status
+  /** ["p", statusId] → PollRecord; ["v", statusId, accountId] → PollVoteRecord (one account's choices) */
+  polls: "polls",
+
   // Relationships (src/store/relationships.ts). Row ids are snowflakes: list paging uses them as cursors.
   /** [followerId, targetId] → FollowRecord */
   follows: "follows",

@@ -159,6 +159,8 @@ export interface StatusRecord {
   /** lower-case hashtag names */
   tags: string[];
   mediaIds: string[];
+  /** It has a poll (store/polls.ts, keyed by the status id); absent on statuses from before polls. */
+  hasPoll?: boolean;
   repliesCount: number;
   reblogsCount: number;
   favouritesCount: number;

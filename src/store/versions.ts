@@ -62,6 +62,8 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   reblogOf: byParts(versionName.viewer, 0),
   bookmarkOf: byParts(versionName.viewer, 0),
   pinOf: byParts(versionName.viewer, 0),
+  // A poll's counts are part of its status's rendering; a vote is part of what its voter sees (voted, own_votes).
+  polls: (key) => (!Array.isArray(key) ? [] : key[0] === "p" ? [versionName.status(String(key[1]))] : [versionName.viewer(String(key[2]))]),
   // A filter changes what its owner sees; the item index (["i", id]) changes nothing by itself.
   filters: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
 };

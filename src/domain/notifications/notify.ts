@@ -24,7 +24,8 @@ export function notify(deps: Pick<Deps, "store"> & { jobs: JobEnqueuer }, input:
   const { type, recipientId, fromAccountId } = input;
   const statusId = input.statusId ?? null;
   const reportId = input.reportId ?? null;
-  if (recipientId === fromAccountId) return null;
+  // A poll's end is announced to its author too, from the author (Mastodon's NotifyService does the same).
+  if (recipientId === fromAccountId && type !== "poll") return null;
   if (blockedEitherWay(store, recipientId, fromAccountId)) return null;
   const mute = getMute(store, recipientId, fromAccountId, now);
   if (mute?.notifications) return null;

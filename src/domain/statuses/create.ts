@@ -17,6 +17,8 @@ import { onStatusCreated } from "../timelines/distribute.ts";
 import { countableLength, parseStatusText, renderStatus } from "./format.ts";
 import { attachMedia, resolveMediaIds } from "../media/attach.ts";
 import { newStatusRecord } from "./record.ts";
+import { pollDraft, type PollDraft, type PollInput } from "../polls/input.ts";
+import { startPoll } from "../polls/poll.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 /** A timer, not an event: forgets an Idempotency-Key an hour after its status was posted. */
@@ -34,9 +36,9 @@ export interface NewStatusInput {
   language?: string;
   mediaIds?: string[];
   idempotencyKey?: string | null;
+  poll?: PollInput;
   /** Features clients may ask for that this server does not have yet: refused, never silently dropped. */
   scheduledAt?: string;
-  poll?: unknown;
   quotedStatusId?: string;
 }
 
@@ -45,7 +47,6 @@ function refuseUnsupported(input: NewStatusInput): void {
   if (input.scheduledAt !== undefined && input.scheduledAt.trim() !== "") {
     throw new Unprocessable("Validation failed: Scheduled posts are not supported by this server yet");
   }
-  if (input.poll !== undefined) throw new Unprocessable("Validation failed: Polls are not supported by this server yet");
   if (input.quotedStatusId !== undefined && input.quotedStatusId.trim() !== "") {
     throw new Unprocessable("Validation failed: Quotes are not supported by this server yet");
   }
@@ -93,6 +94,14 @@ export interface StatusDraft {
   mediaIds: string[];
   applicationId: string | null;
   idempotencyKey?: string | null;
+  poll?: PollDraft | null;
+}
+
+/** A poll and attachments exclude each other (Mastodon's API documentation; its clients offer one or the other). */
+function newPoll(input: NewStatusInput): PollDraft | null {
+  if (input.poll === undefined) return null;
+  if ((input.mediaIds ?? []).length > 0) throw new Unprocessable("Validation failed: A post cannot have both a poll and media attachments");
+  return pollDraft(input.poll);
 }
 
 /** POST /api/v1/statuses: the token holder's preferences and app fill in what the client left out. */
@@ -103,6 +112,7 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
   const repeated = idempotentHit(store, author.id, input.idempotencyKey, Date.now());
   if (repeated) return repeated;
   const parent = replyParent(store, author.id, input.inReplyToId);
+  const poll = newPoll(input);
   return postStatus(deps, author, {
     text: input.status ?? "",
     spoilerText: input.spoilerText ?? "",
@@ -113,6 +123,7 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
     mediaIds: resolveMediaIds(store, author.id, input.mediaIds ?? []),
     applicationId: viewer.app.id,
     idempotencyKey: input.idempotencyKey,
+    poll,
   });
 }
 
@@ -126,8 +137,9 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
   let spoilerText = draft.spoilerText.trim();
   const sensitive = draft.sensitive || spoilerText !== "";
   // A content warning with no body becomes the body (Mastodon does the same), still marked sensitive.
-  if (text === "" && spoilerText !== "" && mediaIds.length === 0) [text, spoilerText] = [spoilerText, ""];
-  if (text === "" && mediaIds.length === 0) throw new Unprocessable("Validation failed: Text can't be blank");
+  const poll = draft.poll ?? null;
+  if (text === "" && spoilerText !== "" && mediaIds.length === 0 && !poll) [text, spoilerText] = [spoilerText, ""];
+  if (text === "" && mediaIds.length === 0 && !poll) throw new Unprocessable("Validation failed: Text can't be blank");
   const segments = text.length + spoilerText.length > MAX_INPUT_LENGTH ? null : parseStatusText(text);
   if (!segments || countableLength(spoilerText, segments) > STATUS_LIMITS.maxCharacters) {
     throw new Unprocessable(`Validation failed: Text character limit of ${STATUS_LIMITS.maxCharacters} exceeded`);
@@ -155,6 +167,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     mentionIds: formatted.mentionIds,
     tags: formatted.tags,
     mediaIds,
+    hasPoll: poll !== null,
   });
 
   return store.write(() => {
@@ -163,6 +176,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     if (raced) return raced;
     attachMedia(store, status);
     insertStatus(store, status);
+    if (poll) startPoll(deps, id, poll, now);
     onStatusCreated(deps, status, mediaIds.length === 0 ? formatted.firstUrl : null);
     if (parent) adjustStatusCounter(store, parent.id, "repliesCount", 1);
     const account = getAccount(store, author.id);

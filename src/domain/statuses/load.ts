@@ -14,6 +14,9 @@ import { bookmarkedAmong, favouritedAmong, pinIdOf } from "../../store/statuses-
 import type { FilterContext } from "../../store/filters.ts";
 import { activeFilters, type FilterMatch, type FilterSet } from "../filters/match.ts";
 import { searchableText } from "../filters/text.ts";
+import { getPoll } from "../../store/polls.ts";
+import { noteExpiry } from "../../store/versions.ts";
+import { loadPoll, pollExpired, type LoadedPoll } from "../polls/poll.ts";
 
 interface ViewerFlags {
   favourited: boolean;
@@ -45,6 +48,8 @@ export interface LoadedStatus {
    * filters apply (anonymous renderings). A reblog wrapper matches by the status it wraps.
    */
   filtered: FilterMatch[] | null;
+  /** Its poll with the viewer's votes; null without one (and for reblog wrappers). */
+  poll: LoadedPoll | null;
 }
 
 export interface LoadedStatuses {
@@ -117,7 +122,16 @@ class PageLoader {
       flags: viewerId ? this.flags(viewerId, status.reblogOfId ?? status.id) : null,
       pinned: pinnable ? !!pinIdOf(store, viewerId, status.id) : null,
       filtered: null,
+      poll: this.poll(status),
     };
+  }
+
+  /** A running poll renders differently once it ends, with nothing written: what keeps the page notes when. */
+  private poll(status: StatusRecord): LoadedPoll | null {
+    const poll = status.hasPoll ? getPoll(this.deps.store, status.id) : undefined;
+    if (!poll) return null;
+    if (poll.expiresAt !== null && !pollExpired(poll)) noteExpiry(poll.expiresAt);
+    return loadPoll(this.deps.store, this.viewerId, status, poll);
   }
 
   /**

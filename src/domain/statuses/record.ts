@@ -23,6 +23,7 @@ export interface StatusFields {
   mentionIds?: string[];
   tags?: string[];
   mediaIds?: string[];
+  hasPoll?: boolean;
 }
 
 /** Where a local status lives: its ActivityPub id and its web page. */
@@ -55,6 +56,7 @@ export function newStatusRecord(fields: StatusFields): StatusRecord {
     mentionIds: fields.mentionIds ?? [],
     tags: fields.tags ?? [],
     mediaIds: fields.mediaIds ?? [],
+    ...(fields.hasPoll ? { hasPoll: true } : {}),
     repliesCount: 0,
     reblogsCount: 0,
     favouritesCount: 0,

@@ -16,6 +16,7 @@ import {
   removeStatusRecord,
 } from "../../store/statuses.ts";
 import { removeCard } from "../../store/statuses-cards.ts";
+import { removePoll } from "../../store/polls.ts";
 import { bookmarksOfStatus, favouritesOfStatus, forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
 import { detachReply, discardStatus } from "./delete.ts";
 
@@ -75,6 +76,7 @@ export async function removeStatus(store: Store, statusId: string): Promise<void
     removeReplyRows(store, current.id);
     for (const n of notificationsOfStatus(store, current.id)) removeNotification(store, n);
     removeCard(store, current.id);
+    removePoll(store, current.id);
     removeStatusRecord(store, current.id);
   });
 }

@@ -26,6 +26,8 @@ interface Entry {
   versions: number[];
   /** The application rendered (apps have no version: they are only ever created, but compare anyway). */
   app: AppRecord | null;
+  /** When a running poll on it ends (ms): it renders differently from then on, with nothing written. */
+  until: number;
 }
 
 class RenderedStatuses {
@@ -38,7 +40,7 @@ class RenderedStatuses {
     const { status } = loaded;
     const key = signedIn ? status.id : `a${status.id}`;
     const kept = this.entries.get(key);
-    if (kept && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.names, kept.versions)) return kept.parts;
+    if (kept && Date.now() < kept.until && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.names, kept.versions)) return kept.parts;
     const parts = statusJsonParts(this.config, loaded, signedIn);
     if (insideWrite(deps.store)) return parts;
     const names = [versionName.status(status.id)];
@@ -49,7 +51,7 @@ class RenderedStatuses {
       if (this.chars + parts.length <= MAX_CHARS) break;
       this.forget(oldest, old);
     }
-    this.entries.set(key, { parts, names, versions: readVersions(deps.store, names), app: loaded.application });
+    this.entries.set(key, { parts, names, versions: readVersions(deps.store, names), app: loaded.application, until: pollEnd(loaded) });
     this.chars += parts.length;
     return parts;
   }
@@ -58,6 +60,11 @@ class RenderedStatuses {
     this.entries.delete(key);
     this.chars -= entry.parts.length;
   }
+}
+
+function pollEnd(loaded: LoadedStatus): number {
+  const end = loaded.poll?.poll.expiresAt ?? null;
+  return end === null ? Infinity : end > Date.now() ? end : Infinity;
 }
 
 function sameApp(kept: AppRecord | null, now: AppRecord | null): boolean {

@@ -8,6 +8,8 @@ import type { JobEnqueuer, JobEvent } from "../queue.ts";
 import { registerSubscribers, type Subscriber, type SubscriberJob } from "../../domain/events.ts";
 import { SUBSCRIBERS } from "../../domain/subscribers.ts";
 import { IDEMPOTENCY_EXPIRY } from "../../domain/statuses/create.ts";
+import { POLL_EXPIRY, type PollExpiry } from "../../domain/polls/poll.ts";
+import { expirePoll } from "../../domain/polls/expire.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
 import { filtersChanged, statusUpdated } from "./stream-signals.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
@@ -67,6 +69,7 @@ export const handlers: Record<string, JobHandler> = {
   noop: () => {},
   // Timers, not events.
   [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
+  [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
   // Stream signals: status edits (still to come) and filter changes (domain/filters/manage.ts).
   "status.updated": statusUpdated,
   "filters.changed": filtersChanged,

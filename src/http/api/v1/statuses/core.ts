@@ -4,7 +4,7 @@ import type { Deps } from "../../../../deps.ts";
 import { createStatus } from "../../../../domain/statuses/create.ts";
 import { deleteStatus } from "../../../../domain/statuses/delete.ts";
 import { MAX_STATUSES_BY_ID, visibleStatus, visibleStatuses } from "../../../../domain/statuses/read.ts";
-import { STATUS_LIMITS } from "../../../../domain/limits.ts";
+import { POLL_LIMITS, STATUS_LIMITS } from "../../../../domain/limits.ts";
 import { sha256 } from "../../../../lib/secrets.ts";
 import { DeletedStatusSchema, StatusSchema } from "../../../../entities/status.ts";
 import { deletedStatusFor, statusesFor, statusFor } from "../../../present.ts";
@@ -30,11 +30,11 @@ const NewStatusBody = t.Object({
     t.Object(
       {
         options: t.Optional(t.Union([t.String(), t.Array(t.String())])),
-        expires_in: t.Optional(t.String()),
+        expires_in: t.Optional(t.Union([t.String(), t.Number()], { description: `Seconds, ${POLL_LIMITS.minExpiration} to ${POLL_LIMITS.maxExpiration}` })),
         multiple: t.Optional(Flag()),
         hide_totals: t.Optional(Flag()),
       },
-      { description: "Not supported yet: a poll is refused with 422" },
+      { description: `A poll of 2 to ${POLL_LIMITS.maxOptions} options of at most ${POLL_LIMITS.maxCharactersPerOption} characters; not with media (422)` },
     ),
   ),
   quoted_status_id: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
@@ -60,7 +60,12 @@ export const statusCoreRoutes = (deps: Deps) =>
           language: body.language,
           mediaIds: list(body.media_ids),
           scheduledAt: body.scheduled_at,
-          poll: body.poll,
+          poll: body.poll && {
+            options: list(body.poll.options),
+            expiresIn: body.poll.expires_in,
+            multiple: optionalFlag(body.poll.multiple),
+            hideTotals: optionalFlag(body.poll.hide_totals),
+          },
           quotedStatusId: body.quoted_status_id,
           idempotencyKey: key ? sha256(key) : null,
         });
