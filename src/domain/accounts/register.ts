@@ -1,15 +1,17 @@
 // POST /api/v1/accounts: an app (client_credentials token) signs a user up and receives the user's token.
 // The account, its user and the token are written in one transaction: never an account without its token.
+// The web form (/auth/sign_up) signs up through the same signUp().
 import { noteUserIp } from "../../store/user-ips.ts";
 import type { Deps } from "../../deps.ts";
 import { Forbidden } from "../../lib/errors.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { issueToken, type IssuedToken } from "../oauth/tokens.ts";
 import { registrationMode } from "../instance/registrations.ts";
-import { checkNewAccount, insertLocalAccount, prepareLocalAccount } from "./create.ts";
+import { checkNewAccount, insertLocalAccount, prepareLocalAccount, type PreparedAccount } from "./create.ts";
 import { Problems, charLength, tooLong } from "./validation.ts";
 import { normaliseEmail } from "./email.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
+import { requestConfirmationMail } from "../auth/confirmation.ts";
 
 export interface RegistrationInput {
   username?: string;
@@ -28,6 +30,21 @@ const ACCEPTED = new Set<unknown>([true, "true", "1"]);
 /** POST /api/v1/accounts; the sign-up is recorded with `clientIp` (Admin::Account `ips`). */
 export async function registerAccount(deps: Deps, viewer: Viewer, input: RegistrationInput, clientIp: string | null = null): Promise<IssuedToken> {
   if (viewer.account || viewer.user) throw new Forbidden("This method requires an client credentials authentication");
+  return signUp(deps, input, { appId: viewer.app.id, clientIp }, (prepared) =>
+    issueToken(deps.store, viewer.app.id, prepared.account.id, [...viewer.app.scopes]));
+}
+
+/**
+ * A sign-up, through the API (registerAccount) or the web form (/auth/sign_up): the registration mode, the
+ * checks, e-mail domain blocks and approval; the account, its sign-up address, the confirmation mail when one
+ * is required and whatever `inWrite` adds (the API's token) in one transaction.
+ */
+export async function signUp<T>(
+  deps: Deps,
+  input: RegistrationInput,
+  origin: { appId: string | null; clientIp: string | null },
+  inWrite: (prepared: PreparedAccount) => T,
+): Promise<T> {
   const mode = registrationMode(deps);
   if (mode === "closed") throw new Forbidden("Forbidden");
 
@@ -38,9 +55,9 @@ export async function registerAccount(deps: Deps, viewer: Viewer, input: Registr
     locale: input.locale || "en",
     reason: input.reason?.trim() || null,
     approved: mode === "open",
-    // E-mail confirmation (the mail itself) is not built yet; when it is required, sign-ups stay unconfirmed.
+    // With confirmation required, sign-ups stay unconfirmed until the mailed link is opened (domain/auth).
     confirmed: !deps.config.requireEmailConfirmation,
-    createdByAppId: viewer.app.id,
+    createdByAppId: origin.appId,
   };
   const problems = new Problems();
   checkNewAccount(deps, candidate, problems);
@@ -56,7 +73,8 @@ export async function registerAccount(deps: Deps, viewer: Viewer, input: Registr
   const prepared = await prepareLocalAccount(deps, candidate);
   return deps.store.write(() => {
     insertLocalAccount(deps, prepared);
-    if (clientIp) noteUserIp(deps.store, prepared.account.id, clientIp, Date.now());
-    return issueToken(deps.store, viewer.app.id, prepared.account.id, [...viewer.app.scopes]);
+    if (origin.clientIp) noteUserIp(deps.store, prepared.account.id, origin.clientIp, Date.now());
+    if (prepared.user.confirmedAt === null) requestConfirmationMail(deps, prepared.user);
+    return inWrite(prepared);
   });
 }

@@ -13,15 +13,16 @@ import {
   type AuthorizationRequest,
 } from "../../domain/oauth/authorize.ts";
 import { csrfToken, csrfValid, isCsrfNonce, newCsrfNonce } from "../../domain/oauth/csrf.ts";
-import { SESSION_LIFETIME_MS, sessionCookieValue, sessionFromCookie } from "../../domain/oauth/session.ts";
+import { sessionFromCookie } from "../../domain/oauth/session.ts";
 import { signIn } from "../../domain/oauth/sign-in.ts";
 import { signingSecret } from "../../domain/oauth/signing.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { authorizePage, codePage, messagePage, PAGE_HEADERS } from "./page.ts";
 import { onlyStrings, readCookie, setCookie } from "./request.ts";
+import { SESSION_COOKIE, sessionCookie } from "../auth/browser.ts";
 
 const CSRF_COOKIE = "warren_csrf";
-const SESSION_COOKIE = "warren_session";
+/** The CSRF cookie's path; the session cookie (../auth/browser.ts) is the whole site's. */
 const COOKIE_PATH = "/oauth/authorize";
 
 const Param = (description: string) => t.Optional(t.String({ description }));
@@ -183,11 +184,7 @@ export const authorizeRoutes = (deps: Deps) => {
           who = result;
         }
         const code = await issueAuthorizationCode(deps, checked, who.account.id);
-        set.headers["set-cookie"] = setCookie(SESSION_COOKIE, sessionCookieValue(secret, who.account, who.user), {
-          path: COOKIE_PATH,
-          maxAgeSeconds: SESSION_LIFETIME_MS / 1000,
-          secure,
-        });
+        set.headers["set-cookie"] = sessionCookie(deps, secret, who.account, who.user);
         if (isOutOfBand(checked)) return page(set, 200, codePage(title, checked.app.name, code));
         return redirect(set, redirectLocation(checked, { code }));
       },

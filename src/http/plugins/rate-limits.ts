@@ -12,7 +12,7 @@ import { viewerFromToken } from "../../domain/auth/viewer.ts";
 import { signInSubject } from "../../domain/oauth/sign-in.ts";
 import { bearerToken } from "./auth.ts";
 import { clientBucket, trustedRanges } from "./rate-limits/client-ip.ts";
-import { REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts, type Throttle } from "./rate-limits/table.ts";
+import { MAIL_THROTTLES, REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts, type Throttle } from "./rate-limits/table.ts";
 import { FixedWindows, type Count } from "./rate-limits/windows.ts";
 import { pathAndQuery } from "../url.ts";
 
@@ -29,6 +29,11 @@ function describe(headers: Headers, count: Count): void {
 function tooManyRequests(headers: Headers, count: Count, now: number, request: Request): Response {
   describe(headers, count);
   headers["retry-after"] = String(Math.max(1, Math.ceil((count.resetAt - now) / 1000)));
+  // The people-facing pages (docs/web.md) get a page, not JSON.
+  if (pathAndQuery(request.url)[0].startsWith("/auth/")) {
+    const page = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><main><h1>Too many requests</h1><p>Please wait a few minutes, then try again.</p></main></body></html>';
+    return new Response(page, { status: 429, headers: { ...(headers as Record<string, string>), "content-type": "text/html; charset=utf-8" } });
+  }
   return new Response(JSON.stringify({ error: translateMessage("Too many requests", requestLocale(request)) }), {
     status: 429,
     headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8" },
@@ -42,15 +47,21 @@ function field(body: unknown, name: string): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** The login of a password sign-in: the password grant, or the sign-in form of the authorization page. */
+/** The login of a password sign-in: the password grant, the sign-in form of the authorization page or /auth/sign_in. */
 function signInLogin(method: string, path: string, body: unknown): string | null {
   if (method !== "POST") return null;
   if (path === "/oauth/token") return field(body, "grant_type") === "password" ? (field(body, "username") ?? "") : null;
-  if (path === "/oauth/authorize") {
+  if (path === "/oauth/authorize" || path === "/auth/sign_in") {
     const username = field(body, "username");
     return username || field(body, "password") ? (username ?? "") : null;
   }
   return null;
+}
+
+/** The address a form that sends mail names (password reset, confirmation resend), as the throttles count it. */
+function mailFormAddress(method: string, path: string, body: unknown): string | null {
+  if (method !== "POST" || (path !== "/auth/password/new" && path !== "/auth/confirmation/new")) return null;
+  return (field(body, "email") ?? "").trim().toLowerCase();
 }
 
 export function rateLimitsPlugin(deps: Deps) {
@@ -96,6 +107,8 @@ export function rateLimitsPlugin(deps: Deps) {
     })
     .onBeforeHandle({ as: "global" }, ({ request, server, body, set }) => {
       const [path] = pathAndQuery(request.url);
+      const email = mailFormAddress(request.method, path, body);
+      if (email !== null) return apply(MAIL_THROTTLES, { path, email }, set.headers as Headers, request);
       const login = signInLogin(request.method, path, body);
       if (login === null) return;
       const facts = { ip: clientOf(request, server), subject: signInSubject(deps.store, login) };

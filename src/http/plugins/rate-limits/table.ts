@@ -57,6 +57,16 @@ export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
   { name: "reports", limit: 400, periodSeconds: 24 * HOUR, key: (f) => (isPost(f, "/api/v1/reports") ? f.userId : null) },
   { name: "sign_up", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (isPost(f, "/api/v1/accounts") ? f.ip() : null) },
   { name: "app_registration", limit: 5, periodSeconds: 10 * MINUTES, key: (f) => (isPost(f, "/api/v1/apps") ? f.ip() : null) },
+  // The people-facing pages (docs/web.md): Mastodon's limits per address on /auth
+  { name: "web_sign_up", limit: 25, periodSeconds: 5 * MINUTES, key: (f) => (isPost(f, "/auth/sign_up") ? f.ip() : null) },
+  { name: "password_resets_ip", limit: 25, periodSeconds: 5 * MINUTES, key: (f) => (isPost(f, "/auth/password/new") ? f.ip() : null) },
+  {
+    name: "email_confirmations_ip",
+    limit: 25,
+    periodSeconds: 5 * MINUTES,
+    key: (f) => (isPost(f, "/auth/confirmation/new") || isPost(f, "/api/v1/emails/confirmations") ? f.ip() : null),
+  },
+  { name: "email_confirmations_user", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (isPost(f, "/api/v1/emails/confirmations") ? f.userId : null) },
   { name: "paging_authenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging ? f.userId : null) },
   { name: "paging_unauthenticated", limit: 300, periodSeconds: 15 * MINUTES, key: (f) => (isApi(f) && f.paging && !f.userId ? f.ip() : null) },
 ];
@@ -68,4 +78,16 @@ export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
 export const SIGN_IN_THROTTLES: Throttle<SignInFacts>[] = [
   { name: "sign_in_ip", limit: 25, periodSeconds: 5 * MINUTES, key: (f) => f.ip },
   { name: "sign_in_account", limit: 25, periodSeconds: HOUR, key: (f) => f.subject },
+];
+
+export interface MailFacts {
+  path: string;
+  /** The address the form names, trimmed and lower-cased. */
+  email: string;
+}
+
+/** Forms that send mail to the address they name: 5 per address per 30 minutes, as Mastodon's. */
+export const MAIL_THROTTLES: Throttle<MailFacts>[] = [
+  { name: "password_resets_email", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (f.path === "/auth/password/new" ? f.email : null) },
+  { name: "email_confirmations_email", limit: 5, periodSeconds: 30 * MINUTES, key: (f) => (f.path === "/auth/confirmation/new" ? f.email : null) },
 ];
