@@ -1,5 +1,5 @@
 // Local accounts → ActivityPub actors (API.md §14.2). The only place an AccountRecord becomes an actor.
-import type { ActorKeyPair, RequestContext } from "@fedify/fedify";
+import type { ActorKeyPair, Context, RequestContext } from "@fedify/fedify";
 import { Application, Endpoints, Image, Person, PropertyValue, Service } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { AccountRecord } from "../store/records.ts";
@@ -28,7 +28,7 @@ function published(ms: number): Temporal.Instant {
 
 /** The actor of a local account: `Service` for bots, `Person` otherwise. A suspended one shows only what
  * Mastodon shows of it: who it is, its keys and endpoints, `suspended: true`. */
-export function localActor(ctx: RequestContext<unknown>, config: Config, account: AccountRecord, keys: ActorKeyPair[]): Person | Service {
+export function localActor(ctx: Context<unknown>, config: Config, account: AccountRecord, keys: ActorKeyPair[]): Person | Service {
   const identifier = account.username;
   const suspended = account.suspended;
   const values = {

@@ -4,7 +4,7 @@
 // activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
 // becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
 // Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
-import { Accept, Follow, Reject, Undo } from "@fedify/vocab";
+import { Accept, Activity, Announce, Block, Follow, Like, Reject, Undo } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
 import type { Deps } from "../deps.ts";
 import { NotFound, NotPermitted } from "../lib/errors.ts";
@@ -18,13 +18,15 @@ import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
 import type { FederationDeps } from "./index.ts";
 import { remoteAccountByUri } from "./remote-accounts.ts";
 import { recipientOf } from "./recipients.ts";
+import { undoBlock } from "./blocks.ts";
+import { undoInteraction } from "./inbound-interactions.ts";
 
 /** The cores take Deps; they only record events and notifications through `jobs.enqueue`, which a worker's
  * enqueuer has too. */
-const asDeps = (deps: FederationDeps) => deps as unknown as Deps;
+export const asDeps = (deps: FederationDeps) => deps as unknown as Deps;
 
 /** The local account an actor URI of ours names, if any. */
-function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {
+export function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {
   if (!uri) return null;
   const bare = new URL(uri.href);
   bare.hash = "";
@@ -40,7 +42,7 @@ export function followId(ctx: Context<void>, username: string, requestId: string
 }
 
 /** The remote sender of an activity, stored or fetched; null unless it is a remote account. */
-async function remoteSender(deps: FederationDeps, actorId: URL | null): Promise<AccountRecord | null> {
+export async function remoteSender(deps: FederationDeps, actorId: URL | null): Promise<AccountRecord | null> {
   if (!actorId) return null;
   const account = await remoteAccountByUri(deps, actorId);
   return account && account.domain !== null && !account.suspended ? account : null;
@@ -123,18 +125,24 @@ export async function onReject(deps: FederationDeps, ctx: InboxContext<void>, ac
   }
 }
 
+/** Undo: dispatched on the type of the activity undone, which only its own actor may undo. */
 export async function onUndo(deps: FederationDeps, ctx: InboxContext<void>, activity: Undo): Promise<void> {
   const object = await activity.getObject().catch(() => null);
-  if (!(object instanceof Follow)) return;
-  if (object.actorId?.href !== activity.actorId?.href) return;
-  const target = localAccountOf(ctx, deps, object.objectId);
-  const actor = await remoteSender(deps, activity.actorId);
+  if (!(object instanceof Activity) || object.actorId?.href !== activity.actorId?.href) return;
+  if (object instanceof Follow) return undoFollow(deps, ctx, object);
+  if (object instanceof Block) return undoBlock(deps, ctx, object);
+  if (object instanceof Like || object instanceof Announce) return undoInteraction(deps, activity, object);
+}
+
+async function undoFollow(deps: FederationDeps, ctx: InboxContext<void>, follow: Follow): Promise<void> {
+  const target = localAccountOf(ctx, deps, follow.objectId);
+  const actor = await remoteSender(deps, follow.actorId);
   if (target && actor) await unfollow(asDeps(deps), actor, target, "remote");
 }
 
 // Outgoing (subscribers)
 
-async function context(ctx: SubscriberContext): Promise<Context<void>> {
+export async function context(ctx: SubscriberContext): Promise<Context<void>> {
   const { federationFor } = await import("./index.ts");
   return federationFor(ctx).federation.createContext(new URL(ctx.config.url), undefined);
 }

@@ -6,7 +6,7 @@
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Follow, Reject, Tombstone, Undo } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, Follow, Like, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import type { JobEnqueuer } from "../jobs/queue.ts";
@@ -20,6 +20,10 @@ import { instanceActor, localActor } from "./actor.ts";
 import { documentLoaders } from "./loader.ts";
 import { deliveryOptions, messageGate } from "./delivery.ts";
 import { onAccept, onFollow, onReject, onUndo } from "./follows.ts";
+import { onBlock } from "./blocks.ts";
+import { onDelete, onUpdate } from "./profiles.ts";
+import { onCreate } from "./inbound-notes.ts";
+import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-interactions.ts";
 import { setFollowCollections } from "./collections.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 
@@ -108,7 +112,20 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     .on(Follow, (ctx, activity) => onFollow(deps, ctx, activity))
     .on(Accept, (ctx, activity) => onAccept(deps, ctx, activity))
     .on(Reject, (ctx, activity) => onReject(deps, ctx, activity))
-    .on(Undo, (ctx, activity) => onUndo(deps, ctx, activity));
+    .on(Undo, (ctx, activity) => onUndo(deps, ctx, activity))
+    .on(Block, (ctx, activity) => onBlock(deps, ctx, activity))
+    // Of an actor itself (profiles.ts) or of a status (inbound-interactions.ts): each ignores the other kind.
+    .on(Update, async (ctx, activity) => {
+      await onUpdate(deps, ctx, activity);
+      await onStatusUpdate(deps, ctx, activity);
+    })
+    .on(Delete, async (ctx, activity) => {
+      await onDelete(deps, ctx, activity);
+      await onStatusDelete(deps, activity);
+    })
+    .on(Create, (ctx, activity) => onCreate(deps, ctx, activity))
+    .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
+    .on(Like, (ctx, activity) => onLike(deps, ctx, activity));
 
   federation
     .setOutboxDispatcher("/users/{identifier}/outbox", () => ({ items: [] }))

@@ -81,6 +81,38 @@ export async function remoteAccountByUri(deps: FederationDeps, uri: URL): Promis
   }
 }
 
+/** The remote account a URL names (`resolve=true` search): its actor id, or any URL serving the actor. */
+export async function resolveRemoteAccountByUrl(deps: FederationDeps, text: string): Promise<AccountRecord | null> {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.origin === new URL(deps.config.url).origin) return null;
+  const account = await remoteAccountByUri(deps, url);
+  return account && account.domain !== null ? account : null;
+}
+
+/**
+ * A remote actor deleted by its own server (an incoming Delete of itself): suspended from there for good,
+ * so it shows nowhere and its later activities are refused, and its data is removed by the same subscriber
+ * as staff's data deletion (domain/admin/accounts-removal.ts), whose events are then of remote origin so
+ * nothing is sent back. The record stays, so its URI is never stored again from a later fetch.
+ */
+export async function deleteRemoteActor(deps: FederationDeps, uri: URL): Promise<void> {
+  const { store } = deps;
+  await store.write(() => {
+    const account = findAccountByUri(store, uri.href);
+    if (!account || account.domain === null || account.dataDeletedAt) return;
+    const now = Date.now();
+    putAccount(store, { ...account, suspended: true, suspendedAt: account.suspendedAt ?? now, suspensionOrigin: "remote", dataDeletedAt: now });
+    recordEvent(deps, "account.updated", { accountId: account.id }, "remote", now);
+    recordEvent(deps, "account.data_deletion", { accountId: account.id }, "remote", now);
+  });
+}
+
 async function fetchActor(deps: FederationDeps, url: URL): Promise<Actor | null> {
   const { federationFor } = await import("./index.ts");
   const ctx = federationFor(deps).federation.createContext(new URL(deps.config.url), undefined);
@@ -153,7 +185,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     const existing = findAccountByUri(store, uri.href) ?? findAccountByAcct(store, username, host);
     let record: AccountRecord;
     if (existing) {
-      if (existing.domain === null) return existing;
+      // Local, or deleted by its server (deleteRemoteActor): never filled in again.
+      if (existing.domain === null || existing.dataDeletedAt) return existing;
       // Username and domain never change on a record (its acct index stays right).
       record = { ...existing, ...fresh, username: existing.username, domain: existing.domain };
       putAccount(store, record);

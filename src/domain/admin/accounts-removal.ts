@@ -23,7 +23,7 @@ import { removeBlock, removeFollow, removeFollowRequest, removeMute } from "../.
 import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
 import { forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
 import { deleteMediaFile } from "../../media/storage.ts";
-import { recordEvent } from "../events.ts";
+import { recordEvent, type Origin } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { discardStatus } from "../statuses/delete.ts";
 
@@ -38,19 +38,20 @@ const BATCH = 200;
 
 type Row = { key: any[]; value: any };
 
-/** What one row of each family takes, inside a write. Each must remove the row it is given. */
-const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: string, row: Row, now: number) => void }[] = [
+/** What one row of each family takes, inside a write. Each must remove the row it is given. Events are of
+ * origin "remote" when the account's own server deleted it, so nothing about it is sent back there. */
+const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: string, row: Row, now: number, origin: Origin) => void }[] = [
   {
     // [accountId, statusId]: statuses and reblogs; discarding drops the row and moves the counters.
     keyspace: "statusesByAccount",
-    take: (ctx, accountId, row, now) => {
+    take: (ctx, accountId, row, now, origin) => {
       const status = getStatus(ctx.store, row.key[1]);
       if (!status || status.deletedAt) return;
       discardStatus(ctx.store, status, now);
       if (status.reblogOfId) {
-        recordEvent(ctx, "reblog.removed", { statusId: status.id, reblogOfId: status.reblogOfId, accountId }, "local", now);
+        recordEvent(ctx, "reblog.removed", { statusId: status.id, reblogOfId: status.reblogOfId, accountId }, origin, now);
       } else {
-        recordEvent(ctx, "status.deleted", { statusId: status.id, accountId }, "local", now);
+        recordEvent(ctx, "status.deleted", { statusId: status.id, accountId }, origin, now);
       }
     },
   },
@@ -72,43 +73,43 @@ const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: s
   {
     // [accountId, followId] → targetId: whom it follows
     keyspace: "followingIndex",
-    take: (ctx, accountId, row) => {
-      if (removeFollow(ctx.store, accountId, row.value)) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.value });
+    take: (ctx, accountId, row, now, origin) => {
+      if (removeFollow(ctx.store, accountId, row.value)) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.value }, origin, now);
     },
   },
   {
     // [accountId, followId] → followerId: who follows it
     keyspace: "followersIndex",
-    take: (ctx, accountId, row) => {
-      if (removeFollow(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.removed", { followerId: row.value, targetId: accountId });
+    take: (ctx, accountId, row, now, origin) => {
+      if (removeFollow(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.removed", { followerId: row.value, targetId: accountId }, origin, now);
       withdrawFollowNotifications(ctx.store, row.value, accountId);
     },
   },
   {
     // [accountId, targetId] → FollowRecord: its pending requests
     keyspace: "followRequests",
-    take: (ctx, accountId, row) => {
-      if (removeFollowRequest(ctx.store, accountId, row.key[1])) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.key[1] });
+    take: (ctx, accountId, row, now, origin) => {
+      if (removeFollowRequest(ctx.store, accountId, row.key[1])) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.key[1] }, origin, now);
       withdrawFollowNotifications(ctx.store, accountId, row.key[1]);
     },
   },
   {
     // [accountId, requestId] → requesterId: requests waiting for it
     keyspace: "followRequestsIndex",
-    take: (ctx, accountId, row) => {
-      if (removeFollowRequest(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.rejected", { requesterId: row.value, targetId: accountId });
+    take: (ctx, accountId, row, now, origin) => {
+      if (removeFollowRequest(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.rejected", { requesterId: row.value, targetId: accountId }, origin, now);
     },
   },
   {
     keyspace: "blocksIndex",
-    take: (ctx, accountId, row) => {
-      if (removeBlock(ctx.store, accountId, row.value)) recordEvent(ctx, "block.removed", { blockerId: accountId, targetId: row.value });
+    take: (ctx, accountId, row, now, origin) => {
+      if (removeBlock(ctx.store, accountId, row.value)) recordEvent(ctx, "block.removed", { blockerId: accountId, targetId: row.value }, origin, now);
     },
   },
   {
     keyspace: "mutesIndex",
-    take: (ctx, accountId, row) => {
-      if (removeMute(ctx.store, accountId, row.value)) recordEvent(ctx, "mute.removed", { accountId, targetId: row.value });
+    take: (ctx, accountId, row, now, origin) => {
+      if (removeMute(ctx.store, accountId, row.value)) recordEvent(ctx, "mute.removed", { accountId, targetId: row.value }, origin, now);
     },
   },
 ];
@@ -125,7 +126,9 @@ function stillDue(account: AccountRecord | undefined, suspendedAt: number | null
  */
 export async function removeAccountData(ctx: RemovalContext, accountId: string, suspendedAt: number | null): Promise<void> {
   const { store } = ctx;
-  if (!stillDue(getAccount(store, accountId), suspendedAt)) return;
+  const account = getAccount(store, accountId);
+  if (!stillDue(account, suspendedAt)) return;
+  const origin: Origin = account.suspensionOrigin === "remote" ? "remote" : "local";
   for (const step of STEPS) {
     for (;;) {
       const rows = ownedRows(store, step.keyspace, accountId, BATCH);
@@ -134,7 +137,7 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
         if (!stillDue(getAccount(store, accountId), suspendedAt)) return false;
         const now = Date.now();
         for (const row of rows) {
-          step.take(ctx, accountId, row, now);
+          step.take(ctx, accountId, row, now, origin);
           // Whatever the records behind it said, the row goes, so every batch makes progress.
           dropOwnedRow(store, step.keyspace, row.key);
         }

@@ -128,7 +128,7 @@ async function searchStatuses(deps: Deps, engine: SearchEngine, viewerId: string
 
 /**
  * GET /api/v2/search. Anonymous callers may not page (`offset` > 0) or resolve (401, as Mastodon) and find no
- * statuses. A URL of this server finds what it names; `resolve` resolves another server's acct (not yet a remote URL).
+ * statuses. A URL of this server finds what it names; `resolve` resolves another server's acct or actor URL.
  */
 export async function search(deps: Deps, engine: SearchEngine, viewerId: string | null, input: SearchInput): Promise<SearchResults> {
   if (!viewerId && input.offset > 0) throw new Unauthorized("Search queries pagination is not supported without authentication");
@@ -145,6 +145,16 @@ export async function search(deps: Deps, engine: SearchEngine, viewerId: string 
   if (url) {
     if (url.kind === "account" && wants("accounts") && findable(deps, viewerId, url.account) && offset === 0) results.accounts.push(url.account);
     if (url.kind === "status" && wants("statuses") && viewerId && statusFindable(deps, viewerId, url.status) && offset === 0) results.statuses.push(url.status);
+    return results;
+  }
+  // `resolve` with another server's URL: the account of the actor it serves (fetched and stored if unknown).
+  // Statuses by URL come with federation's part 2.
+  if (input.resolve && viewerId && /^https?:\/\//i.test(q)) {
+    if (wants("accounts") && offset === 0) {
+      const { resolveRemoteAccountByUrl } = await import("../../federation/remote-accounts.ts");
+      const account = await resolveRemoteAccountByUrl(deps, q);
+      if (account && findable(deps, viewerId, account)) results.accounts.push(account);
+    }
     return results;
   }
   // `resolve` with another server's acct: WebFinger and the actor (src/federation/remote-accounts.ts), stored

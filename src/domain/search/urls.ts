@@ -1,5 +1,5 @@
 // A search for a URL of this server finds what it names: a profile (`/@alice`, `/users/alice`) or a status
-// (`/@alice/<id>`, `/users/alice/statuses/<id>`). Other servers' URLs need federation (resolve=true, later).
+// (`/@alice/<id>`, `/users/alice/statuses/<id>`). Other servers' actor URLs are resolved by search.ts (resolve=true).
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { findAccountByAcct } from "../../store/accounts.ts";
