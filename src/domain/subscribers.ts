@@ -7,6 +7,7 @@ import { cleanUpAfterBlock } from "./relationships/block-cleanup.ts";
 import { completeFavouriteRemoval } from "./statuses/favourite.ts";
 import { fetchStatusCard } from "./statuses/card.ts";
 import { removeStatus } from "./statuses/remove.ts";
+import { notifyRebloggersOfEdit } from "./statuses/edit-notify.ts";
 import { STREAM_TOPIC } from "./streaming/signals.ts";
 import { fanOutStatuses } from "./timelines/fan-out.ts";
 import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./timelines/follows.ts";
@@ -77,6 +78,19 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   fanOut("timelines.fan_out_reblog", "reblog.created"),
   on({ name: "statuses.removal", on: "status.deleted", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
   on({ name: "statuses.reblog_removal", on: "reblog.removed", lane: "default", run: (ctx, event) => removeEverywhere(ctx, event.payload.statusId) }),
+  // An edit (domain/statuses/edit.ts): `status.update` to every stream that may show it
+  on({
+    name: "streaming.status_update",
+    on: "status.updated",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "status.update", statusId: event.payload.statusId }),
+  }),
+  on({
+    name: "notifications.status_update",
+    on: "status.updated",
+    lane: "default",
+    run: (ctx, event) => notifyRebloggersOfEdit(ctx, event.payload.statusId, event.at),
+  }),
   on({
     name: "timelines.backfill_follow",
     on: "follow.created",
@@ -177,6 +191,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "search.index_status",
     on: "status.created",
+    lane: "default",
+    run: (ctx, event) => indexStatuses(ctx, [event.payload.statusId]),
+    runBatch: (ctx, events) => indexStatuses(ctx, events.map((event) => event.payload.statusId)),
+  }),
+  on({
+    name: "search.reindex_status",
+    on: "status.updated",
     lane: "default",
     run: (ctx, event) => indexStatuses(ctx, [event.payload.statusId]),
     runBatch: (ctx, events) => indexStatuses(ctx, events.map((event) => event.payload.statusId)),

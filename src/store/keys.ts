@@ -70,6 +70,8 @@ export const KEYSPACES = {
   idempotency: "idempotency",
   /** statusId → PreviewCardRecord */
   cards: "cards",
+  /** [statusId, editId] → StatusEditRecord: the versions of an edited status, the original first (store/status-edits.ts) */
+  statusEdits: "status_edits",
 
   // Polls (src/store/polls.ts; docs/polls.md): two families by the first element, a poll keyed by its status
   /** ["p", statusId] → PollRecord; ["v", statusId, accountId] → PollVoteRecord (one account's choices) */

@@ -74,7 +74,7 @@ function replyParent(store: Store, viewerId: string, rawId: string | undefined):
 let knownLanguages: Set<string> | null = null;
 
 /** A code the instance lists (GET /api/v1/instance/languages); anything else falls back, as on Mastodon. */
-function language(raw: string | undefined, fallback: string | null): string {
+export function language(raw: string | undefined, fallback: string | null): string {
   knownLanguages ??= new Set(statusLanguages().map((l) => l.code));
   const code = raw?.trim().toLowerCase();
   if (code && knownLanguages.has(code)) return code;
@@ -127,29 +127,40 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
   });
 }
 
-/** The core of posting, for any author: the rules, the formatting, and the one write with its event. */
-export async function postStatus(deps: Deps, author: AccountRecord, draft: StatusDraft): Promise<StatusRecord> {
+/**
+ * The text and content warning as posted (or edited): trimmed, a lone warning moved into the body, 422 when
+ * blank without attachments or a poll, or past the length limit; then rendered to HTML with its mentions.
+ */
+export function composeText(deps: Pick<Deps, "store" | "config">, rawText: string, rawSpoiler: string, hasAttachments: boolean) {
   const { store, config } = deps;
-  const { parent, mediaIds } = draft;
-  if (parent) assertCanReply(store, author.id, parent);
-  const now = Date.now();
-  let text = draft.text.trim();
-  let spoilerText = draft.spoilerText.trim();
-  const sensitive = draft.sensitive || spoilerText !== "";
+  let text = rawText.trim();
+  let spoilerText = rawSpoiler.trim();
   // A content warning with no body becomes the body (Mastodon does the same), still marked sensitive.
-  const poll = draft.poll ?? null;
-  if (text === "" && spoilerText !== "" && mediaIds.length === 0 && !poll) [text, spoilerText] = [spoilerText, ""];
-  if (text === "" && mediaIds.length === 0 && !poll) throw new Unprocessable("Validation failed: Text can't be blank");
+  if (text === "" && spoilerText !== "" && !hasAttachments) [text, spoilerText] = [spoilerText, ""];
+  if (text === "" && !hasAttachments) throw new Unprocessable("Validation failed: Text can't be blank");
   const segments = text.length + spoilerText.length > MAX_INPUT_LENGTH ? null : parseStatusText(text);
   if (!segments || countableLength(spoilerText, segments) > STATUS_LIMITS.maxCharacters) {
     throw new Unprocessable(`Validation failed: Text character limit of ${STATUS_LIMITS.maxCharacters} exceeded`);
   }
-  const visibility = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
   const formatted = renderStatus(segments, config.url, (username, domain) => {
     const local = domain === null || domain.toLowerCase() === config.domain.toLowerCase();
     const account = findAccountByAcct(store, username, local ? null : domain);
     return account && !account.suspended ? { id: account.id, username: account.username, url: account.url || account.uri } : undefined;
   });
+  return { text, spoilerText, formatted };
+}
+
+/** The core of posting, for any author: the rules, the formatting, and the one write with its event. */
+export async function postStatus(deps: Deps, author: AccountRecord, draft: StatusDraft): Promise<StatusRecord> {
+  const { store } = deps;
+  const { parent, mediaIds } = draft;
+  if (parent) assertCanReply(store, author.id, parent);
+  const now = Date.now();
+  const poll = draft.poll ?? null;
+  // A content warning makes the media sensitive, even one that composeText moves into the body.
+  const sensitive = draft.sensitive || draft.spoilerText.trim() !== "";
+  const { text, spoilerText, formatted } = composeText(deps, draft.text, draft.spoilerText, mediaIds.length > 0 || poll !== null);
+  const visibility = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
 
   const id = newId(now);
   const status = newStatusRecord({

@@ -17,6 +17,7 @@ import {
 } from "../../store/statuses.ts";
 import { removeCard } from "../../store/statuses-cards.ts";
 import { removePoll } from "../../store/polls.ts";
+import { removeStatusEdits } from "../../store/status-edits.ts";
 import { bookmarksOfStatus, favouritesOfStatus, forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
 import { detachReply, discardStatus } from "./delete.ts";
 
@@ -77,6 +78,7 @@ export async function removeStatus(store: Store, statusId: string): Promise<void
     for (const n of notificationsOfStatus(store, current.id)) removeNotification(store, n);
     removeCard(store, current.id);
     removePoll(store, current.id);
+    removeStatusEdits(store, current.id);
     removeStatusRecord(store, current.id);
   });
 }

@@ -6,12 +6,14 @@ import { bookmarksRoutes } from "./bookmarks.ts";
 import { favouritesRoutes } from "./favourites.ts";
 import { statusActionRoutes } from "./statuses/actions.ts";
 import { statusCoreRoutes } from "./statuses/core.ts";
+import { statusEditRoutes } from "./statuses/edit.ts";
 import { statusPeopleRoutes } from "./statuses/people.ts";
 import { statusThreadRoutes } from "./statuses/thread.ts";
 
 export const statusesRoutes = (deps: Deps) =>
   new Elysia({ name: "statuses-routes", seed: deps.store.dir })
     .use(statusCoreRoutes(deps))
+    .use(statusEditRoutes(deps))
     .use(statusThreadRoutes(deps))
     .use(statusActionRoutes(deps))
     .use(statusPeopleRoutes(deps))

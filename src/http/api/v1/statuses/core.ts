@@ -1,5 +1,6 @@
 // POST /api/v1/statuses, GET /api/v1/statuses/:id, GET /api/v1/statuses?id[]=, DELETE /api/v1/statuses/:id.
-import { Elysia, t } from "elysia";
+import { Elysia, t, type Static } from "elysia";
+import type { PollInput } from "../../../../domain/polls/input.ts";
 import type { Deps } from "../../../../deps.ts";
 import { createStatus } from "../../../../domain/statuses/create.ts";
 import { deleteStatus } from "../../../../domain/statuses/delete.ts";
@@ -17,6 +18,17 @@ const Visibility = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Litera
   description: "public, unlisted, private or direct; a reply without one takes its parent's",
 });
 
+/** poll[…] of POST and PUT /api/v1/statuses. */
+export const PollParams = t.Object(
+  {
+    options: t.Optional(t.Union([t.String(), t.Array(t.String())])),
+    expires_in: t.Optional(t.Union([t.String(), t.Number()], { description: `Seconds, ${POLL_LIMITS.minExpiration} to ${POLL_LIMITS.maxExpiration}` })),
+    multiple: t.Optional(Flag()),
+    hide_totals: t.Optional(Flag()),
+  },
+  { description: `A poll of 2 to ${POLL_LIMITS.maxOptions} options of at most ${POLL_LIMITS.maxCharactersPerOption} characters; not with media (422)` },
+);
+
 const NewStatusBody = t.Object({
   status: t.Optional(t.String({ description: `Text; at most ${STATUS_LIMITS.maxCharacters} characters with the spoiler text, each URL counting ${STATUS_LIMITS.charactersReservedPerUrl}` })),
   spoiler_text: t.Optional(t.String({ description: "Content warning; a non-blank one makes the status sensitive" })),
@@ -26,22 +38,15 @@ const NewStatusBody = t.Object({
   language: t.Optional(t.String({ description: "ISO 639 code; others fall back to the user's language" })),
   media_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: `Attachment ids (media_ids[]=…), at most ${STATUS_LIMITS.maxMediaAttachments}` })),
   scheduled_at: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
-  poll: t.Optional(
-    t.Object(
-      {
-        options: t.Optional(t.Union([t.String(), t.Array(t.String())])),
-        expires_in: t.Optional(t.Union([t.String(), t.Number()], { description: `Seconds, ${POLL_LIMITS.minExpiration} to ${POLL_LIMITS.maxExpiration}` })),
-        multiple: t.Optional(Flag()),
-        hide_totals: t.Optional(Flag()),
-      },
-      { description: `A poll of 2 to ${POLL_LIMITS.maxOptions} options of at most ${POLL_LIMITS.maxCharactersPerOption} characters; not with media (422)` },
-    ),
-  ),
+  poll: t.Optional(PollParams),
   quoted_status_id: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
 });
 
-const optionalFlag = (value: FlagValue | undefined) => (value === undefined || value === "" ? undefined : toBool(value));
-const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== "");
+export const optionalFlag = (value: FlagValue | undefined) => (value === undefined || value === "" ? undefined : toBool(value));
+export const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== "");
+
+export const pollInput = (poll: Static<typeof PollParams> | undefined): PollInput | undefined =>
+  poll && { options: list(poll.options), expiresIn: poll.expires_in, multiple: optionalFlag(poll.multiple), hideTotals: optionalFlag(poll.hide_totals) };
 
 export const statusCoreRoutes = (deps: Deps) =>
   new Elysia({ name: "status-core-routes", seed: deps.store.dir })
@@ -60,12 +65,7 @@ export const statusCoreRoutes = (deps: Deps) =>
           language: body.language,
           mediaIds: list(body.media_ids),
           scheduledAt: body.scheduled_at,
-          poll: body.poll && {
-            options: list(body.poll.options),
-            expiresIn: body.poll.expires_in,
-            multiple: optionalFlag(body.poll.multiple),
-            hideTotals: optionalFlag(body.poll.hide_totals),
-          },
+          poll: pollInput(body.poll),
           quotedStatusId: body.quoted_status_id,
           idempotencyKey: key ? sha256(key) : null,
         });

@@ -1,0 +1,39 @@
+// The versions of an edited status (GET /api/v1/statuses/:id/history): the original, stored by the first
+// edit, then one per edit, oldest first. Typed reads and writes only; the rules live in domain/statuses/edit.ts.
+import { END, type Store } from "./db.ts";
+
+export interface StatusEditRecord {
+  v: 1;
+  /** Time-sortable: the key's second element. */
+  id: string;
+  statusId: string;
+  accountId: string;
+  text: string;
+  content: string;
+  spoilerText: string;
+  sensitive: boolean;
+  mediaIds: string[];
+  /** Each attachment's description as it was then, in mediaIds' order. */
+  mediaDescriptions: (string | null)[];
+  /** The poll's options as they were then; null without a poll. */
+  pollOptions: string[] | null;
+  /** When this version was made (the original: when the status was posted). */
+  createdAt: number;
+}
+
+/** Inside a write. */
+export function putStatusEdit(store: Store, edit: StatusEditRecord): void {
+  store.db.statusEdits.put([edit.statusId, edit.id], edit);
+}
+
+/** A status's versions, oldest first (none until it is first edited). */
+export function statusEdits(store: Store, statusId: string): StatusEditRecord[] {
+  const out: StatusEditRecord[] = [];
+  for (const { value } of store.db.statusEdits.getRange({ start: [statusId], end: [statusId, END] })) out.push(value);
+  return out;
+}
+
+/** Inside a write: forgets a removed status's versions. */
+export function removeStatusEdits(store: Store, statusId: string): void {
+  for (const key of store.db.statusEdits.getKeys({ start: [statusId], end: [statusId, END] })) store.db.statusEdits.remove(key);
+}
