@@ -134,7 +134,12 @@ describe("statuses on streams", () => {
     const socket = await ws(recipient.token);
     await socket.subscribe({ stream: "direct" });
     const direct = await postStatus(t, sender, { status: `@${recipient.username} a secret`, visibility: "direct" });
-    expect(titles(await updateOf(socket, "direct", direct.id))).toEqual(["no secret"]);
+    // The direct stream sends Conversations; their last status carries the filter results.
+    const conversation = await until(
+      () => socket.events("conversation", "direct").map((m) => JSON.parse(m.payload!)).find((c) => c.last_status.id === direct.id),
+      "the conversation event",
+    );
+    expect(titles(conversation.last_status)).toEqual(["no secret"]);
     socket.close();
   });
 });

@@ -238,11 +238,13 @@ describe("WebSocket subscriptions", () => {
     await socket.subscribe({ stream: "direct" });
     const onList = await postStatus(t, member, "on the list");
     const direct = await postStatus(t, friend, { status: `@${owner.username} between us`, visibility: "direct" });
-    await until(() => (socket.updateIds("list").length && socket.updateIds("direct").length ? true : undefined), "list and direct updates");
+    await until(() => (socket.updateIds("list").length && socket.events("conversation", "direct").length ? true : undefined), "list update and conversation");
     await settle(t);
     expect(socket.updateIds("list")).toEqual([onList.id]);
     expect(socket.events("update", "list")[0]!.stream).toEqual(["list", list.id]);
-    expect(socket.updateIds("direct")).toEqual([direct.id]);
+    // The direct stream sends the Conversation (as on Mastodon), not the status.
+    expect(socket.updateIds("direct")).toEqual([]);
+    expect(socket.events("conversation", "direct").map((m) => JSON.parse(m.payload!).last_status.id)).toEqual([direct.id]);
     socket.close();
   });
 

@@ -8,7 +8,7 @@ import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { homeHas, listFeedHas } from "../../store/timelines.ts";
 import { viewerFromToken } from "../auth/viewer.ts";
-import { directShows, homeShows, listShows, publicShows, tagShows, TimelineViewer } from "../timelines/policy.ts";
+import { homeShows, listShows, publicShows, tagShows, TimelineViewer } from "../timelines/policy.ts";
 import { channelKey, mayReadNotifications, mediaOnly, originOf, streamLabel, type Channel, type StreamViewer } from "./channels.ts";
 import type { DeleteSignal, StreamSignal } from "./signals.ts";
 import type { FilterContext } from "../../store/filters.ts";
@@ -33,6 +33,8 @@ export interface Renderer {
    */
   status(status: StatusRecord, viewerId: string | null, context: FilterContext | null, filteredFor?: string): string | null;
   notification(recipientId: string, notificationId: string): string | null;
+  /** A Conversation as its owner sees it; null when it has nothing to show. */
+  conversation(accountId: string, conversationId: string): string | null;
 }
 
 interface Subscription {
@@ -152,6 +154,8 @@ export class StreamHub {
         return this.dispatchDelete(signal);
       case "notification":
         return this.dispatchNotification(signal.recipientId, signal.notificationId);
+      case "conversation":
+        return this.dispatchConversation(signal.accountId, signal.conversationId);
       case "filters_changed":
         for (const sub of this.byAccount.get(signal.accountId) ?? []) {
           if (sub.channel.name === "user") sub.client.send(sub.label, "filters_changed", undefined);
@@ -211,13 +215,7 @@ export class StreamHub {
         deliver(sub, (viewer) => tagShows(viewer, status, filter), "public", false);
       }
     }
-    if (status.visibility !== "direct") return;
-    for (const id of new Set([status.accountId, ...status.mentionIds])) {
-      for (const sub of this.byAccount.get(id) ?? []) {
-        // Filters have no context for conversations: every matching one is reported, the client decides.
-        if (sub.channel.name === "direct") deliver(sub, (viewer) => directShows(viewer, status), null);
-      }
-    }
+    // The direct stream gets `conversation` events instead (dispatchConversation), as on Mastodon.
   }
 
   /** Do any of the account's filters in `context` match the status (a public stream payload of its own)? */
@@ -246,6 +244,16 @@ export class StreamHub {
     for (const tag of new Set(b.tags)) for (const sub of this.byTag.get(tag) ?? []) if (fromOrigin(sub)) send(sub);
     for (const accountId of new Set(b.direct)) {
       for (const sub of this.byAccount.get(accountId) ?? []) if (sub.channel.name === "direct") send(sub);
+    }
+  }
+
+  /** The `direct` stream's `conversation` event: the owner's Conversation, as GET /api/v1/conversations shows it. */
+  private dispatchConversation(accountId: string, conversationId: string): void {
+    let payload: string | null | undefined;
+    for (const sub of this.byAccount.get(accountId) ?? []) {
+      if (sub.channel.name !== "direct") continue;
+      payload ??= this.renderer.conversation(accountId, conversationId);
+      if (payload !== null) sub.client.send(sub.label, "conversation", payload);
     }
   }
 

@@ -39,9 +39,12 @@ export type DeleteSignal = {
 
 export type NotificationSignal = { topic: typeof STREAM_TOPIC; kind: "notification"; recipientId: string; notificationId: string };
 
+/** A direct status entered (or started) one of the account's conversations: the `direct` stream's `conversation`. */
+export type ConversationSignal = { topic: typeof STREAM_TOPIC; kind: "conversation"; accountId: string; conversationId: string };
+
 export type FiltersChangedSignal = { topic: typeof STREAM_TOPIC; kind: "filters_changed"; accountId: string };
 
-export type StreamSignal = UpdateSignal | StatusUpdateSignal | DeleteSignal | NotificationSignal | FiltersChangedSignal;
+export type StreamSignal = UpdateSignal | StatusUpdateSignal | DeleteSignal | NotificationSignal | FiltersChangedSignal | ConversationSignal;
 
 /** How domain code raises a signal (a job handler passes its `ctx.emit`). */
 export type EmitSignal = (signal: StreamSignal) => void;

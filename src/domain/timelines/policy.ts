@@ -209,8 +209,3 @@ export function tagShows(viewer: TimelineViewer, status: StatusRecord, filter: T
   if (!fromOrigin(status, filter.origin) || (filter.onlyMedia && status.mediaIds.length === 0)) return false;
   return viewer.listedAuthor(status.accountId) && viewer.sees(status) && !viewer.filteredOut(status, "public");
 }
-
-/** The direct stream: direct statuses the viewer wrote or is mentioned in. */
-export function directShows(viewer: TimelineViewer, status: StatusRecord): boolean {
-  return status.visibility === "direct" && viewer.sees(status);
-}

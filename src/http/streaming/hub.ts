@@ -10,6 +10,9 @@ import { StreamRequestError, type StreamViewer } from "../../domain/streaming/ch
 import { StreamHub, type Renderer } from "../../domain/streaming/hub.ts";
 import { isStreamSignal } from "../../domain/streaming/signals.ts";
 import { presentNotifications } from "../../entities/notification.ts";
+import { presentConversations } from "../../entities/conversation.ts";
+import { loadConversations } from "../../domain/conversations/read.ts";
+import { getConversation } from "../../store/conversations.ts";
 import { presentStatuses } from "../../entities/status.ts";
 
 const hubs = new WeakMap<Deps, StreamHub>();
@@ -26,6 +29,11 @@ function renderer(deps: Deps): Renderer {
     },
     notification(recipientId, notificationId) {
       const [presented] = presentNotifications(deps.config, loadNotificationById(deps, recipientId, notificationId));
+      return presented ? JSON.stringify(presented) : null;
+    },
+    conversation(accountId, conversationId) {
+      const record = getConversation(deps.store, accountId, conversationId);
+      const [presented] = record ? presentConversations(deps.config, loadConversations(deps, accountId, [record])) : [];
       return presented ? JSON.stringify(presented) : null;
     },
   };
