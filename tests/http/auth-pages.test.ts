@@ -207,6 +207,44 @@ describe("sign-in, the shared session and sign-out", () => {
   });
 });
 
+describe("profile settings", () => {
+  test("need a session; change the profile through update_credentials' rules; need the CSRF pair", async () => {
+    const user = await signedInUser(t, "settler");
+    const anonymous = await t.request("/settings/profile");
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get("location")).toBe("/auth/sign_in");
+
+    const jar = new CookieJar();
+    await submit(t, jar, "/auth/sign_in", "/auth/sign_in", { username: "settler", password: user.password });
+    const page = await open(t, jar, "/settings/profile");
+    expect(page.res.status).toBe(200);
+    expect(page.html).toContain('<label for="display_name">Display name</label>');
+    expect(page.html).toContain('<label for="note">Bio</label>');
+    expect(page.html).toContain('name="discoverable" value="1" checked');
+
+    const post = (fields: Record<string, string>, csrf = page.csrf!) =>
+      t.request("/settings/profile", { method: "POST", form: { authenticity_token: csrf, ...fields }, headers: { cookie: jar.header() } });
+    const saved = await post({ display_name: "Ada <b>", note: "Hello\nthere", locked: "1", bot: "1" });
+    expect(saved.status).toBe(200);
+    const html = await saved.text();
+    expect(html).toContain("Your profile has been saved.");
+    expect(html).toContain('value="Ada &lt;b&gt;"');
+    const me = (await (await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).json()) as Record<string, unknown>;
+    expect(me).toMatchObject({ display_name: "Ada <b>", note: "<p>Hello<br />there</p>", locked: true, bot: true, discoverable: false });
+
+    const tooLong = await post({ display_name: "x".repeat(31), note: "", locked: "1" });
+    expect(tooLong.status).toBe(422);
+    expect(await tooLong.text()).toContain("Display name is too long (maximum is 30 characters)");
+    expect(((await (await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).json()) as { display_name: string }).display_name).toBe("Ada <b>");
+
+    expect((await post({ display_name: "Hacked" }, "forged")).status).toBe(403);
+    const unticked = await post({ display_name: "Ada", note: "", discoverable: "1" });
+    expect(unticked.status).toBe(200);
+    const after = (await (await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({ display_name: "Ada", locked: false, bot: false, discoverable: true });
+  });
+});
+
 describe("password reset", () => {
   test("answers the same for any address; the link sets a new password once, ending sessions and access tokens", async () => {
     const user = await signedInUser(t, "resetter");

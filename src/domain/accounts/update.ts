@@ -101,8 +101,9 @@ function cleanAttributionDomains(raw: ProfileUpdate["attributionDomains"], probl
   return [...domains];
 }
 
-/** Validates the whole update first (every problem in one 422), then writes it in one transaction. */
-export async function updateCredentials(deps: Deps, viewer: UserViewer, update: ProfileUpdate): Promise<{ account: AccountRecord; user: UserRecord }> {
+/** Validates the whole update first (every problem in one 422), then writes it in one transaction. Also the
+ * settings page's (/settings/profile), whose viewer is the signed-in browser's account. */
+export async function updateCredentials(deps: Deps, viewer: Pick<UserViewer, "account">, update: ProfileUpdate): Promise<{ account: AccountRecord; user: UserRecord }> {
   const problems = new Problems();
   const displayName = update.displayName?.trim();
   // Multipart bodies carry CRLF line ends; the bio is stored with plain newlines.

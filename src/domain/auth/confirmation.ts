@@ -35,6 +35,9 @@ export type ConfirmationResult = { ok: true; account: AccountRecord; pendingAppr
 
 /** GET /auth/confirmation: uses the token and confirms its user (once; a second visit is "used"). */
 export async function confirmEmail(deps: Deps, raw: string | undefined, now = Date.now()): Promise<ConfirmationResult> {
+  // Checked first without writing, so that guessed links cost no write; checked again inside the write.
+  const first = checkMailToken(deps.store, "confirmation", raw, stampOf, now);
+  if (!first.ok) return first;
   return deps.store.write((): ConfirmationResult => {
     const checked = checkMailToken(deps.store, "confirmation", raw, stampOf, now);
     if (!checked.ok) return checked;
@@ -51,8 +54,11 @@ export async function confirmEmail(deps: Deps, raw: string | undefined, now = Da
 export async function resendConfirmation(deps: Deps, rawEmail: string): Promise<void> {
   const email = normaliseEmail(rawEmail);
   const user = isValidEmail(email) ? findUserByEmail(deps.store, email) : undefined;
-  if (!user || user.confirmedAt !== null || user.disabled) return;
-  await deps.store.write(() => requestConfirmationMail(deps, user));
+  const wanted = !!user && user.confirmedAt === null && !user.disabled;
+  // One write either way, so that the answer takes as long for an unknown address.
+  await deps.store.write(() => {
+    if (wanted) requestConfirmationMail(deps, user);
+  });
 }
 
 /**

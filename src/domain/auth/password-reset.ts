@@ -21,8 +21,11 @@ export async function requestPasswordReset(deps: Deps, rawEmail: string): Promis
   const email = normaliseEmail(rawEmail);
   const user = isValidEmail(email) ? findUserByEmail(deps.store, email) : undefined;
   const account = user ? getAccount(deps.store, user.accountId) : undefined;
-  if (!user || !account || !mayUseLogin(account, user)) return;
-  await deps.store.write(() => recordEvent(deps, "user.password_reset_requested", { accountId: user.accountId }));
+  const wanted = !!user && !!account && mayUseLogin(account, user);
+  // One write either way, so that the answer takes as long for an unknown address.
+  await deps.store.write(() => {
+    if (wanted) recordEvent(deps, "user.password_reset_requested", { accountId: user.accountId });
+  });
 }
 
 /** The mail.password_reset subscriber. */
@@ -61,6 +64,9 @@ export type ResetResult = { ok: true; account: AccountRecord } | Extract<TokenCh
 /** POST /auth/password/edit: sets the password (the caller checked `checkNewPassword` first), uses the token. */
 export async function resetPassword(deps: Deps, raw: string | undefined, input: NewPassword, now = Date.now()): Promise<ResetResult> {
   checkNewPassword(input).throwIfAny();
+  // A dead link costs no password hashing; the token is checked again inside the write.
+  const first = checkMailToken(deps.store, "password_reset", raw, passwordStamp, now);
+  if (!first.ok) return first;
   const passwordHash = await hashPassword(input.password);
   return deps.store.write((): ResetResult => {
     const checked = checkMailToken(deps.store, "password_reset", raw, passwordStamp, now);

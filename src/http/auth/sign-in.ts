@@ -40,7 +40,7 @@ export const signInRoutes = (deps: Deps) => {
     const account = browser.session!.account;
     const signOut = form("/auth/sign_out", browser.csrf, "", "Sign out");
     return htmlPage(site, 200, "Signed in", `<p>You are signed in as <strong>@${e(account.username)}</strong>.</p>
-<p class="muted">Applications asking for access to your account will only ask you to approve them.</p>${signOut}`, browser.cookies);
+<p class="muted">Applications asking for access to your account will only ask you to approve them.</p>${links([["/settings/profile", "Edit profile"]])}${signOut}`, browser.cookies);
   };
 
   return new Elysia({ name: "auth-sign-in-routes" })
