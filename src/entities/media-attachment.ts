@@ -65,9 +65,10 @@ export function presentMediaAttachment(config: Config, media: MediaRecord): Medi
   return {
     id: publicId(media.id),
     type: media.type,
-    url: absolute(config, media.fileUrl),
-    preview_url: absolute(config, media.thumbnailUrl ?? media.previewUrl),
-    remote_url: null,
+    // Remote files are not copied here: clients load them from their server.
+    url: absolute(config, media.fileUrl) ?? media.remoteUrl ?? null,
+    preview_url: absolute(config, media.thumbnailUrl ?? media.previewUrl) ?? (media.type === "image" ? (media.remoteUrl ?? null) : null),
+    remote_url: media.remoteUrl ?? null,
     preview_remote_url: null,
     text_url: null,
     meta,

@@ -72,6 +72,8 @@ export const KEYSPACES = {
   cards: "cards",
   /** [statusId, editId] → StatusEditRecord: the versions of an edited status, the original first (store/status-edits.ts) */
   statusEdits: "status_edits",
+  /** ActivityPub id → statusId: statuses and reblogs from other servers (ours are found by their path) */
+  statusesByUri: "statuses_by_uri",
 
   // Polls (src/store/polls.ts; docs/polls.md): two families by the first element, a poll keyed by its status
   /** ["p", statusId] → PollRecord; ["v", statusId, accountId] → PollVoteRecord (one account's choices) */

@@ -39,6 +39,8 @@ export interface MediaRecord {
   /** Since when it is on no status: its upload, or the deletion of the status it was on (redraft). */
   unattachedSince: number | null;
   createdAt: number;
+  /** An attachment of a status from another server: the file stays there (referenced, not copied). */
+  remoteUrl?: string;
 }
 
 export function getMedia(store: Store, id: string): MediaRecord | undefined {

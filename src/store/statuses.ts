@@ -1,6 +1,6 @@
 // Statuses (and reblogs, which are statuses with reblogOfId) with their indexes: by account, replies by
 // parent, reblogs by original. Typed reads and writes only; the rules live in domain/statuses.
-import { END, type Store } from "./db.ts";
+import { END, fitsInKey, type Store } from "./db.ts";
 import type { StatusRecord } from "./records.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
 import { joinedAmong } from "./statuses-interactions.ts";
@@ -13,6 +13,7 @@ export function getStatus(store: Store, id: string): StatusRecord | undefined {
 export function insertStatus(store: Store, status: StatusRecord): void {
   store.db.statuses.put(status.id, status);
   store.db.statusesByAccount.put([status.accountId, status.id], null);
+  if (!status.local) store.db.statusesByUri.put(status.uri, status.id);
   if (status.inReplyToId) store.db.statusReplies.put([status.inReplyToId, status.id], status.accountId);
   if (status.reblogOfId) {
     store.db.reblogsByStatus.put([status.reblogOfId, status.id], status.accountId);
@@ -40,7 +41,14 @@ export function adjustStatusCounter(store: Store, id: string, counter: StatusCou
 
 /** Inside a write: forgets the record itself (the last step of removal). */
 export function removeStatusRecord(store: Store, id: string): void {
+  const status = getStatus(store, id);
+  if (status && !status.local && store.db.statusesByUri.get(status.uri) === id) store.db.statusesByUri.remove(status.uri);
   store.db.statuses.remove(id);
+}
+
+/** The id of the status (or reblog) from another server whose ActivityPub id is `uri`, if stored. */
+export function remoteStatusIdByUri(store: Store, uri: string): string | undefined {
+  return fitsInKey(uri) ? store.db.statusesByUri.get(uri) : undefined;
 }
 
 /** Inside a write: drops the by-account row; true when it was there (so counters move once). */

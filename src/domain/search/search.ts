@@ -126,9 +126,20 @@ async function searchStatuses(deps: Deps, engine: SearchEngine, viewerId: string
   return ids.map((id) => getStatus(deps.store, id)!);
 }
 
+async function resolveStatusUrl(deps: Deps, q: string): Promise<StatusRecord | null> {
+  let url: URL;
+  try {
+    url = new URL(q);
+  } catch {
+    return null;
+  }
+  const { fetchStatus } = await import("../../federation/threads.ts");
+  return fetchStatus(deps, url);
+}
+
 /**
  * GET /api/v2/search. Anonymous callers may not page (`offset` > 0) or resolve (401, as Mastodon) and find no
- * statuses. A URL of this server finds what it names; `resolve` resolves another server's acct or actor URL.
+ * statuses. A URL of this server finds what it names; `resolve` resolves another server's acct, actor URL or status URL.
  */
 export async function search(deps: Deps, engine: SearchEngine, viewerId: string | null, input: SearchInput): Promise<SearchResults> {
   if (!viewerId && input.offset > 0) throw new Unauthorized("Search queries pagination is not supported without authentication");
@@ -147,9 +158,14 @@ export async function search(deps: Deps, engine: SearchEngine, viewerId: string 
     if (url.kind === "status" && wants("statuses") && viewerId && statusFindable(deps, viewerId, url.status) && offset === 0) results.statuses.push(url.status);
     return results;
   }
-  // `resolve` with another server's URL: the account of the actor it serves (fetched and stored if unknown).
-  // Statuses by URL come with federation's part 2.
+  // `resolve` with another server's URL: the status it serves, fetched with its author and ancestors and stored
+  // (src/federation/threads.ts), or else the account of the actor it serves (fetched and stored if unknown).
   if (input.resolve && viewerId && /^https?:\/\//i.test(q)) {
+    const status = wants("statuses") && offset === 0 ? await resolveStatusUrl(deps, q) : null;
+    if (status) {
+      if (statusFindable(deps, viewerId, status)) results.statuses.push(status);
+      return results;
+    }
     if (wants("accounts") && offset === 0) {
       const { resolveRemoteAccountByUrl } = await import("../../federation/remote-accounts.ts");
       const account = await resolveRemoteAccountByUrl(deps, q);

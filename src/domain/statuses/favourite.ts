@@ -17,7 +17,7 @@ import {
 } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { notify } from "../notifications/notify.ts";
-import { recordEvent } from "../events.ts";
+import { recordEvent, type Origin } from "../events.ts";
 import { assertCanFavourite } from "../policy/interaction.ts";
 import { interactionTarget } from "./reblog.ts";
 import { removeInteractionNotification } from "./remove.ts";
@@ -27,7 +27,7 @@ export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: str
 }
 
 /** The core, for any actor: idempotent; returns the status with its new count. */
-export async function favourite(deps: Deps, actor: AccountRecord, status: StatusRecord): Promise<StatusRecord> {
+export async function favourite(deps: Deps, actor: AccountRecord, status: StatusRecord, origin: Origin = "local"): Promise<StatusRecord> {
   const { store } = deps;
   assertCanFavourite(store, actor.id, status);
   if (favouriteIdOf(store, actor.id, status.id)) return status;
@@ -38,7 +38,7 @@ export async function favourite(deps: Deps, actor: AccountRecord, status: Status
       insertFavourite(store, { id: favouriteId, accountId: actor.id, statusId: status.id });
       adjustStatusCounter(store, status.id, "favouritesCount", 1);
       notify(deps, { type: "favourite", recipientId: status.accountId, fromAccountId: actor.id, statusId: status.id }, now);
-      recordEvent(deps, "favourite.created", { favouriteId, accountId: actor.id, statusId: status.id }, "local", now);
+      recordEvent(deps, "favourite.created", { favouriteId, accountId: actor.id, statusId: status.id }, origin, now);
     }
     return getStatus(store, status.id)!;
   });
@@ -50,14 +50,14 @@ export async function unfavouriteStatus(deps: Deps, viewer: UserViewer, rawId: s
 }
 
 /** The core: the favourite is forgotten and counted down at once; `favourite.removed`'s subscriber does the rest. */
-export async function unfavourite(deps: Deps, actor: AccountRecord, status: StatusRecord): Promise<StatusRecord> {
+export async function unfavourite(deps: Deps, actor: AccountRecord, status: StatusRecord, origin: Origin = "local"): Promise<StatusRecord> {
   const { store } = deps;
   return store.write(() => {
     const id = favouriteIdOf(store, actor.id, status.id);
     if (id) {
       const row: JoinRow = { id, accountId: actor.id, statusId: status.id };
       if (forgetFavourite(store, row)) adjustStatusCounter(store, status.id, "favouritesCount", -1);
-      recordEvent(deps, "favourite.removed", { favouriteId: id, accountId: actor.id, statusId: status.id });
+      recordEvent(deps, "favourite.removed", { favouriteId: id, accountId: actor.id, statusId: status.id }, origin);
     }
     return getStatus(store, status.id) ?? status;
   });

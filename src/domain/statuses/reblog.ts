@@ -13,7 +13,7 @@ import { assertCanReblog, assertVisible } from "../policy/interaction.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
 import { newStatusRecord } from "./record.ts";
 import { discardStatus } from "./delete.ts";
-import { recordEvent } from "../events.ts";
+import { recordEvent, type Origin } from "../events.ts";
 
 export type ReblogVisibility = Exclude<Visibility, "direct">;
 
@@ -34,19 +34,26 @@ export async function reblogStatus(deps: Deps, viewer: UserViewer, rawId: string
   return reblog(deps, viewer.account, original, visibility ?? preferred ?? "public");
 }
 
-/** The core, for any actor: returns the wrapper (new, or the one that exists). */
-export async function reblog(deps: Deps, actor: AccountRecord, original: StatusRecord, visibility: ReblogVisibility): Promise<StatusRecord> {
+/** The core, for any actor: returns the wrapper (new, or the one that exists). A remote actor's Announce
+ * gives the wrapper its ActivityPub id (`uri`) and the origin "remote". */
+export async function reblog(
+  deps: Deps,
+  actor: AccountRecord,
+  original: StatusRecord,
+  visibility: ReblogVisibility,
+  remote?: { uri: string },
+): Promise<StatusRecord> {
   const { store } = deps;
   assertCanReblog(store, actor.id, original);
   const existing = reblogIdOf(store, actor.id, original.id);
   if (existing) return getStatus(store, existing)!;
   const now = Date.now();
-  const wrapper = newStatusRecord({ id: newId(now), author: actor, createdAt: now, visibility, reblogOf: original });
+  const wrapper = newStatusRecord({ id: newId(now), author: actor, createdAt: now, visibility, reblogOf: original, uri: remote?.uri });
   return store.write(() => {
     const raced = reblogIdOf(store, actor.id, original.id);
     if (raced) return getStatus(store, raced)!;
     insertStatus(store, wrapper);
-    onStatusCreated(deps, wrapper);
+    onStatusCreated(deps, wrapper, null, remote ? "remote" : "local");
     adjustStatusCounter(store, original.id, "reblogsCount", 1);
     const account = getAccount(store, actor.id);
     if (account) putAccount(store, { ...account, statusesCount: account.statusesCount + 1, lastStatusAt: now });
@@ -63,7 +70,7 @@ export async function unreblogStatus(deps: Deps, viewer: UserViewer, rawId: stri
 }
 
 /** The core: discards the actor's reblog of `original` at once; the `reblog.removed` subscriber does the rest. */
-export async function unreblog(deps: Deps, actor: AccountRecord, original: StatusRecord): Promise<void> {
+export async function unreblog(deps: Deps, actor: AccountRecord, original: StatusRecord, origin: Origin = "local"): Promise<void> {
   const { store } = deps;
   await store.write(() => {
     const wrapperId = reblogIdOf(store, actor.id, original.id);
@@ -71,6 +78,6 @@ export async function unreblog(deps: Deps, actor: AccountRecord, original: Statu
     if (!wrapper || wrapper.deletedAt) return;
     const now = Date.now();
     discardStatus(store, wrapper, now);
-    recordEvent(deps, "reblog.removed", { statusId: wrapper.id, reblogOfId: original.id, accountId: actor.id }, "local", now);
+    recordEvent(deps, "reblog.removed", { statusId: wrapper.id, reblogOfId: original.id, accountId: actor.id }, origin, now);
   });
 }

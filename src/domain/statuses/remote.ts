@@ -1,0 +1,132 @@
+// Statuses from other servers (src/federation/inbound-notes.ts parses and checks them first): stored through
+// the same StatusRecord factory as posting, in one write with their attachments (remote files, referenced),
+// the parent's reply count, the author's counters, mention notifications and `status.created` (origin
+// "remote"), whose subscribers do the rest as for a local post: home fan-out, hashtag history, search, streams.
+// Edits (an author's Update) replace the text in place; keeping their history is for later.
+import type { Deps } from "../../deps.ts";
+import { newId, normaliseId } from "../../lib/ids.ts";
+import { getAccount, putAccount } from "../../store/accounts.ts";
+import { putMedia, type MediaType } from "../../store/media.ts";
+import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
+import { adjustStatusCounter, getStatus, insertStatus, putStatus, remoteStatusIdByUri } from "../../store/statuses.ts";
+import { notify } from "../notifications/notify.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import { onStatusCreated } from "../timelines/distribute.ts";
+import { newStatusRecord } from "./record.ts";
+
+export interface RemoteAttachment {
+  type: MediaType;
+  url: string;
+  contentType: string | null;
+  description: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** A status as another server describes it, already validated and sanitised. */
+export interface RemoteStatusDraft {
+  uri: string;
+  url: string | null;
+  content: string;
+  spoilerText: string;
+  sensitive: boolean;
+  language: string | null;
+  visibility: Visibility;
+  createdAt: number;
+  parent: StatusRecord | null;
+  /** Local and known remote accounts it mentions or addresses. */
+  mentionIds: string[];
+  tags: string[];
+  attachments: RemoteAttachment[];
+}
+
+/** Our status URIs: `<actor>/statuses/<id>` (record.ts). */
+const LOCAL_STATUS_PATH = /^\/users\/[^/]+\/statuses\/(\d{1,30})$/;
+
+/** The stored status (or reblog) an ActivityPub id names: one of ours by its path, another server's by the index. */
+export function statusByUri(deps: Pick<Deps, "store" | "config">, uri: string): StatusRecord | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.origin === new URL(deps.config.url).origin) {
+    const id = normaliseId(LOCAL_STATUS_PATH.exec(url.pathname)?.[1]);
+    const status = id ? getStatus(deps.store, id) : undefined;
+    return status?.local && status.uri === url.href ? status : undefined;
+  }
+  const id = remoteStatusIdByUri(deps.store, url.href);
+  return id ? getStatus(deps.store, id) : undefined;
+}
+
+function mediaMeta(a: RemoteAttachment): Record<string, unknown> {
+  if (!a.width || !a.height) return {};
+  return { original: { width: a.width, height: a.height, size: `${a.width}x${a.height}`, aspect: a.width / a.height } };
+}
+
+/** Stores a remote author's status once: a second call with the same uri returns the first, writing nothing. */
+export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft: RemoteStatusDraft): Promise<StatusRecord> {
+  const { store } = deps;
+  return store.write(() => {
+    const existing = statusByUri(deps, draft.uri);
+    if (existing) return existing;
+    const now = Date.now();
+    const id = newId(draft.createdAt);
+    const mediaIds = draft.attachments.map((a) => {
+      const mediaId = newId(now);
+      putMedia(store, {
+        v: 1, id: mediaId, accountId: author.id, type: a.type, state: "ready", fileUrl: null, previewUrl: null, thumbnailUrl: null,
+        pendingFile: null, contentType: a.contentType, fileSize: 0, meta: mediaMeta(a), focus: null, description: a.description,
+        blurhash: null, error: null, statusId: id, unattachedSince: null, createdAt: now, remoteUrl: a.url,
+      });
+      return mediaId;
+    });
+    const parent = draft.parent ? getStatus(store, draft.parent.id) : undefined;
+    const status = newStatusRecord({
+      id,
+      author,
+      visibility: draft.visibility,
+      createdAt: draft.createdAt,
+      uri: draft.uri,
+      url: draft.url,
+      content: draft.content,
+      spoilerText: draft.spoilerText,
+      sensitive: draft.sensitive,
+      language: draft.language,
+      inReplyTo: parent && !parent.deletedAt ? parent : null,
+      mentionIds: draft.mentionIds,
+      tags: draft.tags,
+      mediaIds,
+    });
+    insertStatus(store, status);
+    onStatusCreated(deps, status, null, "remote");
+    if (status.inReplyToId) adjustStatusCounter(store, status.inReplyToId, "repliesCount", 1);
+    const account = getAccount(store, author.id);
+    if (account && status.visibility !== "direct") {
+      putAccount(store, { ...account, statusesCount: account.statusesCount + 1, lastStatusAt: Math.max(account.lastStatusAt ?? 0, draft.createdAt) });
+    }
+    for (const mentionedId of status.mentionIds) {
+      if (canSeeStatus(store, mentionedId, status)) notify(deps, { type: "mention", recipientId: mentionedId, fromAccountId: author.id, statusId: id }, now);
+    }
+    return status;
+  });
+}
+
+export interface RemoteEdit {
+  content: string;
+  spoilerText: string;
+  sensitive: boolean;
+  editedAt: number;
+}
+
+/** An author's Update of its status: the new text, marked edited; an edit older than the stored one is ignored. */
+export async function editRemoteStatus(deps: Deps, status: StatusRecord, edit: RemoteEdit): Promise<void> {
+  const { store } = deps;
+  await store.write(() => {
+    const fresh = getStatus(store, status.id);
+    if (!fresh || fresh.deletedAt || (fresh.editedAt !== null && fresh.editedAt >= edit.editedAt)) return;
+    putStatus(store, { ...fresh, content: edit.content, spoilerText: edit.spoilerText, sensitive: edit.sensitive, editedAt: edit.editedAt });
+    deps.jobs.enqueue("status.updated", { statusId: fresh.id }, { lane: "realtime" });
+  });
+}

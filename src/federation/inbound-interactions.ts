@@ -1,0 +1,99 @@
+// Incoming interactions with statuses (docs/federation.md, "Statuses (incoming)"): Announce, Like, their
+// Undo, Delete and Update of a Note. Each calls the same core as the API (reblog, favourite, unreblog,
+// unfavourite, discardAndRecord) with the remote account as actor and origin "remote", so the policy rules,
+// counters and notifications are the API's. The actor must be the signer (Fedify verified the signature of
+// `actor`) and own what it deletes, updates or undoes; anything else is ignored, as is what the cores refuse.
+import { Announce, Like, type Delete, type Undo, type Update } from "@fedify/vocab";
+import type { Context, InboxContext } from "@fedify/fedify";
+import { ApiError } from "../lib/errors.ts";
+import { getStatus } from "../store/statuses.ts";
+import { reblog, unreblog, type ReblogVisibility } from "../domain/statuses/reblog.ts";
+import { favourite, unfavourite } from "../domain/statuses/favourite.ts";
+import { discardAndRecord } from "../domain/statuses/delete.ts";
+import { editRemoteStatus, statusByUri } from "../domain/statuses/remote.ts";
+import type { AccountRecord, StatusRecord } from "../store/records.ts";
+import type { FederationDeps } from "./index.ts";
+import { asDeps, remoteSender } from "./follows.ts";
+import { followedFromHere, isNoteLike, isPublic, NOTE_LIMITS, noteDraft, sameOrigin } from "./inbound-notes.ts";
+import { fetchStatus } from "./threads.ts";
+
+/** What a core refuses (not visible, blocked, a private status reblogged) is ignored, not retried. */
+async function unlessRefused(action: Promise<unknown>): Promise<void> {
+  try {
+    await action;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+  }
+}
+
+function announceVisibility(activity: Announce): ReblogVisibility {
+  if (activity.toIds.some(isPublic)) return "public";
+  return activity.ccIds.some(isPublic) ? "unlisted" : "private";
+}
+
+/** A status's author takes back its reblog wrapper (an Undo(Announce), or a Delete of the Announce). */
+async function takeBack(deps: FederationDeps, actor: AccountRecord, wrapper: StatusRecord): Promise<void> {
+  const original = getStatus(deps.store, wrapper.reblogOfId!);
+  if (original) await unreblog(asDeps(deps), actor, original, "remote");
+}
+
+/** Announce: a reblog, when the booster is followed from here or boosts a local status (fetched if unknown). */
+export async function onAnnounce(deps: FederationDeps, _ctx: InboxContext<void>, activity: Announce): Promise<void> {
+  const actor = await remoteSender(deps, activity.actorId);
+  const id = activity.id;
+  const objectId = activity.objectId;
+  if (!actor || !id || !objectId || id.href.length > NOTE_LIMITS.uri || statusByUri(deps, id.href)) return;
+  let original = statusByUri(deps, objectId.href) ?? null;
+  if (!followedFromHere(deps, actor.id) && !original?.local) return;
+  original ??= await fetchStatus(deps, objectId);
+  if (!original || original.reblogOfId) return;
+  await unlessRefused(reblog(asDeps(deps), actor, original, announceVisibility(activity), { uri: id.href }));
+}
+
+/** Like: a favourite of one of our statuses (others' are not counted here). */
+export async function onLike(deps: FederationDeps, _ctx: InboxContext<void>, activity: Like): Promise<void> {
+  const actor = await remoteSender(deps, activity.actorId);
+  const status = activity.objectId ? statusByUri(deps, activity.objectId.href) : undefined;
+  if (!actor || !status?.local || status.reblogOfId) return;
+  await unlessRefused(favourite(asDeps(deps), actor, status, "remote"));
+}
+
+/** Undo(Like) and Undo(Announce) (dispatched by follows.ts onUndo): only the actor of the undone activity. */
+export async function undoInteraction(deps: FederationDeps, undo: Undo, object: Like | Announce): Promise<void> {
+  const actor = await remoteSender(deps, undo.actorId);
+  if (!actor || object.actorId?.href !== actor.uri) return;
+  if (object instanceof Like) {
+    const status = object.objectId ? statusByUri(deps, object.objectId.href) : undefined;
+    if (status?.local) await unfavourite(asDeps(deps), actor, status, "remote");
+    return;
+  }
+  const wrapper = object.id ? statusByUri(deps, object.id.href) : undefined;
+  if (wrapper?.reblogOfId && wrapper.accountId === actor.id) await takeBack(deps, actor, wrapper);
+}
+
+/** Delete of a status (or an Announce) by its author: gone from every read path, as the API's delete. */
+export async function onStatusDelete(deps: FederationDeps, activity: Delete): Promise<void> {
+  const objectId = activity.objectId;
+  const status = objectId ? statusByUri(deps, objectId.href) : undefined;
+  if (!status || status.local) return;
+  const actor = await remoteSender(deps, activity.actorId);
+  if (!actor || status.accountId !== actor.id) return;
+  if (status.reblogOfId) await takeBack(deps, actor, status);
+  else await discardAndRecord(asDeps(deps), status, "remote");
+}
+
+/** Update of a Note by its author: new content, content warning and sensitivity, marked edited. */
+export async function onStatusUpdate(deps: FederationDeps, ctx: Context<void>, activity: Update): Promise<void> {
+  const objectId = activity.objectId;
+  const status = objectId ? statusByUri(deps, objectId.href) : undefined;
+  if (!status || status.local || status.reblogOfId) return;
+  const actor = await remoteSender(deps, activity.actorId);
+  if (!actor || status.accountId !== actor.id || !sameOrigin(objectId!, actor.uri)) return;
+  const note = await activity.getObject({ crossOrigin: "throw" }).catch(() => null);
+  if (!isNoteLike(note)) return;
+  const draft = await noteDraft(deps, ctx, note, actor);
+  if (!draft || draft.uri !== status.uri) return;
+  const now = Date.now();
+  const updated = note.updated ? Math.min(Number(note.updated.epochMilliseconds), now) : now;
+  await editRemoteStatus(asDeps(deps), status, { content: draft.content, spoilerText: draft.spoilerText, sensitive: draft.sensitive, editedAt: updated });
+}

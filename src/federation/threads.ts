@@ -1,0 +1,36 @@
+// Statuses fetched by URL (docs/federation.md): a search with resolve=true for another server's status, and
+// the status of an Announce not seen before. The Note comes through the federation's document loader
+// (signed GET, lib/safe-fetch.ts limits), its author is resolved like any remote actor, and its ancestors
+// (`inReplyTo`) are fetched the same way up to ANCESTOR_LIMIT. It is stored even when nobody here follows the
+// author: someone here asked for it. The same checks as for an incoming Create apply (inbound-notes.ts).
+import type { StatusRecord } from "../store/records.ts";
+import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
+import type { FederationDeps } from "./index.ts";
+import { isBlockedUrl } from "./domain-policy.ts";
+import { asDeps, remoteSender } from "./follows.ts";
+import { isNoteLike, noteDraft, sameOrigin } from "./inbound-notes.ts";
+
+/** How many ancestors of a fetched status are fetched with it. */
+export const ANCESTOR_LIMIT = 5;
+
+/** The status at `url`: stored already, or fetched and stored with up to `ancestors` ancestors; null otherwise. */
+export async function fetchStatus(deps: FederationDeps, url: URL, ancestors = ANCESTOR_LIMIT): Promise<StatusRecord | null> {
+  const known = statusByUri(deps, url.href);
+  if (known) return known;
+  if (url.origin === new URL(deps.config.url).origin || isBlockedUrl(deps.store, url)) return null;
+  const { federationFor } = await import("./index.ts");
+  const ctx = federationFor(deps).federation.createContext(new URL(deps.config.url), undefined);
+  // Fedify drops a document whose id is on another origin than the URL it was fetched from.
+  const note = await ctx.lookupObject(url.href).catch(() => null);
+  if (!isNoteLike(note) || !note.id) return null;
+  const stored = statusByUri(deps, note.id.href);
+  if (stored) return stored;
+  const authorId = note.attributionId;
+  if (!authorId || !sameOrigin(authorId, note.id)) return null;
+  const author = await remoteSender(deps, authorId);
+  if (!author) return null;
+  const draft = await noteDraft(deps, ctx, note, author);
+  if (!draft) return null;
+  if (!draft.parent && note.replyTargetId && ancestors > 0) draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1);
+  return storeRemoteStatus(asDeps(deps), author, draft);
+}
