@@ -44,6 +44,12 @@ export interface EventPayloads {
   "account.data_deletion": { accountId: string };
   /** Staff warned or acted on a local account whose owner is to be told (the warning's e-mail). */
   "account.warned": { accountId: string; warningId: string };
+  /** A confirmation mail is to go to `email` (sign-up with confirmation required, or a resend; domain/auth). */
+  "user.confirmation_requested": { accountId: string; email: string };
+  /** A local user confirmed their e-mail address through the mailed link. */
+  "user.confirmed": { accountId: string };
+  /** Someone asked for a password reset link for this user (/auth/password/new). */
+  "user.password_reset_requested": { accountId: string };
   "notification.created": { recipientId: string; notificationId: string };
   "list.member_added": { ownerId: string; listId: string; accountId: string };
   "list.deleted": { listId: string };
