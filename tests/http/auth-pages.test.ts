@@ -83,6 +83,7 @@ describe("sign-up page", () => {
     expect(html).toContain("Be kind &lt;always&gt;");
     expect(html).toContain('name="agreement"');
     expect(html).not.toContain('name="reason"');
+    expect(html).toContain("We will e-mail you a link to confirm it.");
   });
 
   test("refuses a form without the CSRF pair", async () => {
@@ -392,6 +393,7 @@ describe("without e-mail confirmation", () => {
     expect(html).toContain("you are signed in");
     expect(jar.cookies.get("warren_session")).toBeTruthy();
     expect((await open(plain, jar, "/auth/sign_in")).html).toContain("@instant");
+    expect((await open(plain, jar, "/auth/sign_up")).html).not.toContain("We will e-mail you a link");
     await plain.deps.jobs.drain();
     expect(outbox(plain)).toEqual([]);
   });

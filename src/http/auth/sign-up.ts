@@ -32,7 +32,7 @@ export const signUpRoutes = (deps: Deps) => {
       : "";
     const fields = [
       field({ name: "username", label: "Username", value: values.username, autocomplete: "username", maxLength: ACCOUNT_LIMITS.maxUsernameLength, errors, hint: "Letters, digits and underscores." }),
-      field({ name: "email", label: "E-mail address", type: "email", value: values.email, autocomplete: "email", maxLength: ACCOUNT_LIMITS.maxEmailLength, errors }),
+      field({ name: "email", label: "E-mail address", type: "email", value: values.email, autocomplete: "email", maxLength: ACCOUNT_LIMITS.maxEmailLength, errors, hint: facts.confirmationRequired ? "We will e-mail you a link to confirm it." : undefined }),
       field({ name: "password", label: "Password", type: "password", autocomplete: "new-password", errors, hint: `${ACCOUNT_LIMITS.minPasswordLength} to ${ACCOUNT_LIMITS.maxPasswordLength} characters.` }),
       field({ name: "password_confirmation", label: "Confirm password", type: "password", autocomplete: "new-password", errors }),
       reason,
@@ -44,7 +44,7 @@ export const signUpRoutes = (deps: Deps) => {
     return htmlPage(site, status, `Sign up on ${site}`, `${error}${form("/auth/sign_up", browser.csrf, fields, "Sign up")}${links([["/auth/sign_in", "Already have an account? Sign in"]])}`, browser.cookies);
   };
 
-  const welcomePage = (browser: Browser, facts: SignUpFacts, account: { username: string }, confirmed: boolean, approved: boolean, cookies: string[]) => {
+  const welcomePage = (browser: Browser, account: { username: string }, confirmed: boolean, approved: boolean, cookies: string[]) => {
     const steps = [
       confirmed ? "" : paragraph("We sent you an e-mail with a link to confirm your address. Open it to finish signing up.", "notice"),
       approved ? "" : paragraph("Your sign-up will be reviewed by the staff. You can use your account once it is approved."),
@@ -73,7 +73,7 @@ export const signUpRoutes = (deps: Deps) => {
         const { account, user } = await signUpFromForm(deps, body, requestAddress(deps.config, request, server));
         const confirmed = user.confirmedAt !== null;
         const signedIn = confirmed && user.approved ? [sessionCookie(deps, browser.secret, account, user)] : [];
-        return welcomePage(browser, facts, account, confirmed, user.approved, signedIn);
+        return welcomePage(browser, account, confirmed, user.approved, signedIn);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 403)) throw error;
         if (error.status === 403) return closedPage(403);
