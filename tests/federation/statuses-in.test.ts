@@ -256,6 +256,8 @@ test("Update by the author edits the status; Delete by the author removes it eve
     return found.edited_at ? found : undefined;
   });
   expect(edited).toMatchObject({ content: "<p>second</p>", spoiler_text: "now with cw", sensitive: true });
+  const history = await json(warren, `/api/v1/statuses/${status.id}/history`, bob.token);
+  expect(history.map((v: any) => v.content)).toEqual(["<p>first</p>", "<p>second</p>"]);
 
   await send(eve, "Delete", { id: n.id, type: "Tombstone" });
   await send(mallory, "Delete", { id: n.id, type: "Tombstone" }, { to: [PUBLIC] });

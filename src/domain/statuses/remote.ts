@@ -2,17 +2,20 @@
 // the same StatusRecord factory as posting, in one write with their attachments (remote files, referenced),
 // the parent's reply count, the author's counters, mention notifications and `status.created` (origin
 // "remote"), whose subscribers do the rest as for a local post: home fan-out, hashtag history, search, streams.
-// Edits (an author's Update) replace the text in place; keeping their history is for later.
+// Edits (an author's Update) replace the text and keep the versions, as a local edit does.
 import type { Deps } from "../../deps.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import { putMedia, type MediaType } from "../../store/media.ts";
+import { getMedia, putMedia, type MediaType } from "../../store/media.ts";
+import { putStatusEdit, statusEdits } from "../../store/status-edits.ts";
 import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus, insertStatus, putStatus, remoteStatusIdByUri } from "../../store/statuses.ts";
 import { notify } from "../notifications/notify.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
+import { recordEvent } from "../events.ts";
 import { newStatusRecord } from "./record.ts";
+import { statusVersion } from "./edit.ts";
 
 export interface RemoteAttachment {
   type: MediaType;
@@ -120,13 +123,20 @@ export interface RemoteEdit {
   editedAt: number;
 }
 
-/** An author's Update of its status: the new text, marked edited; an edit older than the stored one is ignored. */
+/**
+ * An author's Update of its status: the new text, marked edited, its versions kept as for a local edit (edit.ts)
+ * and `status.updated` recorded (origin "remote"); an edit not newer than the stored one is ignored.
+ */
 export async function editRemoteStatus(deps: Deps, status: StatusRecord, edit: RemoteEdit): Promise<void> {
   const { store } = deps;
   await store.write(() => {
     const fresh = getStatus(store, status.id);
-    if (!fresh || fresh.deletedAt || (fresh.editedAt !== null && fresh.editedAt >= edit.editedAt)) return;
-    putStatus(store, { ...fresh, content: edit.content, spoilerText: edit.spoilerText, sensitive: edit.sensitive, editedAt: edit.editedAt });
-    deps.jobs.enqueue("status.updated", { statusId: fresh.id }, { lane: "realtime" });
+    if (!fresh || fresh.deletedAt || (fresh.editedAt ?? fresh.createdAt) >= edit.editedAt) return;
+    const media = fresh.mediaIds.flatMap((id) => getMedia(store, id) ?? []);
+    if (statusEdits(store, fresh.id).length === 0) putStatusEdit(store, statusVersion(fresh, media, null, fresh.createdAt));
+    const saved: StatusRecord = { ...fresh, content: edit.content, spoilerText: edit.spoilerText, sensitive: edit.sensitive, editedAt: edit.editedAt };
+    putStatus(store, saved);
+    putStatusEdit(store, statusVersion(saved, media, null, edit.editedAt));
+    recordEvent(deps, "status.updated", { statusId: saved.id, accountId: saved.accountId }, "remote", Date.now());
   });
 }
