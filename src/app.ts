@@ -19,6 +19,7 @@ import { accountsRoutes } from "./http/api/v1/accounts.ts";
 import { relationshipRoutes } from "./http/api/v1/relationships.ts";
 import { statusesRoutes } from "./http/api/v1/statuses.ts";
 import { pollRoutes } from "./http/api/v1/polls.ts";
+import { scheduledStatusRoutes } from "./http/api/v1/scheduled-statuses.ts";
 import { timelineRoutes } from "./http/api/v1/timelines.ts";
 import { listRoutes } from "./http/api/v1/lists.ts";
 import { markerRoutes } from "./http/api/v1/markers.ts";
@@ -75,6 +76,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(relationshipRoutes(deps))
     .use(statusesRoutes(deps))
     .use(pollRoutes(deps))
+    .use(scheduledStatusRoutes(deps))
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
     .use(markerRoutes(deps))

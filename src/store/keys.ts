@@ -79,6 +79,10 @@ export const KEYSPACES = {
   /** ["p", statusId] → PollRecord; ["v", statusId, accountId] → PollVoteRecord (one account's choices) */
   polls: "polls",
 
+  // Scheduled statuses (src/store/scheduled-statuses.ts; docs/statuses.md): two families by the first element
+  /** ["s", scheduledId] → ScheduledStatusRecord; ["a", accountId, scheduledId] → scheduledAt (ms): an account's, paged by id */
+  scheduledStatuses: "scheduled_statuses",
+
   // Relationships (src/store/relationships.ts). Row ids are snowflakes: list paging uses them as cursors.
   /** [followerId, targetId] → FollowRecord */
   follows: "follows",

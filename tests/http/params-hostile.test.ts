@@ -146,12 +146,12 @@ describe("Rails-like parameters", () => {
 describe("what a client asked for is never silently dropped", () => {
   const post = (json: Json) => t.request("/api/v1/statuses", { method: "POST", token: alice.token, json });
 
-  test("scheduled_at and quoted_status_id: 422 until those features exist; a malformed poll 422; nothing is posted", async () => {
+  test("quoted_status_id: 422 until quotes exist; a malformed poll or schedule 422; nothing is posted", async () => {
     const before = ((await (await t.request("/api/v1/accounts/verify_credentials", { token: alice.token })).json()) as Json).statuses_count;
-    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const soon = new Date(Date.now() + 60_000).toISOString();
     expect(await answer(await post({ status: "later", scheduled_at: soon }))).toEqual({
       status: 422,
-      body: { error: "Validation failed: Scheduled posts are not supported by this server yet" },
+      body: { error: "Validation failed: Scheduled at The scheduled date must be in the future" },
     });
     expect(await answer(await post({ status: "vote", poll: { options: ["a", "b"], expires_in: 299 } }))).toEqual({
       status: 422,

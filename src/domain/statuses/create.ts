@@ -37,16 +37,12 @@ export interface NewStatusInput {
   mediaIds?: string[];
   idempotencyKey?: string | null;
   poll?: PollInput;
-  /** Features clients may ask for that this server does not have yet: refused, never silently dropped. */
-  scheduledAt?: string;
+  /** A feature clients may ask for that this server does not have yet: refused, never silently dropped. */
   quotedStatusId?: string;
 }
 
-/** A client that asked for a schedule, a poll or a quote must not get a plain post it did not ask for. */
+/** A client that asked for a quote must not get a plain post it did not ask for. */
 function refuseUnsupported(input: NewStatusInput): void {
-  if (input.scheduledAt !== undefined && input.scheduledAt.trim() !== "") {
-    throw new Unprocessable("Validation failed: Scheduled posts are not supported by this server yet");
-  }
   if (input.quotedStatusId !== undefined && input.quotedStatusId.trim() !== "") {
     throw new Unprocessable("Validation failed: Quotes are not supported by this server yet");
   }
@@ -95,6 +91,8 @@ export interface StatusDraft {
   applicationId: string | null;
   idempotencyKey?: string | null;
   poll?: PollDraft | null;
+  /** Runs inside the status's write, which a throw rolls back (publishing consumes its scheduled status there). */
+  inWrite?: (status: StatusRecord) => void;
 }
 
 /** A poll and attachments exclude each other (Mastodon's API documentation; its clients offer one or the other). */
@@ -106,14 +104,19 @@ function newPoll(input: NewStatusInput): PollDraft | null {
 
 /** POST /api/v1/statuses: the token holder's preferences and app fill in what the client left out. */
 export async function createStatus(deps: Deps, viewer: UserViewer, input: NewStatusInput): Promise<StatusRecord> {
+  const repeated = idempotentHit(deps.store, viewer.account.id, input.idempotencyKey, Date.now());
+  if (repeated) return repeated;
+  return postStatus(deps, viewer.account, statusDraft(deps, viewer, input));
+}
+
+/** The post a client asks for, checked (422, 404 for the reply's parent) and with the user's defaults applied. */
+export function statusDraft(deps: Deps, viewer: UserViewer, input: NewStatusInput): StatusDraft {
   const { store } = deps;
   refuseUnsupported(input);
   const author = viewer.account;
-  const repeated = idempotentHit(store, author.id, input.idempotencyKey, Date.now());
-  if (repeated) return repeated;
   const parent = replyParent(store, author.id, input.inReplyToId);
   const poll = newPoll(input);
-  return postStatus(deps, author, {
+  return {
     text: input.status ?? "",
     spoilerText: input.spoilerText ?? "",
     sensitive: input.sensitive ?? viewer.user.sensitive ?? false,
@@ -124,7 +127,7 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
     applicationId: viewer.app.id,
     idempotencyKey: input.idempotencyKey,
     poll,
-  });
+  };
 }
 
 /**
@@ -203,6 +206,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
       const expiry: IdempotencyExpiry = { accountId: author.id, key: draft.idempotencyKey, statusId: id };
       deps.jobs.enqueue(IDEMPOTENCY_EXPIRY, expiry, { delayMs: IDEMPOTENCY_TTL_MS });
     }
+    draft.inWrite?.(status);
     return status;
   });
 }

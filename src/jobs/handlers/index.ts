@@ -10,6 +10,8 @@ import { SUBSCRIBERS } from "../../domain/subscribers.ts";
 import { IDEMPOTENCY_EXPIRY } from "../../domain/statuses/create.ts";
 import { POLL_EXPIRY, type PollExpiry } from "../../domain/polls/poll.ts";
 import { expirePoll } from "../../domain/polls/expire.ts";
+import { SCHEDULED_PUBLISH, type ScheduledPublish } from "../../domain/statuses/scheduled.ts";
+import { publishScheduled } from "../../domain/statuses/scheduled-publish.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
 import { filtersChanged, statusUpdated } from "./stream-signals.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
@@ -70,6 +72,7 @@ export const handlers: Record<string, JobHandler> = {
   // Timers, not events.
   [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
   [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
+  [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(ctx, payload),
   // Stream signals: status edits (still to come) and filter changes (domain/filters/manage.ts).
   "status.updated": statusUpdated,
   "filters.changed": filtersChanged,

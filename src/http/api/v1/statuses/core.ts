@@ -2,7 +2,8 @@
 import { Elysia, t, type Static } from "elysia";
 import type { PollInput } from "../../../../domain/polls/input.ts";
 import type { Deps } from "../../../../deps.ts";
-import { createStatus } from "../../../../domain/statuses/create.ts";
+import { postOrSchedule, scheduledMedia } from "../../../../domain/statuses/scheduled.ts";
+import { presentScheduledStatus, ScheduledStatusSchema } from "../../../../entities/scheduled-status.ts";
 import { deleteStatus } from "../../../../domain/statuses/delete.ts";
 import { MAX_STATUSES_BY_ID, visibleStatus, visibleStatuses } from "../../../../domain/statuses/read.ts";
 import { POLL_LIMITS, STATUS_LIMITS } from "../../../../domain/limits.ts";
@@ -37,7 +38,7 @@ const NewStatusBody = t.Object({
   in_reply_to_id: t.Optional(t.String({ description: "Id of the status replied to; 404 if you cannot see it" })),
   language: t.Optional(t.String({ description: "ISO 639 code; others fall back to the user's language" })),
   media_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: `Attachment ids (media_ids[]=…), at most ${STATUS_LIMITS.maxMediaAttachments}` })),
-  scheduled_at: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
+  scheduled_at: t.Optional(t.String({ description: "ISO 8601 time at least 5 minutes ahead: scheduled (25 per day, 300 waiting); a past time posts now" })),
   poll: t.Optional(PollParams),
   quoted_status_id: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
 });
@@ -56,7 +57,7 @@ export const statusCoreRoutes = (deps: Deps) =>
       "/api/v1/statuses",
       async ({ viewer, body, request }) => {
         const key = request.headers.get("idempotency-key");
-        const status = await createStatus(deps, viewer, {
+        const posted = await postOrSchedule(deps, viewer, {
           status: body.status,
           spoilerText: body.spoiler_text,
           sensitive: optionalFlag(body.sensitive),
@@ -64,19 +65,19 @@ export const statusCoreRoutes = (deps: Deps) =>
           inReplyToId: body.in_reply_to_id,
           language: body.language,
           mediaIds: list(body.media_ids),
-          scheduledAt: body.scheduled_at,
           poll: pollInput(body.poll),
           quotedStatusId: body.quoted_status_id,
           idempotencyKey: key ? sha256(key) : null,
-        });
-        return statusFor(deps, viewer, status);
+        }, body.scheduled_at);
+        if (posted.scheduled) return presentScheduledStatus(deps.config, posted.scheduled, scheduledMedia(deps.store, posted.scheduled));
+        return statusFor(deps, viewer, posted.status);
       },
       {
         auth: ["write:statuses"],
         body: NewStatusBody,
         headers: t.Object({ "idempotency-key": t.Optional(t.String({ description: "Repeat within an hour returns the first status" })) }),
-        response: { 200: StatusSchema, ...actionErrors },
-        detail: { summary: "Post a status", tags: ["statuses"] },
+        response: { 200: t.Union([StatusSchema, ScheduledStatusSchema]), ...actionErrors },
+        detail: { summary: "Post a status, or schedule it (scheduled_at): then the answer is a ScheduledStatus", tags: ["statuses"] },
       },
     )
     .get(
