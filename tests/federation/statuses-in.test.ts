@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
 import { json, relationship, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { openSse, type SseClient } from "../helpers/streaming.ts";
 
 let warren: Instance;
 let peer: FakePeer;
@@ -165,6 +166,36 @@ test("a direct Note mentioning a local account notifies it and is seen by nobody
   expect(uris(await timeline("/api/v1/timelines/home", alice.token))).not.toContain(n.id);
 });
 
+/** The first event of `type` on `stream` about the Note `uri`. */
+const streamed = (stream: SseClient, type: string, uri: string) =>
+  until(async () => stream.events.find((e) => e.event === type && e.data && [JSON.parse(e.data).uri, JSON.parse(e.data).status?.uri].includes(uri)));
+
+test("streams: the follower's home gets a private Note, the mentioned account its notification, the public stream only public ones", async () => {
+  const base = `http://${warren.domain}`;
+  const [home, notifications, open] = await Promise.all([
+    openSse(base, "/api/v1/streaming/user", alice.token),
+    openSse(base, "/api/v1/streaming/user/notification", carol.token),
+    openSse(base, "/api/v1/streaming/public", bob.token),
+  ]);
+  try {
+    const secret = note(mallory, {
+      to: [`${mallory.id}/followers`],
+      cc: [actorUri("carol")],
+      tag: [{ type: "Mention", href: actorUri("carol"), name: `@carol@${warren.domain}` }],
+    });
+    await create(mallory, secret);
+    await streamed(home, "update", secret.id);
+    const notification = JSON.parse((await streamed(notifications, "notification", secret.id)).data);
+    expect(notification).toMatchObject({ type: "mention", status: { visibility: "private" } });
+    const shown = note(mallory);
+    await create(mallory, shown);
+    await streamed(open, "update", shown.id);
+    expect(open.events.some((e) => e.data.includes(secret.id))).toBe(false);
+  } finally {
+    for (const stream of [home, notifications, open]) stream.close();
+  }
+});
+
 test("replies to a local status are kept from anyone and join its thread; unsolicited Notes are dropped", async () => {
   const post = await json(warren, "/api/v1/statuses", alice.token, { method: "POST", body: JSON.stringify({ status: "a thread" }), headers: { "content-type": "application/json" } });
   // eve: followed by nobody here.
@@ -179,6 +210,7 @@ test("replies to a local status are kept from anyone and join its thread; unsoli
   expect(uris(context.descendants)).toEqual([reply.id]);
   expect(context.descendants[0]).toMatchObject({ in_reply_to_id: post.id, in_reply_to_account_id: alice.id });
   expect((await json(warren, `/api/v1/statuses/${post.id}`, alice.token)).replies_count).toBe(1);
+  await warren.t.deps.jobs.drain();
   const eveId = context.descendants[0].account.id;
   const eves = await timeline(`/api/v1/accounts/${eveId}/statuses`, bob.token);
   expect(uris(eves)).toEqual([reply.id]);
@@ -199,7 +231,7 @@ test("refused: a Note attributed to someone else, on another origin, addressed t
   const sentinel = note(mallory);
   await create(mallory, sentinel);
   await inHome(alice.token, sentinel.id);
-  await Bun.sleep(500);
+  await warren.t.deps.jobs.drain();
   const statuses = await timeline(`/api/v1/accounts/${malloryId}/statuses?limit=40`, alice.token);
   for (const n of [forged, foreign, nobody, huge]) expect(uris(statuses)).not.toContain(n.id);
   expect(uris(await timeline("/api/v1/timelines/public?remote=true"))).not.toContain(forged.id);
