@@ -32,7 +32,9 @@ export async function voteOnPoll(deps: Deps, viewer: UserViewer, rawId: string, 
   const choices = parseChoices(rawChoices, poll.options.length, poll.multiple);
   return store.write(() => {
     const current = getPoll(store, status.id);
-    if (!current || current.options.length !== poll.options.length) throw new Unprocessable("Validation failed: Choice is not a valid option");
+    // An edit may have changed the options since the choices were read: they would count for other answers.
+    const sameOptions = current && current.options.length === poll.options.length && current.options.every((o, i) => o === poll.options[i]);
+    if (!current || !sameOptions) throw new Unprocessable("Validation failed: Choice is not a valid option");
     const now = Date.now();
     if (pollExpired(current, now)) throw new Unprocessable("Validation failed: The poll has already ended");
     if (getPollVote(store, status.id, voterId)) throw new Unprocessable("Validation failed: You have already voted on this poll");
