@@ -11,7 +11,7 @@ let bob: User;
 let carol: User;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
   [alice, bob, carol] = await Promise.all([newUser(t, "alice"), newUser(t, "bob"), newUser(t, "carol")]);
 }, 60_000);
 afterAll(() => t.close());

@@ -13,7 +13,7 @@ let bob: User;
 let carol: User;
 
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_CACHE_STATUS_HEADER: "on" });
+  t = await startTestApp({ WARREN_CACHE_STATUS_HEADER: "on", WARREN_JOB_WORKERS: "2" });
   [alice, bob, carol] = await Promise.all([newUser(t, "alice"), newUser(t, "bob"), newUser(t, "carol")]);
   await follow(t, bob, alice);
 }, 60_000);
