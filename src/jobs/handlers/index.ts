@@ -13,7 +13,7 @@ import { expirePoll } from "../../domain/polls/expire.ts";
 import { SCHEDULED_PUBLISH, type ScheduledPublish } from "../../domain/statuses/scheduled.ts";
 import { publishScheduled } from "../../domain/statuses/scheduled-publish.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
-import { filtersChanged, statusUpdated } from "./stream-signals.ts";
+import { filtersChanged } from "./stream-signals.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
 import { runFederationMessage } from "../../federation/jobs.ts";
 
@@ -73,8 +73,7 @@ export const handlers: Record<string, JobHandler> = {
   [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
   [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
   [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(ctx, payload),
-  // Stream signals: status edits (still to come) and filter changes (domain/filters/manage.ts).
-  "status.updated": statusUpdated,
+  // Stream signals: filter changes (domain/filters/manage.ts); edits have their subscriber (status.updated).
   "filters.changed": filtersChanged,
   // Fedify's queued messages (deliveries, incoming activities, fan-outs): src/federation/queue.ts.
   [FEDERATION_MESSAGE_JOB]: runFederationMessage,
@@ -88,7 +87,6 @@ export const timeoutsMs: Record<string, number> = builtInSubscriberJobs.timeouts
 
 export const lanes: Record<string, Lane> = {
   // What someone is waiting to see: stream signals.
-  "status.updated": "realtime",
   "filters.changed": "realtime",
   // Work that waits on other servers.
   [FEDERATION_MESSAGE_JOB]: "network",
