@@ -7,12 +7,23 @@ import type { FederationDeps } from "./index.ts";
 const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following))?\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json)/i;
+/** Mastodon's profile URL: those asking it for ActivityPub JSON get the actor, as from /users/username. */
+const PROFILE_PATH = /^\/@([^/]+)\/?$/;
+
+/** Whether a GET asks for ActivityPub JSON rather than a page (src/http/pages answers the others). */
+export const wantsActivityJson = (request: Request) => ACTIVITY_JSON.test(request.headers.get("accept") ?? "");
+
+/** A GET of /@username as the same GET of the actor's URL (the rest of the request unchanged). */
+function asActorRequest(request: Request, pathname: string): Request {
+  const username = PROFILE_PATH.exec(pathname)?.[1];
+  return username ? new Request(new URL(`/users/${username}`, request.url).href, { method: request.method, headers: request.headers }) : request;
+}
 
 /** Whether Fedify should see the request; cheap, so every request may ask. */
 export function isFederationRequest(request: Request, pathname: string): boolean {
   if (request.method === "POST") return INBOX_PATH.test(pathname);
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  return ACTIVITY_JSON.test(request.headers.get("accept") ?? "") && ACTOR_PATH.test(pathname);
+  return wantsActivityJson(request) && (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname));
 }
 
 const NOT_OURS = new Response(null, { status: 404 });
@@ -76,6 +87,7 @@ export function federationResponse(deps: FederationDeps, request: Request): Prom
   const end = request.url.indexOf("?", start);
   const pathname = start < 0 ? "/" : request.url.slice(start, end < 0 ? undefined : end);
   if (!isFederationRequest(request, pathname)) return undefined;
+  request = asActorRequest(request, pathname);
   return (async () => {
     // Inbox POSTs: size and sender checked before Fedify reads anything (no key fetch for a blocked sender).
     const checked = request.method === "POST" ? await checkedInboxPost(deps, request) : request;
