@@ -164,6 +164,10 @@ test("a direct Note mentioning a local account notifies it and is seen by nobody
   for (const token of [alice.token, bob.token]) expect((await warren.t.request(`/api/v1/statuses/${id}`, { token })).status).toBe(404);
   expect(uris(await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token))).not.toContain(n.id);
   expect(uris(await timeline("/api/v1/timelines/home", alice.token))).not.toContain(n.id);
+  // It opens a conversation for carol, and none for alice.
+  await until(async () => (await json(warren, "/api/v1/conversations", carol.token)).find((c: any) => c.last_status?.uri === n.id));
+  await warren.t.deps.jobs.drain();
+  expect((await json(warren, "/api/v1/conversations", alice.token)).some((c: any) => c.last_status?.uri === n.id)).toBe(false);
 });
 
 /** The first event of `type` on `stream` about the Note `uri`. */
