@@ -134,6 +134,32 @@ describe("polls and attachments", () => {
   });
 });
 
+describe("form-encoded edits", () => {
+  test("media_ids[], media_attributes[][…] and poll[…] as Rails-style form fields", async () => {
+    const media = await uploadImage(t, alice.token);
+    const status = await postStatus(t, alice, { status: "form", media_ids: [media.id] });
+    const body = new URLSearchParams([
+      ["status", "form edited"],
+      ["media_ids[]", media.id],
+      ["media_attributes[][id]", media.id],
+      ["media_attributes[][description]", "described by form"],
+    ]).toString();
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    const res = await t.request(`/api/v1/statuses/${status.id}`, { method: "PUT", token: alice.token, body, headers });
+    expect(res.status).toBe(200);
+    const json = (await res.json()) as any;
+    expect(json.media_attachments[0].description).toBe("described by form");
+    const pollBody = "status=now+a+poll&poll[options][]=x&poll[options][]=y&poll[expires_in]=600";
+    const withPoll = await t.request(`/api/v1/statuses/${status.id}`, { method: "PUT", token: alice.token, body: pollBody, headers });
+    // Attachments are kept unless media_ids[] says otherwise: a poll with them is refused.
+    expect(withPoll.status).toBe(422);
+    const replaced = `${pollBody}&media_ids[]=`;
+    const cleared = await t.request(`/api/v1/statuses/${status.id}`, { method: "PUT", token: alice.token, body: replaced, headers });
+    expect(cleared.status).toBe(200);
+    expect(((await cleared.json()) as any).poll.options.map((o: any) => o.title)).toEqual(["x", "y"]);
+  });
+});
+
 describe("what an edit sets off", () => {
   test("home timelines show the edit at once; streams get status.update; rebloggers an update notification", async () => {
     const status = await postStatus(t, alice, "before");
