@@ -134,6 +134,13 @@ test("an unlisted Note reaches the follower's home but no public timeline; a pri
   await create(mallory, bare);
   expect((await inHome(alice.token, bare.id)).visibility).toBe("public");
 
+  // An Article and a Question are read as Notes (the poll left out for now).
+  const article = note(mallory, { type: "Article", content: "<p>an article</p>" });
+  const question = note(mallory, { type: "Question", content: "<p>a question</p>", oneOf: [{ type: "Note", name: "yes" }] });
+  for (const n of [article, question]) await create(mallory, n);
+  expect((await inHome(alice.token, article.id)).content).toBe("<p>an article</p>");
+  expect((await inHome(alice.token, question.id)).content).toBe("<p>a question</p>");
+
   const secret = note(mallory, { to: [`${mallory.id}/followers`], cc: [], content: "<p>followers only</p>" });
   await create(mallory, secret);
   const status = await inHome(alice.token, secret.id);

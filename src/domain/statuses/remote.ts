@@ -75,7 +75,9 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
     const existing = statusByUri(deps, draft.uri);
     if (existing) return existing;
     const now = Date.now();
-    const id = newId(draft.createdAt);
+    // Minted now, not at `published`: timelines keep the order statuses arrived in, and a backdated one cannot
+    // be slipped in under a page already read.
+    const id = newId(now);
     const mediaIds = draft.attachments.map((a) => {
       const mediaId = newId(now);
       putMedia(store, {
