@@ -16,8 +16,9 @@ import type { EmitSignal } from "./streaming/signals.ts";
 export interface EventPayloads {
   /** A local or remote status (not a reblog) was stored. `firstLink`: the link its card comes from. */
   "status.created": { statusId: string; accountId: string; firstLink: string | null };
-  /** Its author edited a status (domain/statuses/edit.ts): the record holds the new version. */
-  "status.updated": { statusId: string; accountId: string };
+  /** Its author edited a status (domain/statuses/edit.ts): the record holds the new version. `firstLink`: a
+   * link whose card is to be fetched (the first link changed). */
+  "status.updated": { statusId: string; accountId: string; firstLink?: string | null };
   /** A status was deleted; the rest of its removal is a subscriber's work. */
   "status.deleted": { statusId: string; accountId: string };
   "reblog.created": { statusId: string; reblogOfId: string; accountId: string };

@@ -248,6 +248,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => fetchStatusCard(ctx.store, ctx.config, { statusId: event.payload.statusId, url: event.payload.firstLink! }),
   }),
   on({
+    name: "cards.fetch_edited",
+    on: "status.updated",
+    lane: "network",
+    delayMs: (event) => (event.payload.firstLink ? 0 : null),
+    run: (ctx, event) => fetchStatusCard(ctx.store, ctx.config, { statusId: event.payload.statusId, url: event.payload.firstLink! }),
+  }),
+  on({
     name: "mail.follow_request",
     on: "follow.requested",
     lane: "network",

@@ -11,13 +11,23 @@ let t: TestApp;
 let alice: User;
 let bob: User;
 let carol: User;
+let pages: ReturnType<typeof Bun.serve>;
 
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_CACHE_STATUS_HEADER: "on", WARREN_JOB_WORKERS: "2" });
+  // Link cards come from a local page server, reachable because private addresses are allowed here.
+  pages = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => new Response(`<html><head><title>Page ${new URL(request.url).pathname}</title></head></html>`, { headers: { "content-type": "text/html" } }),
+  });
+  t = await startTestApp({ WARREN_CACHE_STATUS_HEADER: "on", WARREN_JOB_WORKERS: "2", WARREN_ALLOW_PRIVATE_ADDRESSES: "true" });
   [alice, bob, carol] = await Promise.all([newUser(t, "alice"), newUser(t, "bob"), newUser(t, "carol")]);
   await follow(t, bob, alice);
 }, 60_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  pages.stop(true);
+});
 
 const put = (user: User | null, id: string, json: unknown) => call(t, "PUT", `/api/v1/statuses/${id}`, user?.token, json);
 const EDIT_KEYS = ["content", "spoiler_text", "sensitive", "created_at", "account", "media_attachments", "emojis"];
@@ -74,6 +84,21 @@ describe("editing", () => {
       expect({ status: res.status, error: typeof res.body.error }).toEqual({ status: 422, error: "string" });
     }
     expect((await get(t, `/api/v1/statuses/${status.id}`)).body).toMatchObject({ content: "<p>mine</p>", edited_at: null });
+  });
+
+  test("the link card follows the first link: fetched again when it changed, gone with it", async () => {
+    const base = `http://127.0.0.1:${pages.port}`;
+    const status = await postStatus(t, alice, `see ${base}/one`);
+    await t.deps.jobs.drain();
+    expect((await get(t, `/api/v1/statuses/${status.id}`)).body.card.title).toBe("Page /one");
+    await put(alice, status.id, { status: `see ${base}/one again` });
+    await t.deps.jobs.drain();
+    expect((await get(t, `/api/v1/statuses/${status.id}`)).body.card.title).toBe("Page /one");
+    await put(alice, status.id, { status: `see ${base}/two instead` });
+    await t.deps.jobs.drain();
+    expect((await get(t, `/api/v1/statuses/${status.id}`)).body.card.title).toBe("Page /two");
+    await put(alice, status.id, { status: "no link now" });
+    expect((await get(t, `/api/v1/statuses/${status.id}`)).body.card).toBeNull();
   });
 
   test("a new mention is notified; mentions already there are not notified again", async () => {

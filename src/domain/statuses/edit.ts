@@ -11,6 +11,7 @@ import { getPoll, putPoll, removePoll, type PollRecord } from "../../store/polls
 import type { StatusRecord } from "../../store/records.ts";
 import { putStatusEdit, statusEdits, type StatusEditRecord } from "../../store/status-edits.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
+import { getCard, removeCard } from "../../store/statuses-cards.ts";
 import { newId } from "../../lib/ids.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { recordEvent } from "../events.ts";
@@ -175,7 +176,12 @@ export async function editStatus(deps: Deps, viewer: UserViewer, rawId: string, 
         notify(deps, { type: "mention", recipientId: mentionedId, fromAccountId: author.id, statusId: saved.id }, now);
       }
     }
-    recordEvent(deps, "status.updated", { statusId: saved.id, accountId: author.id }, "local", now);
+    // The card follows the first link (none with attachments, as when posting): fetched again once it changed.
+    const firstLink = saved.mediaIds.length === 0 ? formatted.firstUrl : null;
+    const card = getCard(store, saved.id);
+    const refetch = firstLink !== null && card?.url !== firstLink;
+    if (card && (firstLink === null || refetch)) removeCard(store, saved.id);
+    recordEvent(deps, "status.updated", { statusId: saved.id, accountId: author.id, firstLink: refetch ? firstLink : null }, "local", now);
     return saved;
   });
 }
