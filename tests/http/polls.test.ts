@@ -138,6 +138,19 @@ describe("reading and voting", () => {
     expect((await get(t, `/api/v1/polls/${status.id}`, erin.token)).body.votes_count).toBe(0);
   });
 
+  test("a reblogged poll shows each viewer's votes inside the reblog, in lists rendered from kept parts", async () => {
+    const status = await postStatus(t, alice, poll(["a", "b"]));
+    expect((await post(t, `/api/v1/statuses/${status.id}/reblog`, bob.token)).status).toBe(200);
+    expect((await vote(carol, status.id, ["1"])).status).toBe(200);
+    const list = (user?: User) => get(t, `/api/v1/accounts/${bob.id}/statuses?limit=1`, user?.token);
+    // Twice each: the second page is joined from the kept parts (and compared with fresh objects under tests).
+    for (let i = 0; i < 2; i++) {
+      expect((await list(carol)).body[0].reblog.poll).toMatchObject({ voted: true, own_votes: [1], votes_count: 1 });
+      expect((await list(bob)).body[0].reblog.poll).toMatchObject({ voted: false, own_votes: [], votes_count: 1 });
+      expect(Object.keys((await list()).body[0].reblog.poll)).toEqual(POLL_KEYS);
+    }
+  });
+
   test("concurrent votes are all counted", async () => {
     const status = await postStatus(t, alice, poll(["a", "b"]));
     const voters = await Promise.all(Array.from({ length: 8 }, (_, i) => newUser(t, `voter${i}`)));
