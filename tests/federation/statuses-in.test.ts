@@ -228,6 +228,18 @@ test("replies to a local status are kept from anyone and join its thread; unsoli
   expect((await json(warren, `/api/v1/statuses/${context.descendants[0].id}/context`, bob.token)).ancestors.map((s: any) => s.id)).toEqual([post.id]);
 });
 
+test("a followed author's reply to a status not seen yet brings its thread along", async () => {
+  const zoe = await peer.actor("zoe");
+  const parent: Record<string, any> = { "@context": CONTEXT, ...note(zoe, { content: "<p>parent</p>" }) };
+  peer.serve(new URL(parent.id).pathname, parent);
+  const reply = note(mallory, { inReplyTo: parent.id, cc: [`${mallory.id}/followers`, zoe.id] });
+  await create(mallory, reply);
+  const stored = await until(async () => (await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token)).find((s) => s.uri === reply.id));
+  const context = await json(warren, `/api/v1/statuses/${stored.id}/context`, alice.token);
+  expect(uris(context.ancestors)).toEqual([parent.id]);
+  expect(stored.in_reply_to_id).toBe(context.ancestors[0].id);
+});
+
 test("refused: a Note attributed to someone else, on another origin, addressed to nobody, or too long", async () => {
   const stranger = await other.actor("stranger");
   const forged = note(mallory, { attributedTo: eve.id, content: "<p>forged</p>" });
