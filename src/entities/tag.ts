@@ -1,4 +1,4 @@
-// Tags: Status.tags[] entries ({name, url}), and the Tag entity (search, later tag pages and trends) with
+// Tags: Status.tags[] entries ({name, url}), and the Tag entity (search, tag pages, followed tags) with
 // its last week of `history` (API.md §4.12), each day's numbers as strings as Mastodon sends them.
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
@@ -33,17 +33,23 @@ export const TagSchema = t.Object(
 );
 export type Tag = Static<typeof TagSchema>;
 
-/** `signedIn`: whether to add the viewer's flags (following and featuring tags come with a later issue). */
-export function presentTag(config: Config, name: string, history: readonly TagHistoryDay[], signedIn: boolean): Tag {
+/** The signed-in viewer's relation to a tag (domain/tags/follow.ts). */
+export interface TagFlags {
+  following: boolean;
+  featuring: boolean;
+}
+
+/** `flags`: the signed-in viewer's (none for anonymous callers, who get neither key). */
+export function presentTag(config: Config, name: string, history: readonly TagHistoryDay[], flags: TagFlags | null): Tag {
   const tag: Tag = {
     id: name,
     name,
     url: tagUrl(config, name),
     history: history.map((d) => ({ day: String(d.day / 1000), uses: String(d.uses), accounts: String(d.accounts) })),
   };
-  if (signedIn) {
-    tag.following = false;
-    tag.featuring = false;
+  if (flags) {
+    tag.following = flags.following;
+    tag.featuring = flags.featuring;
   }
   return tag;
 }

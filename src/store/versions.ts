@@ -66,6 +66,8 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   polls: (key) => (!Array.isArray(key) ? [] : key[0] === "p" ? [versionName.status(String(key[1]))] : [versionName.viewer(String(key[2]))]),
   // A filter changes what its owner sees; the item index (["i", id]) changes nothing by itself.
   filters: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
+  // A followed hashtag brings statuses into its follower's home.
+  tagChoices: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
 };
 
 /** Keyspaces whose point reads are noted while recording (see recordingReads). */

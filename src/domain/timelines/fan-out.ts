@@ -12,6 +12,7 @@ import { canSeeStatus } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
 import { addToHome, entryOf, wantsInHome } from "./distribute.ts";
 import { followersOf } from "./followers.ts";
+import { tagBringsHome, tagFollowersOf } from "../tags/home.ts";
 
 /**
  * Home rows per transaction. A transaction copies every LMDB page it changes once, so the more rows share a
@@ -20,10 +21,11 @@ import { followersOf } from "./followers.ts";
  */
 export const ROWS_PER_WRITE = 8000;
 
-/** Some of a status's followers: the rows one transaction writes for it. */
+/** Some of a status's followers (or, `viaTags`, followers of its hashtags): the rows one transaction writes for it. */
 interface Part {
   status: StatusRecord;
   followerIds: string[];
+  viaTags?: boolean;
 }
 
 const updateOf = (status: StatusRecord) => ({ topic: STREAM_TOPIC, kind: "update", statusId: status.id }) as const;
@@ -49,6 +51,10 @@ export async function fanOutStatuses(store: Store, emit: EmitSignal, statusIds: 
   for (const status of statuses) {
     const followers = followersOf(store, status.accountId);
     for (let i = 0; i < followers.length; i += ROWS_PER_WRITE) parts.push({ status, followerIds: followers.slice(i, i + ROWS_PER_WRITE) });
+    const tagFollowers = tagFollowersOf(store, status);
+    for (let i = 0; i < tagFollowers.length; i += ROWS_PER_WRITE) {
+      parts.push({ status, followerIds: tagFollowers.slice(i, i + ROWS_PER_WRITE), viaTags: true });
+    }
   }
   for (const group of packed(parts)) {
     const taken = await store.write(() => deliverToHomes(store, group));
@@ -83,22 +89,23 @@ function packed(parts: Part[]): Part[][] {
  */
 function deliverToHomes(store: Store, parts: Part[]): Map<StatusRecord, string[]> {
   const taken = new Map<StatusRecord, string[]>();
-  const homes = new Map<string, StatusRecord[]>();
-  for (const { status, followerIds } of parts) {
+  const homes = new Map<string, { status: StatusRecord; viaTags: boolean }[]>();
+  for (const { status, followerIds, viaTags = false } of parts) {
     if (!taken.has(status)) {
       if (getStatus(store, status.id)?.deletedAt !== null) continue;
       taken.set(status, []);
     }
     for (const viewerId of followerIds) {
       const statuses = homes.get(viewerId);
-      if (statuses) statuses.push(status);
-      else homes.set(viewerId, [status]);
+      if (statuses) statuses.push({ status, viaTags });
+      else homes.set(viewerId, [{ status, viaTags }]);
     }
   }
   for (const viewerId of [...homes.keys()].sort()) {
     if (!isLocalAccountId(store, viewerId)) continue;
-    for (const status of homes.get(viewerId)!) {
-      if (wantsInHome(store, status, viewerId) && addToHome(store, viewerId, status)) taken.get(status)!.push(viewerId);
+    for (const { status, viaTags } of homes.get(viewerId)!) {
+      const wanted = viaTags ? tagBringsHome(store, viewerId, status) : wantsInHome(store, status, viewerId);
+      if (wanted && addToHome(store, viewerId, status)) taken.get(status)!.push(viewerId);
     }
   }
   return taken;

@@ -12,6 +12,8 @@ import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus, hiddenByViewer, viewerHides } from "../policy/visibility.ts";
 import type { FilterContext } from "../../store/filters.ts";
 import { statusHider } from "../filters/match.ts";
+import { followsAnyTag } from "../../store/tag-follows.ts";
+import { tagBringsHome } from "../tags/home.ts";
 
 /** One viewer's reading of timelines, with the per-author facts cached for the length of a page or event. */
 export class TimelineViewer {
@@ -22,6 +24,7 @@ export class TimelineViewer {
   private blockers = new Map<string, boolean>();
   private suspended = new Map<string, boolean>();
   private hiders = new Map<FilterContext, ((status: StatusRecord) => boolean) | null>();
+  private tagFollower: boolean | undefined;
 
   constructor(
     readonly store: Store,
@@ -86,12 +89,19 @@ export class TimelineViewer {
     return hit;
   }
 
+  /** Does the viewer follow any hashtag (so that authors it does not follow may appear in its home)? */
+  followsTags(): boolean {
+    if (!this.viewerId) return false;
+    return (this.tagFollower ??= followsAnyTag(this.store, this.viewerId));
+  }
+
   /** The cheap part of the home rule, from a feed row alone: is this author's content wanted at all? */
   homeAuthor(authorId: string): boolean {
     const viewerId = this.viewerId;
     if (!viewerId) return false;
     if (authorId === viewerId) return true;
-    return !!this.follow(authorId) && !this.exclusive(authorId) && !this.hides(authorId);
+    if (this.hides(authorId)) return false;
+    return (!!this.follow(authorId) && !this.exclusive(authorId)) || this.followsTags();
   }
 
   /**
@@ -134,7 +144,9 @@ export function homeShows(viewer: TimelineViewer, status: StatusRecord): boolean
   if (!viewer.viewerId || !viewer.sees(status)) return false;
   if (status.accountId === viewer.viewerId) return true;
   const follow = viewer.follow(status.accountId);
-  if (!follow || viewer.exclusive(status.accountId) || viewer.mentionsHidden(status)) return false;
+  // A followed hashtag brings public statuses of authors the viewer does not follow (tags/home.ts).
+  if (!follow) return tagBringsHome(viewer.store, viewer.viewerId, status, (id) => viewer.hides(id)) && !viewer.filteredOut(status, "home");
+  if (viewer.exclusive(status.accountId) || viewer.mentionsHidden(status)) return false;
   if (status.reblogOfId && !follow.reblogs) return false;
   if (!status.reblogOfId && follow.languages && status.language && !follow.languages.includes(status.language)) return false;
   return !viewer.filteredOut(status, "home");

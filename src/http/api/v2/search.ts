@@ -8,6 +8,7 @@ import { searchEngineFor } from "../../../search/index.ts";
 import { AccountSchema, presentAccounts } from "../../../entities/account.ts";
 import { StatusSchema } from "../../../entities/status.ts";
 import { presentTag, TagSchema } from "../../../entities/tag.ts";
+import { tagFlagsOf } from "../../../domain/tags/follow.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { parseLimit } from "../../plugins/paging.ts";
@@ -72,7 +73,7 @@ export const searchRoutes = (deps: Deps) =>
         return {
           accounts: presentAccounts(deps.config, results.accounts, viewerId),
           statuses: statusesFor(deps, viewer, results.statuses),
-          hashtags: results.hashtags.map((tag) => presentTag(deps.config, tag.name, tag.history, viewerId !== null)),
+          hashtags: results.hashtags.map((tag) => presentTag(deps.config, tag.name, tag.history, viewerId ? tagFlagsOf(deps.store, viewerId, tag.name) : null)),
           collections: [],
         };
       },
