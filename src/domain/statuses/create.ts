@@ -37,6 +37,8 @@ export interface NewStatusInput {
   mediaIds?: string[];
   idempotencyKey?: string | null;
   poll?: PollInput;
+  /** Account ids the text may mention; a mention of anyone else refuses the post (UnexpectedMentions). */
+  allowedMentions?: string[];
   /** A feature clients may ask for that this server does not have yet: refused, never silently dropped. */
   quotedStatusId?: string;
 }
@@ -91,8 +93,17 @@ export interface StatusDraft {
   applicationId: string | null;
   idempotencyKey?: string | null;
   poll?: PollDraft | null;
+  /** The only accounts the text may mention (allowed_mentions[]); null: any. */
+  allowedMentionIds?: string[] | null;
   /** Runs inside the status's write, which a throw rolls back (publishing consumes its scheduled status there). */
   inWrite?: (status: StatusRecord) => void;
+}
+
+/** The text mentions accounts the client did not allow (allowed_mentions[]): Mastodon's 422 listing them. */
+export class UnexpectedMentions extends Unprocessable {
+  constructor(readonly accounts: AccountRecord[]) {
+    super("Post would be sent to unexpected accounts");
+  }
 }
 
 /** A poll and attachments exclude each other (Mastodon's API documentation; its clients offer one or the other). */
@@ -127,6 +138,7 @@ export function statusDraft(deps: Deps, viewer: UserViewer, input: NewStatusInpu
     applicationId: viewer.app.id,
     idempotencyKey: input.idempotencyKey,
     poll,
+    allowedMentionIds: input.allowedMentions?.map((raw) => normaliseId(raw) ?? raw) ?? null,
   };
 }
 
@@ -163,6 +175,10 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
   // A content warning makes the media sensitive, even one that composeText moves into the body.
   const sensitive = draft.sensitive || draft.spoilerText.trim() !== "";
   const { text, spoilerText, formatted } = composeText(deps, draft.text, draft.spoilerText, mediaIds.length > 0 || poll !== null);
+  if (draft.allowedMentionIds) {
+    const unexpected = formatted.mentionIds.filter((id) => !draft.allowedMentionIds!.includes(id));
+    if (unexpected.length > 0) throw new UnexpectedMentions(unexpected.flatMap((id) => getAccount(store, id) ?? []));
+  }
   const visibility = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
 
   const id = newId(now);

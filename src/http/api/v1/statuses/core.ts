@@ -3,6 +3,9 @@ import { Elysia, t, type Static } from "elysia";
 import type { PollInput } from "../../../../domain/polls/input.ts";
 import type { Deps } from "../../../../deps.ts";
 import { postOrSchedule, scheduledMedia } from "../../../../domain/statuses/scheduled.ts";
+import { UnexpectedMentions } from "../../../../domain/statuses/create.ts";
+import { AccountSchema, presentAccounts } from "../../../../entities/account.ts";
+import { ApiError } from "../../../../lib/errors.ts";
 import { presentScheduledStatus, ScheduledStatusSchema } from "../../../../entities/scheduled-status.ts";
 import { deleteStatus } from "../../../../domain/statuses/delete.ts";
 import { MAX_STATUSES_BY_ID, visibleStatus, visibleStatuses } from "../../../../domain/statuses/read.ts";
@@ -41,7 +44,17 @@ const NewStatusBody = t.Object({
   scheduled_at: t.Optional(t.String({ description: "ISO 8601 time at least 5 minutes ahead: scheduled (25 per day, 300 waiting); a past time posts now" })),
   poll: t.Optional(PollParams),
   quoted_status_id: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
+  allowed_mentions: t.Optional(
+    t.Union([t.String(), t.Array(t.String())], {
+      description: "Account ids the text may mention (allowed_mentions[]=…); mentioning anyone else is a 422 listing them in unexpected_accounts",
+    }),
+  ),
 });
+
+const UnexpectedMentionsBody = t.Object(
+  { error: t.String(), unexpected_accounts: t.Array(AccountSchema) },
+  { description: "The text mentions accounts allowed_mentions[] does not list" },
+);
 
 export const optionalFlag = (value: FlagValue | undefined) => (value === undefined || value === "" ? undefined : toBool(value));
 export const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== "");
@@ -67,8 +80,12 @@ export const statusCoreRoutes = (deps: Deps) =>
           mediaIds: list(body.media_ids),
           poll: pollInput(body.poll),
           quotedStatusId: body.quoted_status_id,
+          allowedMentions: body.allowed_mentions === undefined ? undefined : list(body.allowed_mentions),
           idempotencyKey: key ? sha256(key) : null,
-        }, body.scheduled_at);
+        }, body.scheduled_at).catch((error: unknown) => {
+          if (!(error instanceof UnexpectedMentions)) throw error;
+          throw new ApiError(422, error.message, { unexpected_accounts: presentAccounts(deps.config, error.accounts, viewer.account.id) });
+        });
         if (posted.scheduled) return presentScheduledStatus(deps.config, posted.scheduled, scheduledMedia(deps.store, posted.scheduled));
         return statusFor(deps, viewer, posted.status);
       },
@@ -76,7 +93,7 @@ export const statusCoreRoutes = (deps: Deps) =>
         auth: ["write:statuses"],
         body: NewStatusBody,
         headers: t.Object({ "idempotency-key": t.Optional(t.String({ description: "Repeat within an hour returns the first status" })) }),
-        response: { 200: t.Union([StatusSchema, ScheduledStatusSchema]), ...actionErrors },
+        response: { 200: t.Union([StatusSchema, ScheduledStatusSchema]), ...actionErrors, 422: t.Union([ErrorBody, UnexpectedMentionsBody]) },
         detail: { summary: "Post a status, or schedule it (scheduled_at): then the answer is a ScheduledStatus", tags: ["statuses"] },
       },
     )
