@@ -141,7 +141,7 @@ test("an unlisted Note reaches the follower's home but no public timeline; a pri
   expect((await inHome(alice.token, article.id)).content).toBe("<p>an article</p>");
   expect((await inHome(alice.token, question.id)).content).toBe("<p>a question</p>");
 
-  const secret = note(mallory, { to: [`${mallory.id}/followers`], cc: [], content: "<p>followers only</p>" });
+  const secret = note(mallory, { to: [`${mallory.id}/followers`], cc: [], content: "<p>followers only quixotically</p>" });
   await create(mallory, secret);
   const status = await inHome(alice.token, secret.id);
   expect(status.visibility).toBe("private");
@@ -149,6 +149,10 @@ test("an unlisted Note reaches the follower's home but no public timeline; a pri
   expect(uris(await timeline(`/api/v1/accounts/${malloryId}/statuses`, bob.token))).not.toContain(secret.id);
   expect(uris(await timeline(`/api/v1/timelines/public?remote=true`, bob.token))).not.toContain(secret.id);
   expect(uris(await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token))).toContain(secret.id);
+  // Search: the follower finds it once indexed; the non-follower never does.
+  const searched = (token: string) => json(warren, "/api/v2/search?q=quixotically&type=statuses", token).then((r) => uris(r.statuses));
+  await until(async () => (await searched(alice.token)).includes(secret.id));
+  expect(await searched(bob.token)).toEqual([]);
 });
 
 test("a direct Note mentioning a local account notifies it and is seen by nobody else", async () => {
