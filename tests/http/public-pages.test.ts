@@ -90,6 +90,8 @@ describe("profile page", () => {
     expect(body.indexOf("The newest post")).toBeLessThan(body.indexOf("Hello, public world"));
     // Each post's date links to its page.
     expect(body).toContain(`<a href="${BASE}/@alice/${ids.newest}"><time datetime=`);
+    // Usernames are matched in any case; the page's canonical URL is the account's.
+    expect(await html("/@ALICE")).toContain(`<link rel="canonical" href="${BASE}/@alice">`);
   });
 
   test("escapes the display name, shows the handle, bio, fields with rel=me, counts, and the head's metadata", async () => {
@@ -143,6 +145,7 @@ describe("profile page", () => {
     expect(second).not.toContain("<h2>Pinned</h2>");
     expect(second).not.toContain('rel="next"');
     expect(second).not.toContain("private note");
+    expect(second).toContain(`<link rel="canonical" href="${next}">`);
   });
 
   test("a suspended account shows a notice instead of its profile and posts", async () => {

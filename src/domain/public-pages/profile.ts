@@ -30,6 +30,8 @@ function profilePost(deps: Deps, account: AccountRecord, status: StatusRecord): 
 
 export interface PublicProfile {
   account: AccountRecord;
+  /** The page's cursor (normalised), null on the first page. */
+  maxId: string | null;
   /** Its pinned public posts, most recently pinned first: on the first page only (none when paging). */
   pinned: LoadedStatuses;
   /** The page's posts, newest first (pinned ones are shown above instead). */
@@ -42,10 +44,11 @@ export interface PublicProfile {
 export function publicProfile(deps: Deps, username: string, rawMaxId: string | undefined): PublicProfile | null {
   const account = localPublicAccount(deps, username);
   if (!account) return null;
-  if (account.suspended) return { account, pinned: loadStatuses(deps, null, []), statuses: loadStatuses(deps, null, []), nextMaxId: null };
+  const maxId = rawMaxId === undefined ? null : normaliseId(rawMaxId);
+  const none = loadStatuses(deps, null, []);
+  if (account.suspended) return { account, maxId, pinned: none, statuses: none, nextMaxId: null };
   const { store } = deps;
   const pinnedIds = new Set(pinsOf(store, account.id).map((pin) => pin.statusId));
-  const maxId = rawMaxId === undefined ? null : normaliseId(rawMaxId);
   const pinned: StatusRecord[] = [];
   if (!maxId) {
     for (const id of pinnedIds) {
@@ -58,7 +61,7 @@ export function publicProfile(deps: Deps, username: string, rawMaxId: string | u
     return !pinnedIds.has(status.id) && profilePost(deps, account, status);
   });
   const nextMaxId = page.length === PUBLIC_PAGE_SIZE ? page.at(-1)!.id : budget.stoppedAt;
-  return { account, pinned: loadStatuses(deps, null, pinned), statuses: loadStatuses(deps, null, page), nextMaxId };
+  return { account, maxId, pinned: loadStatuses(deps, null, pinned), statuses: loadStatuses(deps, null, page), nextMaxId };
 }
 
 export interface PublicFeed {

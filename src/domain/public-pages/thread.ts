@@ -8,12 +8,13 @@ import { isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { contextLimits, statusContext } from "../statuses/read.ts";
-import { loadStatuses, type LoadedStatus, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
 import { localPublicAccount } from "./profile.ts";
 
 export interface PublicThread {
   account: AccountRecord;
-  status: LoadedStatus;
+  /** The post itself (one status). */
+  status: LoadedStatuses;
   ancestors: LoadedStatuses;
   descendants: LoadedStatuses;
 }
@@ -26,8 +27,8 @@ export function publicThread(deps: Deps, username: string, rawId: string): Publi
   if (!account || !status || status.accountId !== account.id || status.reblogOfId) return null;
   if (status.visibility !== "public" && status.visibility !== "unlisted") return null;
   if (!canSeeStatus(deps.store, null, status)) return null;
-  const [loaded] = loadStatuses(deps, null, [status]).statuses;
-  if (!loaded) return null;
+  const loaded = loadStatuses(deps, null, [status]);
+  if (loaded.statuses.length === 0) return null;
   const { store } = deps;
   const context = statusContext(store, null, status, contextLimits(false));
   const shown = (s: StatusRecord) =>

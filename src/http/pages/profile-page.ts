@@ -14,14 +14,14 @@ import { counted, displayName, fullAcct, statusHtml } from "./status-html.ts";
 const e = escapeHtml;
 
 /** The profile's head: what link previews and feed readers find. */
-export function profileHead(config: Config, account: Account, path: string): Head {
+function profileHead(config: Config, account: Account, maxId: string | null): Head {
   const handle = fullAcct(config, account);
   const counts = `${counted(account.statuses_count, "Post", "Posts")}, ${account.following_count} Following, ${counted(account.followers_count, "Follower", "Followers")}`;
   const bio = htmlToText(account.note);
   return {
     title: `${displayName(account)} (${handle})`,
     description: bio ? `${counts} · ${bio}` : counts,
-    url: `${config.url}${path}`,
+    url: maxId ? `${account.url}?max_id=${publicId(maxId)}` : account.url,
     image: account.avatar,
     ogType: "profile",
     alternates: [
@@ -47,9 +47,9 @@ function identityHtml(config: Config, account: Account): string {
 <p class="acct">${e(fullAcct(config, account))}</p>`;
 }
 
-export function profilePage(config: Config, profile: PublicProfile, path: string): string {
+export function profilePage(config: Config, profile: PublicProfile): string {
   const account = presentAccount(config, profile.account);
-  const head = profileHead(config, account, path);
+  const head = profileHead(config, account, profile.maxId);
   if (account.suspended) {
     return htmlPage(config, head, `<section class="profile">${identityHtml(config, account)}</section>
 <p class="notice" role="status">This account has been suspended by the staff of ${e(config.domain)}; its profile and posts are not shown.</p>`);

@@ -39,8 +39,7 @@ export const publicPageRoutes = (deps: Deps) => {
           return feed ? pageResponse(request, rssFeed(config, feed), RSS) : notFoundPage(config, request);
         }
         const profile = publicProfile(deps, params.username, query.max_id);
-        const path = new URL(request.url).pathname + (query.max_id ? `?max_id=${encodeURIComponent(query.max_id)}` : "");
-        return profile ? pageResponse(request, profilePage(config, profile, path), HTML) : notFoundPage(config, request);
+        return profile ? pageResponse(request, profilePage(config, profile), HTML) : notFoundPage(config, request);
       },
       {
         params: t.Object({ username: Username }),

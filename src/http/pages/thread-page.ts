@@ -24,7 +24,7 @@ function threadHead(config: Config, status: Status): Head {
 }
 
 export function threadPage(config: Config, thread: PublicThread): string {
-  const [status] = presentStatuses(config, { viewerId: null, statuses: [thread.status] }) as [Status];
+  const [status] = presentStatuses(config, thread.status) as [Status];
   const above = presentStatuses(config, thread.ancestors).map((s) => statusHtml(config, s));
   const below = presentStatuses(config, thread.descendants).map((s) => statusHtml(config, s));
   const body = [
