@@ -45,3 +45,14 @@ test("mentions within the allowed list post; others are a 422 naming them, and n
   const free = await post(t, "/api/v1/statuses", author.token, { status: `@${stranger.username} hello` });
   expect(free.status).toBe(200);
 });
+
+test("a scheduled post is checked when it is scheduled", async () => {
+  const at = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+  const refused = await post(t, "/api/v1/statuses", author.token, { status: `later @${stranger.username}`, scheduled_at: at, allowed_mentions: [friend.id] });
+  expect(refused.status).toBe(422);
+  expect(refused.body.unexpected_accounts.map((a: any) => a.id)).toEqual([stranger.id]);
+  expect((await get(t, "/api/v1/scheduled_statuses", author.token)).body).toEqual([]);
+  const scheduled = await post(t, "/api/v1/statuses", author.token, { status: `later @${friend.username}`, scheduled_at: at, allowed_mentions: [friend.id] });
+  expect(scheduled.status).toBe(200);
+  expect(scheduled.body.scheduled_at).toBeString();
+});

@@ -106,6 +106,13 @@ export class UnexpectedMentions extends Unprocessable {
   }
 }
 
+/** Throws UnexpectedMentions when `mentionIds` go beyond `allowedIds` (null: anything is allowed). */
+export function checkAllowedMentions(store: Store, mentionIds: readonly string[], allowedIds: readonly string[] | null | undefined): void {
+  if (!allowedIds) return;
+  const unexpected = mentionIds.filter((id) => !allowedIds.includes(id));
+  if (unexpected.length > 0) throw new UnexpectedMentions(unexpected.flatMap((id) => getAccount(store, id) ?? []));
+}
+
 /** A poll and attachments exclude each other (Mastodon's API documentation; its clients offer one or the other). */
 function newPoll(input: NewStatusInput): PollDraft | null {
   if (input.poll === undefined) return null;
@@ -175,10 +182,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
   // A content warning makes the media sensitive, even one that composeText moves into the body.
   const sensitive = draft.sensitive || draft.spoilerText.trim() !== "";
   const { text, spoilerText, formatted } = composeText(deps, draft.text, draft.spoilerText, mediaIds.length > 0 || poll !== null);
-  if (draft.allowedMentionIds) {
-    const unexpected = formatted.mentionIds.filter((id) => !draft.allowedMentionIds!.includes(id));
-    if (unexpected.length > 0) throw new UnexpectedMentions(unexpected.flatMap((id) => getAccount(store, id) ?? []));
-  }
+  checkAllowedMentions(store, formatted.mentionIds, draft.allowedMentionIds);
   const visibility = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
 
   const id = newId(now);

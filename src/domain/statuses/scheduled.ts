@@ -19,7 +19,7 @@ import {
 } from "../../store/scheduled-statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { recordEvent } from "../events.ts";
-import { composeText, createStatus, statusDraft, type NewStatusInput } from "./create.ts";
+import { checkAllowedMentions, composeText, createStatus, statusDraft, type NewStatusInput } from "./create.ts";
 
 export const SCHEDULED_LIMITS = { minOffsetMs: 5 * 60_000, perDay: 25, total: 300 } as const;
 /** A timer, not an event: posts a scheduled status at its time. */
@@ -67,7 +67,9 @@ export async function postOrSchedule(deps: Deps, viewer: UserViewer, input: NewS
   checkSchedule(store, author.id, at, now);
   const draft = statusDraft(deps, viewer, input);
   // Checked now, so that the client hears of a bad text at once rather than never.
-  composeText(deps, draft.text, draft.spoilerText, draft.mediaIds.length > 0 || !!draft.poll);
+  const { formatted } = composeText(deps, draft.text, draft.spoilerText, draft.mediaIds.length > 0 || !!draft.poll);
+  // allowed_mentions[] is checked now: the scheduled record does not keep it.
+  checkAllowedMentions(deps.store, formatted.mentionIds, draft.allowedMentionIds);
   const record: ScheduledStatusRecord = {
     v: 1,
     id: newId(now),
