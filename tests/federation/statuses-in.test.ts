@@ -338,6 +338,16 @@ test("search with resolve=true fetches a status by URL with its ancestors, thoug
   expect(found.statuses[0].account.acct).toBe(`yan@${peer.domain}`);
   const context = await json(warren, `/api/v1/statuses/${found.statuses[0].id}/context`, bob.token);
   expect(uris(context.ancestors)).toEqual([root.id, middle.id]);
+  // A document claiming another server's id, or a Note attributed to an actor of another server: nothing.
+  const stranger = await other.actor("stranger2");
+  const claimed = served({ id: `${stranger.id}/statuses/1`, attributedTo: stranger.id });
+  peer.serve("/claimed", claimed);
+  const misattributed = served({ attributedTo: stranger.id });
+  peer.serve(new URL(misattributed.id).pathname, misattributed);
+  for (const q of [`${peer.base}/claimed`, misattributed.id]) {
+    const none = await json(warren, `/api/v2/search?q=${encodeURIComponent(q)}&resolve=true&type=statuses`, bob.token);
+    expect(none.statuses).toEqual([]);
+  }
   // Anonymous callers may not resolve.
   expect((await warren.t.request(`/api/v2/search?q=${encodeURIComponent(leaf.id)}&resolve=true`)).status).toBe(401);
 });
