@@ -10,6 +10,7 @@
 import type { Config } from "../config.ts";
 import type { EnqueueOptions, JobEnqueuer } from "../jobs/queue.ts";
 import type { Store } from "../store/db.ts";
+import type { Visibility } from "../store/records.ts";
 import type { EmitSignal } from "./streaming/signals.ts";
 
 /** Every event type, with its payload. */
@@ -19,8 +20,9 @@ export interface EventPayloads {
   /** Its author edited a status (domain/statuses/edit.ts): the record holds the new version. `firstLink`: a
    * link whose card is to be fetched (the first link changed). */
   "status.updated": { statusId: string; accountId: string; firstLink?: string | null };
-  /** A status was deleted; the rest of its removal is a subscriber's work. */
-  "status.deleted": { statusId: string; accountId: string };
+  /** A status was deleted; the rest of its removal is a subscriber's work. `audience`: who it was addressed
+   * to, for the Delete sent to other servers once the record may be gone (absent on older events). */
+  "status.deleted": { statusId: string; accountId: string; audience?: StatusAudience };
   "reblog.created": { statusId: string; reblogOfId: string; accountId: string };
   "reblog.removed": { statusId: string; reblogOfId: string; accountId: string };
   "favourite.created": { favouriteId: string; accountId: string; statusId: string };
@@ -63,6 +65,13 @@ export interface EventPayloads {
   /** A report was filed (by a local user; by another server's `Flag` with federation). Staff are notified by a
    * subscriber; forwarding a `Flag` to the reported account's server will be another. */
   "report.created": { reportId: string; accountId: string; targetAccountId: string };
+}
+
+/** Whom a status was addressed to (src/federation/status-delivery.ts reaches the same accounts again). */
+export interface StatusAudience {
+  visibility: Visibility;
+  mentionIds: string[];
+  inReplyToAccountId: string | null;
 }
 
 export type EventType = keyof EventPayloads;

@@ -47,6 +47,7 @@ export function localActor(ctx: Context<unknown>, config: Config, account: Accou
     outbox: ctx.getOutboxUri(identifier),
     followers: ctx.getFollowersUri(identifier),
     following: ctx.getFollowingUri(identifier),
+    featured: ctx.getFeaturedUri(identifier),
     endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
     publicKey: keys[0]?.cryptographicKey ?? null,
     assertionMethods: keys.map((key) => key.multikey),

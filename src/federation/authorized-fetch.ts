@@ -19,13 +19,13 @@ type Refusal = 401 | 403 | 404;
 const refusals = new WeakMap<Request, Refusal>();
 
 /** The key owner of a valid signature on the request, or null (unsigned, forged, stale, owner unreachable). */
-async function signerOf(ctx: RequestContext<void>): Promise<URL | null> {
+export async function signerOf(ctx: RequestContext<void>): Promise<URL | null> {
   const owner = await ctx.getSignedKeyOwner();
   return owner?.id ?? null;
 }
 
 /** 403 for a signer from a suspended domain or suspended here, 404 for one `owner` blocks, else null. */
-function refusalOf(deps: FederationDeps, owner: AccountRecord | null, signer: URL): 403 | 404 | null {
+export function refusalOf(deps: FederationDeps, owner: AccountRecord | null, signer: URL): 403 | 404 | null {
   if (domainBlockFor(deps.store, signer.hostname)?.severity === "suspend") return 403;
   const account = findAccountByUri(deps.store, signer.href);
   if (account?.suspended) return 403;
@@ -33,7 +33,7 @@ function refusalOf(deps: FederationDeps, owner: AccountRecord | null, signer: UR
   return null;
 }
 
-function refuse(ctx: RequestContext<void>, refusal: Refusal): false {
+export function refuse(ctx: RequestContext<void>, refusal: Refusal): false {
   refusals.set(ctx.request, refusal);
   return false;
 }

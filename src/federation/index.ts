@@ -2,7 +2,8 @@
 // thread and each job worker), with its KvStore on our LMDB store and its MessageQueue on our job queue.
 // Routes: actors at /users/{identifier} (our account URIs: `${url}/users/${username}`; the instance actor's
 // identifier is `instance.actor`, which no username can be), their inboxes, the shared inbox /inbox,
-// outboxes (counts so far) and followers/following collections (collections.ts). GETs of them obey
+// outboxes and featured collections (outbox.ts), followers/following collections (collections.ts) and
+// statuses with their activities (status-objects.ts). GETs of them obey
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
@@ -25,6 +26,8 @@ import { onDelete, onUpdate } from "./profiles.ts";
 import { onCreate } from "./inbound-notes.ts";
 import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-interactions.ts";
 import { setFollowCollections } from "./collections.ts";
+import { setStatusCollections } from "./outbox.ts";
+import { setStatusObjects } from "./status-objects.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 
 export interface FederationDeps {
@@ -127,11 +130,9 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
     .on(Like, (ctx, activity) => onLike(deps, ctx, activity));
 
-  federation
-    .setOutboxDispatcher("/users/{identifier}/outbox", () => ({ items: [] }))
-    .setCounter((_ctx, identifier) => localAccount(store, identifier)?.statusesCount ?? null)
-    .authorize(policy.collection);
+  setStatusCollections(federation, deps, policy.collection);
   setFollowCollections(federation, deps, policy.collection);
+  setStatusObjects(federation, deps);
 
   void federation.startQueue(undefined);
   return { federation, queue };

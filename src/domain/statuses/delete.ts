@@ -54,6 +54,7 @@ export async function discardAndRecord(deps: Deps, status: StatusRecord, origin:
     const now = Date.now();
     discardStatus(store, fresh, now);
     if (keepMedia) detachForRedraft(deps, fresh, now);
-    recordEvent(deps, "status.deleted", { statusId: fresh.id, accountId: fresh.accountId }, origin, now);
+    const audience = { visibility: fresh.visibility, mentionIds: fresh.mentionIds, inReplyToAccountId: fresh.inReplyToAccountId };
+    recordEvent(deps, "status.deleted", { statusId: fresh.id, accountId: fresh.accountId, audience }, origin, now);
   });
 }

@@ -11,7 +11,8 @@ export type Segment =
   | { kind: "tag"; text: string; name: string };
 
 const URL_RE = /(?<![\p{L}\p{N}_@#$/.])https?:\/\/[^\s<>"'`]+/giu;
-const MENTION_RE = /(?<![=/\p{L}\p{N}_])@([a-z0-9_]+(?:[a-z0-9_.-]+[a-z0-9_])?)(?:@([\p{L}\p{N}_]+(?:[.-]+[\p{L}\p{N}_]+)*))?/giu;
+// A domain may carry a port (`@bob@host:8443`): acct names of servers on another port than the default have one.
+const MENTION_RE = /(?<![=/\p{L}\p{N}_])@([a-z0-9_]+(?:[a-z0-9_.-]+[a-z0-9_])?)(?:@([\p{L}\p{N}_]+(?:[.-]+[\p{L}\p{N}_]+)*(?::\d{1,5}(?![\p{L}\p{N}_]))?))?/giu;
 const TAG_RE = /(?<![=/)\p{L}\p{N}_&])#([\p{L}\p{N}_·]*[\p{L}_·][\p{L}\p{N}_·]*)/gu;
 const TRAILING_PUNCTUATION = /[.,:;!?'"]+$/;
 

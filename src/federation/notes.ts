@@ -1,0 +1,130 @@
+// Local statuses → ActivityPub (API.md §14.4-14.5): the one place a StatusRecord becomes a Note, and a status
+// or reblog the Create or Announce that carries it. Addressing follows Mastodon's table by visibility exactly:
+// public: to Public, cc followers + mentioned; unlisted: to followers, cc Public + mentioned; private: to
+// followers, cc mentioned; direct: to mentioned only. Statuses of remote accounts are never rendered as ours.
+import type { Context } from "@fedify/fedify";
+import { Announce, Create, Document, Hashtag, LanguageString, Mention, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
+import type { Config } from "../config.ts";
+import type { Store } from "../store/db.ts";
+import { getAccount } from "../store/accounts.ts";
+import { getMedia } from "../store/media.ts";
+import type { AccountRecord, StatusRecord, Visibility } from "../store/records.ts";
+import { getStatus } from "../store/statuses.ts";
+
+export interface Addressing {
+  to: URL[];
+  cc: URL[];
+}
+
+/** Mastodon's to/cc for a visibility (§14.5), given the author's followers collection and the mentioned actors. */
+export function addressing(visibility: Visibility, followers: URL, mentioned: URL[]): Addressing {
+  switch (visibility) {
+    case "public":
+      return { to: [PUBLIC_COLLECTION], cc: [followers, ...mentioned] };
+    case "unlisted":
+      return { to: [followers], cc: [PUBLIC_COLLECTION, ...mentioned] };
+    case "private":
+      return { to: [followers], cc: mentioned };
+    case "direct":
+      return { to: mentioned, cc: [] };
+  }
+}
+
+/** The mentioned accounts that still exist, in the order the status names them. */
+export function mentionedAccounts(store: Store, status: StatusRecord): AccountRecord[] {
+  return status.mentionIds.map((id) => getAccount(store, id)).filter((account): account is AccountRecord => !!account);
+}
+
+/** The local author of a local status (not a reblog's wrapper), if both are still as they should be. */
+export function localAuthorOf(store: Store, status: StatusRecord): AccountRecord | null {
+  if (!status.local) return null;
+  const author = getAccount(store, status.accountId);
+  return author && author.domain === null ? author : null;
+}
+
+const acct = (config: Config, account: AccountRecord) => `@${account.username}@${account.domain ?? config.domain}`;
+
+const absolute = (config: Config, path: string) => new URL(path.startsWith("/") ? `${config.url}${path}` : path);
+
+/** Attachments as Mastodon sends them: always `Document`, whatever the media. Unprocessed ones are left out. */
+function documents(store: Store, config: Config, status: StatusRecord): Document[] {
+  const out: Document[] = [];
+  for (const id of status.mediaIds) {
+    const media = getMedia(store, id);
+    if (!media?.fileUrl) continue;
+    const original = media.meta.original as { width?: number; height?: number } | undefined;
+    out.push(
+      new Document({
+        url: absolute(config, media.fileUrl),
+        mediaType: media.contentType,
+        name: media.description || null,
+        width: original?.width ?? null,
+        height: original?.height ?? null,
+      }),
+    );
+  }
+  return out;
+}
+
+/** The Note of a local status (null for a reblog's wrapper, a remote status or a deleted one). */
+export function noteOf(ctx: Context<void>, store: Store, config: Config, status: StatusRecord): Note | null {
+  const author = localAuthorOf(store, status);
+  if (!author || status.reblogOfId || status.deletedAt) return null;
+  const mentioned = mentionedAccounts(store, status);
+  const { to, cc } = addressing(status.visibility, ctx.getFollowersUri(author.username), mentioned.map((a) => new URL(a.uri)));
+  const parent = status.inReplyToId ? getStatus(store, status.inReplyToId) : undefined;
+  return new Note({
+    id: new URL(status.uri),
+    url: status.url ? new URL(status.url) : null,
+    attribution: new URL(author.uri),
+    published: Temporal.Instant.fromEpochMilliseconds(status.createdAt),
+    updated: status.editedAt ? Temporal.Instant.fromEpochMilliseconds(status.editedAt) : null,
+    tos: to,
+    ccs: cc,
+    contents: status.language ? [status.content, new LanguageString(status.content, status.language)] : [status.content],
+    summary: status.spoilerText || null,
+    sensitive: status.sensitive,
+    replyTarget: parent ? new URL(parent.uri) : null,
+    tags: [
+      ...mentioned.map((account) => new Mention({ href: new URL(account.uri), name: acct(config, account) })),
+      ...status.tags.map((tag) => new Hashtag({ href: new URL(`${config.url}/tags/${encodeURIComponent(tag)}`), name: `#${tag}` })),
+    ],
+    attachments: documents(store, config, status),
+  });
+}
+
+/** The id of the Create of a status: `<status uri>/activity`. */
+export const createIdOf = (status: StatusRecord) => new URL(`${status.uri}/activity`);
+
+/** The Create of a local status, addressed as its Note is. */
+export function createOf(ctx: Context<void>, store: Store, config: Config, status: StatusRecord): Create | null {
+  const note = noteOf(ctx, store, config, status);
+  if (!note) return null;
+  return new Create({
+    id: createIdOf(status),
+    actor: note.attributionId,
+    published: note.published,
+    tos: note.toIds,
+    ccs: note.ccIds,
+    object: note,
+  });
+}
+
+/** The Announce of a local reblog: its id is the wrapper's uri (`…/statuses/<id>/activity`); addressed by the
+ * reblog's own visibility, with the original's author added to cc (§14.5). */
+export function announceOf(ctx: Context<void>, store: Store, wrapper: StatusRecord): Announce | null {
+  if (!wrapper.local || !wrapper.reblogOfId || wrapper.deletedAt) return null;
+  const reblogger = getAccount(store, wrapper.accountId);
+  const original = getStatus(store, wrapper.reblogOfId);
+  const author = original ? getAccount(store, original.accountId) : undefined;
+  if (!reblogger || reblogger.domain !== null || !original || !author) return null;
+  const { to, cc } = addressing(wrapper.visibility, ctx.getFollowersUri(reblogger.username), []);
+  return new Announce({
+    id: new URL(wrapper.uri),
+    actor: new URL(reblogger.uri),
+    published: Temporal.Instant.fromEpochMilliseconds(wrapper.createdAt),
+    tos: to,
+    ccs: [new URL(author.uri), ...cc],
+    object: new URL(original.uri),
+  });
+}

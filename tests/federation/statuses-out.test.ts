@@ -1,0 +1,232 @@
+// Outgoing statuses (federation part 2): a real Warren instance on loopback with job workers on, and the
+// hand-written fake peer as the other server. mallory (on the peer) follows alice; eve (on the peer) follows
+// nobody and is mentioned; trent (on the peer) is neither. What the peer's inboxes receive is checked as sent:
+// the exact to/cc of API.md §14.5 per visibility, Delete(Tombstone), Like/Undo(Like), Announce/Undo(Announce);
+// Notes, activities, the outbox and the featured collection through HTTP GETs, private ones signed.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { signRequest } from "@fedify/fedify/sig";
+import { startFakePeer, type FakeActor, type FakePeer, type Received } from "../helpers/fake-peer.ts";
+import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { signedInUser } from "../helpers/clients.ts";
+
+const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+const AP = "application/activity+json";
+
+let warren: Instance;
+let peer: FakePeer;
+let mallory: FakeActor;
+let eve: FakeActor;
+let trent: FakeActor;
+let alice: Awaited<ReturnType<typeof signedInUser>>;
+
+const actorUri = (username: string) => `http://${warren.domain}/users/${username}`;
+const followers = () => `${actorUri("alice")}/followers`;
+/** A JSON-LD property as a list (one value may be sent bare). */
+const list = (value: unknown): unknown[] => (value == null ? [] : Array.isArray(value) ? value : [value]);
+const idOf = (value: any): string => (typeof value === "string" ? value : value?.id);
+
+async function post(text: string, visibility: string, token = alice.token): Promise<any> {
+  return json(warren, "/api/v1/statuses", token, { method: "POST", body: JSON.stringify({ status: text, visibility }), headers: { "content-type": "application/json" } });
+}
+
+/** Every delivery of `type` whose object is (or names) `objectId`. */
+const deliveries = (type: string, objectId: string): Received[] =>
+  peer.received.filter((r) => r.body?.type === type && (idOf(r.body.object) === objectId || idOf(r.body.object?.object) === objectId));
+
+const delivered = (type: string, objectId: string) => until(async () => deliveries(type, objectId)[0]);
+
+/** A GET with ActivityPub's Accept, signed by `signer` when given. */
+async function get(path: string, signer?: FakeActor): Promise<Response> {
+  let request = new Request(`http://${warren.domain}${path}`, { headers: { accept: AP } });
+  if (signer) request = await signRequest(request, signer.privateKey, new URL(signer.keyId));
+  return fetch(request);
+}
+
+beforeAll(async () => {
+  warren = await startInstance();
+  peer = await startFakePeer();
+  alice = await signedInUser(warren.t, "alice");
+  [mallory, eve, trent] = await Promise.all([peer.actor("mallory"), peer.actor("eve"), peer.actor("trent")]);
+  const follow = { id: `${mallory.id}#follows/1`, type: "Follow", actor: mallory.id, object: actorUri("alice") };
+  expect((await peer.send(mallory, `${actorUri("alice")}/inbox`, follow)).status).toBe(202);
+  await delivered("Accept", follow.id);
+  // eve is known here (so alice can mention her) and trent too (so his signature can be checked).
+  for (const who of ["eve", "trent"]) {
+    await json(warren, `/api/v2/search?q=${encodeURIComponent(`@${who}@${peer.domain}`)}&resolve=true&type=accounts`, alice.token);
+  }
+});
+afterAll(async () => {
+  peer.stop();
+  await stopInstance(warren);
+});
+
+test("a public, an unlisted and a private status reach the followers' shared inbox once, addressed as §14.5", async () => {
+  const mention = `@eve@${peer.domain}`;
+  const expected: Record<string, { to: string[]; cc: string[] }> = {
+    public: { to: [PUBLIC], cc: [followers(), eve.id] },
+    unlisted: { to: [followers()], cc: [PUBLIC, eve.id] },
+    private: { to: [followers()], cc: [eve.id] },
+  };
+  for (const [visibility, addressing] of Object.entries(expected)) {
+    const status = await post(`${visibility} hello ${mention} #Warren`, visibility);
+    const create = await delivered("Create", status.uri);
+    // mallory (a follower) and eve (mentioned) share the peer's inbox: one delivery.
+    expect(create.path).toBe("/inbox");
+    await Bun.sleep(200);
+    expect(deliveries("Create", status.uri)).toHaveLength(1);
+    const { body } = create;
+    expect(body.id).toBe(`${status.uri}/activity`);
+    expect(body.actor).toBe(actorUri("alice"));
+    for (const object of [body, body.object]) {
+      expect(list(object.to)).toEqual(addressing.to);
+      expect(list(object.cc)).toEqual(addressing.cc);
+    }
+    const note = body.object;
+    expect(note).toMatchObject({ id: status.uri, type: "Note", url: status.url, attributedTo: actorUri("alice"), sensitive: false });
+    expect(note.content).toBe(status.content);
+    expect(note.contentMap).toEqual({ [status.language]: status.content });
+    expect(list(note.tag)).toEqual([
+      { type: "Mention", href: eve.id, name: `@eve@${peer.domain}` },
+      { type: "Hashtag", href: `http://${warren.domain}/tags/warren`, name: "#warren" },
+    ]);
+  }
+});
+
+test("a direct status goes only to the mentioned actor's own inbox, never to a follower", async () => {
+  const status = await post(`secret @eve@${peer.domain}`, "direct");
+  const create = await delivered("Create", status.uri);
+  expect(create.path).toBe("/users/eve/inbox");
+  expect(list(create.body.to)).toEqual([eve.id]);
+  expect(list(create.body.cc)).toEqual([]);
+  expect(list(create.body.object.to)).toEqual([eve.id]);
+  // A later public post arriving proves the queue went past it: the direct one went nowhere else.
+  const later = await post("later", "public");
+  await delivered("Create", later.uri);
+  await Bun.sleep(200);
+  expect(deliveries("Create", status.uri).map((r) => r.path)).toEqual(["/users/eve/inbox"]);
+});
+
+test("a reply to a remote author reaches its inbox; a deleted status goes out as Delete(Tombstone) to Public", async () => {
+  const status = await post("soon gone", "public");
+  await delivered("Create", status.uri);
+  const res = await warren.t.request(`/api/v1/statuses/${status.id}`, { method: "DELETE", token: alice.token });
+  expect(res.status).toBe(200);
+  const del = await delivered("Delete", status.uri);
+  expect(del.path).toBe("/inbox");
+  expect(del.body.id).toBe(`${status.uri}#delete`);
+  expect(del.body.actor).toBe(actorUri("alice"));
+  expect(list(del.body.to)).toEqual([PUBLIC]);
+  expect(del.body.object).toMatchObject({ id: status.uri, type: "Tombstone" });
+  // Gone for GETs too.
+  expect((await get(new URL(status.uri).pathname)).status).toBe(404);
+});
+
+test("a favourite and a reblog of a remote status: Like and Announce, then their Undo", async () => {
+  // mallory's Note mentioning alice is stored here (incoming Create).
+  const noteId = `${mallory.id}/statuses/remote-1`;
+  const note = {
+    id: noteId,
+    type: "Note",
+    attributedTo: mallory.id,
+    content: `<p>hi @alice</p>`,
+    published: new Date().toISOString(),
+    to: [PUBLIC],
+    cc: [`${mallory.id}/followers`, actorUri("alice")],
+    tag: [{ type: "Mention", href: actorUri("alice"), name: `@alice@${warren.domain}` }],
+  };
+  const sent = await peer.send(mallory, `http://${warren.domain}/inbox`, { id: `${noteId}/activity`, type: "Create", actor: mallory.id, to: note.to, cc: note.cc, object: note });
+  expect(sent.status).toBe(202);
+  const stored = await until(async () => {
+    const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(noteId)}&resolve=true&type=statuses`, alice.token);
+    return found.statuses[0];
+  });
+
+  await json(warren, `/api/v1/statuses/${stored.id}/favourite`, alice.token, { method: "POST" });
+  const like = await delivered("Like", noteId);
+  // The author alone, at its own inbox.
+  expect(like.path).toBe("/users/mallory/inbox");
+  expect(like.body.actor).toBe(actorUri("alice"));
+  expect(like.body.id).toStartWith(`${actorUri("alice")}#likes/`);
+  await json(warren, `/api/v1/statuses/${stored.id}/unfavourite`, alice.token, { method: "POST" });
+  const undoLike = await delivered("Undo", noteId);
+  expect(undoLike.path).toBe("/users/mallory/inbox");
+  expect(undoLike.body.object).toMatchObject({ type: "Like", id: like.body.id, object: noteId });
+
+  const reblog = await json(warren, `/api/v1/statuses/${stored.id}/reblog`, alice.token, { method: "POST", body: JSON.stringify({ visibility: "public" }), headers: { "content-type": "application/json" } });
+  const announce = await delivered("Announce", noteId);
+  // Followers and the original author are on one server: one delivery to its shared inbox.
+  expect(announce.path).toBe("/inbox");
+  expect(announce.body.id).toBe(reblog.uri);
+  expect(announce.body.id).toEndWith("/activity");
+  expect(list(announce.body.to)).toEqual([PUBLIC]);
+  expect(list(announce.body.cc)).toEqual([mallory.id, followers()]);
+  // Served at its id too.
+  const served = await get(new URL(reblog.uri).pathname);
+  expect(served.status).toBe(200);
+  expect(await served.json()).toMatchObject({ type: "Announce", id: reblog.uri, object: noteId });
+
+  await json(warren, `/api/v1/statuses/${stored.id}/unreblog`, alice.token, { method: "POST" });
+  const undo = await until(async () => peer.received.find((r) => r.body?.type === "Undo" && r.body.object?.type === "Announce"));
+  expect(undo.path).toBe("/inbox");
+  expect(undo.body.object).toMatchObject({ id: reblog.uri, actor: actorUri("alice"), object: noteId });
+});
+
+test("a public Note, its Create and the outbox are served to ActivityPub GETs", async () => {
+  const pub = await post("for everyone", "public");
+  const unlisted = await post("quietly", "unlisted");
+  const priv = await post("followers only", "private");
+
+  const res = await get(new URL(pub.uri).pathname);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("application/activity+json");
+  const note = await res.json();
+  expect(note).toMatchObject({ id: pub.uri, type: "Note", attributedTo: actorUri("alice"), url: pub.url, content: pub.content });
+  expect(list(note.cc)).toEqual([followers()]);
+  const activity = await (await get(`${new URL(pub.uri).pathname}/activity`)).json();
+  expect(activity).toMatchObject({ id: `${pub.uri}/activity`, type: "Create", actor: actorUri("alice") });
+  expect(idOf(activity.object)).toBe(pub.uri);
+  // Browsers are not answered by Fedify.
+  expect((await fetch(`http://${warren.domain}${new URL(pub.uri).pathname}`, { headers: { accept: "text/html" } })).headers.get("content-type") ?? "").not.toContain("activity+json");
+
+  const outbox = await (await get("/users/alice/outbox")).json();
+  expect(outbox.type).toBe("OrderedCollection");
+  const account = await json(warren, "/api/v1/accounts/verify_credentials", alice.token);
+  expect(outbox.totalItems).toBe(account.statuses_count);
+  const page = await (await get(new URL(outbox.first).pathname + new URL(outbox.first).search)).json();
+  const objects = list(page.orderedItems).map((item: any) => idOf(item.object));
+  // Newest first; public and unlisted, never private.
+  expect(objects.slice(0, 2)).toEqual([unlisted.uri, pub.uri]);
+  expect(objects).not.toContain(priv.uri);
+  expect(list(page.orderedItems).every((item: any) => item.type === "Create" || item.type === "Announce")).toBe(true);
+});
+
+test("a private Note: 404 unsigned or to an outsider, served to a signed GET from a follower or a mentioned actor", async () => {
+  const priv = await post(`only for followers and @eve@${peer.domain}`, "private");
+  const direct = await post(`only eve @eve@${peer.domain}`, "direct");
+  const path = new URL(priv.uri).pathname;
+  expect((await get(path)).status).toBe(404);
+  expect((await get(`${path}/activity`)).status).toBe(404);
+  expect((await get(path, trent)).status).toBe(404);
+  const toFollower = await get(path, mallory);
+  expect(toFollower.status).toBe(200);
+  expect(await toFollower.json()).toMatchObject({ id: priv.uri, type: "Note" });
+  expect((await get(path, eve)).status).toBe(200);
+  // Direct: the mentioned actor only, not a follower.
+  const directPath = new URL(direct.uri).pathname;
+  expect((await get(directPath, mallory)).status).toBe(404);
+  expect((await get(directPath)).status).toBe(404);
+  expect((await get(directPath, eve)).status).toBe(200);
+});
+
+test("pinned public statuses are the featured collection, named by the actor", async () => {
+  const pinned = await post("pinned", "public");
+  const priv = await post("pinned but private", "private");
+  for (const s of [pinned, priv]) await json(warren, `/api/v1/statuses/${s.id}/pin`, alice.token, { method: "POST" });
+  const actor = await (await get("/users/alice")).json();
+  expect(actor.featured).toBe(`${actorUri("alice")}/collections/featured`);
+  const featured = await (await get("/users/alice/collections/featured")).json();
+  expect(featured.type).toBe("OrderedCollection");
+  const items = list(featured.orderedItems);
+  expect(items.map(idOf)).toEqual([pinned.uri]);
+  expect(items[0]).toMatchObject({ type: "Note", content: pinned.content });
+});
