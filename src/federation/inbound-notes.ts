@@ -4,7 +4,7 @@
 // the signer, addressed to someone, and of bounded size; its HTML is reduced to Mastodon's tags; its tags and
 // attachments are read only as embedded (never fetched). It is kept only when someone here cares (Mastodon's
 // rule): the author is followed from here, a local account is mentioned or addressed, or it replies to a
-// status by a local account or one followed from here; the thread of a reply to an unknown status is fetched.
+// status by a local account or one followed from here; the parent of a reply to an unknown status is fetched.
 // A Create replayed with the same Note id stores nothing.
 import { Article, Audio, Create, Document, Hashtag, Image, Link, Mention, Note, Question, Video } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
@@ -17,7 +17,7 @@ import { followerIdsOf } from "../store/relationships.ts";
 import { statusByUri, storeRemoteStatus, type RemoteAttachment, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./index.ts";
 import { asDeps, localAccountOf, remoteSender } from "./follows.ts";
-import { ANCESTOR_LIMIT, fetchStatus } from "./threads.ts";
+import { fetchStatus } from "./threads.ts";
 
 export const NOTE_LIMITS = {
   /** Characters of HTML; a longer Note is refused (Mastodon keeps 500 characters of text, but others differ). */
@@ -178,7 +178,8 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   const draft = await noteDraft(deps, ctx, note, author);
   if (!draft || statusByUri(deps, draft.uri)) return;
   if (!concernsUs(deps, author, draft)) return;
-  // A reply to a status not seen yet: its thread is fetched (threads.ts), so the reply joins it.
-  if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, ANCESTOR_LIMIT - 1);
+  // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only
+  // the parent: each fetch may take two 10 s requests (Note, author), and the inbox job has a minute.
+  if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, 0);
   await storeRemoteStatus(asDeps(deps), author, draft);
 }
