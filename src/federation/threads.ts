@@ -10,11 +10,18 @@ import { isBlockedUrl } from "./domain-policy.ts";
 import { asDeps, remoteSender } from "./follows.ts";
 import { isNoteLike, noteDraft, sameOrigin } from "./inbound-notes.ts";
 
-/** How many ancestors of a fetched status are fetched with it. */
+/** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
 export const ANCESTOR_LIMIT = 5;
+const ANCESTORS_WITHIN_MS = 15_000;
 
-/** The status at `url`: stored already, or fetched and stored with up to `ancestors` ancestors; null otherwise. */
-export async function fetchStatus(deps: FederationDeps, url: URL, ancestors = ANCESTOR_LIMIT): Promise<StatusRecord | null> {
+/** The status at `url`: stored already, or fetched and stored with up to `ancestors` ancestors (no new one
+ * started after `until`); null otherwise. */
+export async function fetchStatus(
+  deps: FederationDeps,
+  url: URL,
+  ancestors = ANCESTOR_LIMIT,
+  until = Date.now() + ANCESTORS_WITHIN_MS,
+): Promise<StatusRecord | null> {
   const known = statusByUri(deps, url.href);
   if (known) return known;
   if (url.origin === new URL(deps.config.url).origin || isBlockedUrl(deps.store, url)) return null;
@@ -31,6 +38,8 @@ export async function fetchStatus(deps: FederationDeps, url: URL, ancestors = AN
   if (!author) return null;
   const draft = await noteDraft(deps, ctx, note, author);
   if (!draft) return null;
-  if (!draft.parent && note.replyTargetId && ancestors > 0) draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1);
+  if (!draft.parent && note.replyTargetId && ancestors > 0 && Date.now() < until) {
+    draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until);
+  }
   return storeRemoteStatus(asDeps(deps), author, draft);
 }
