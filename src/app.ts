@@ -30,6 +30,7 @@ import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { notificationV2Routes } from "./http/api/v2/notifications.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
 import { instanceWebRoutes } from "./http/instance/routes.ts";
+import { publicPageRoutes } from "./http/pages/routes.ts";
 import { mediaFileRoutes } from "./http/media-files.ts";
 import { mediaV1Routes } from "./http/api/v1/media.ts";
 import { mediaV2Routes } from "./http/api/v2/media.ts";
@@ -47,6 +48,8 @@ import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
 import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
+import { authWebRoutes } from "./http/auth/routes.ts";
+import { emailRoutes } from "./http/api/v1/emails.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
@@ -101,6 +104,9 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(adminDomainBlockRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
+    .use(publicPageRoutes(deps))
+    .use(authWebRoutes(deps))
+    .use(emailRoutes(deps))
     .use(mediaFileRoutes(deps));
   indexRouteSchemas(app);
   documentCommonErrors(app);
