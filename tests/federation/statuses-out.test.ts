@@ -106,7 +106,64 @@ test("a direct status goes only to the mentioned actor's own inbox, never to a f
   expect(deliveries("Create", status.uri).map((r) => r.path)).toEqual(["/users/eve/inbox"]);
 });
 
-test("a reply to a remote author reaches its inbox; a deleted status goes out as Delete(Tombstone) to Public", async () => {
+/** A public Note by `actor` mentioning alice, sent to warren and stored there (an incoming Create): its Status. */
+async function remoteNote(from: FakePeer, actor: FakeActor, slug: string): Promise<any> {
+  const noteId = `${actor.id}/statuses/${slug}`;
+  const note = {
+    id: noteId,
+    type: "Note",
+    attributedTo: actor.id,
+    content: `<p>hi @alice</p>`,
+    published: new Date().toISOString(),
+    to: [PUBLIC],
+    cc: [`${actor.id}/followers`, actorUri("alice")],
+    tag: [{ type: "Mention", href: actorUri("alice"), name: `@alice@${warren.domain}` }],
+  };
+  const sent = await from.send(actor, `http://${warren.domain}/inbox`, { id: `${noteId}/activity`, type: "Create", actor: actor.id, to: note.to, cc: note.cc, object: note });
+  expect(sent.status).toBe(202);
+  return until(async () => {
+    const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(noteId)}&resolve=true&type=statuses`, alice.token);
+    return found.statuses[0];
+  });
+}
+
+test("a public reply reaches the replied-to remote author's server; a private one, not addressed to it, does not", async () => {
+  const other = await startFakePeer();
+  try {
+    const zed = await other.actor("zed");
+    const parent = await remoteNote(other, zed, "parent");
+    const reply = (visibility: string) =>
+      json(warren, "/api/v1/statuses", alice.token, {
+        method: "POST",
+        body: JSON.stringify({ status: `a ${visibility} reply`, visibility, in_reply_to_id: parent.id }),
+        headers: { "content-type": "application/json" },
+      });
+    const privateReply = await reply("private");
+    const publicReply = await reply("public");
+    const create = await until(async () => other.received.find((r) => r.body?.type === "Create" && r.body.object?.id === publicReply.uri));
+    expect(create.body.object.inReplyTo).toBe(parent.uri);
+    // Its followers still get both (on the other peer); the replied-to server only the public one.
+    await delivered("Create", privateReply.uri);
+    await Bun.sleep(200);
+    expect(other.received.filter((r) => r.body?.type === "Create").map((r) => r.body.object.id)).toEqual([publicReply.uri]);
+  } finally {
+    other.stop();
+  }
+});
+
+test("an edit goes out as Update(Note) with `updated`", async () => {
+  const status = await post("first words", "public");
+  await delivered("Create", status.uri);
+  await json(warren, `/api/v1/statuses/${status.id}`, alice.token, { method: "PUT", body: JSON.stringify({ status: "second words" }), headers: { "content-type": "application/json" } });
+  const update = await delivered("Update", status.uri);
+  expect(update.path).toBe("/inbox");
+  expect(update.body.object).toMatchObject({ id: status.uri, type: "Note" });
+  expect(update.body.object.content).toContain("second words");
+  expect(typeof update.body.object.updated).toBe("string");
+  expect(list(update.body.to)).toEqual([PUBLIC]);
+});
+
+test("a deleted status goes out as Delete(Tombstone) to Public", async () => {
   const status = await post("soon gone", "public");
   await delivered("Create", status.uri);
   const res = await warren.t.request(`/api/v1/statuses/${status.id}`, { method: "DELETE", token: alice.token });
@@ -123,23 +180,8 @@ test("a reply to a remote author reaches its inbox; a deleted status goes out as
 
 test("a favourite and a reblog of a remote status: Like and Announce, then their Undo", async () => {
   // mallory's Note mentioning alice is stored here (incoming Create).
-  const noteId = `${mallory.id}/statuses/remote-1`;
-  const note = {
-    id: noteId,
-    type: "Note",
-    attributedTo: mallory.id,
-    content: `<p>hi @alice</p>`,
-    published: new Date().toISOString(),
-    to: [PUBLIC],
-    cc: [`${mallory.id}/followers`, actorUri("alice")],
-    tag: [{ type: "Mention", href: actorUri("alice"), name: `@alice@${warren.domain}` }],
-  };
-  const sent = await peer.send(mallory, `http://${warren.domain}/inbox`, { id: `${noteId}/activity`, type: "Create", actor: mallory.id, to: note.to, cc: note.cc, object: note });
-  expect(sent.status).toBe(202);
-  const stored = await until(async () => {
-    const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(noteId)}&resolve=true&type=statuses`, alice.token);
-    return found.statuses[0];
-  });
+  const stored = await remoteNote(peer, mallory, "remote-1");
+  const noteId = stored.uri;
 
   await json(warren, `/api/v1/statuses/${stored.id}/favourite`, alice.token, { method: "POST" });
   const like = await delivered("Like", noteId);
