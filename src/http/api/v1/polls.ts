@@ -17,6 +17,7 @@ export const pollRoutes = (deps: Deps) =>
     .use(cachePlugin)
     .get("/api/v1/polls/:id", ({ viewer, params }) => presentPoll(readPoll(deps.store, viewer?.account?.id ?? null, params.id)), {
       maybeAuth: ["read:statuses"],
+      publicCache: 15,
       params: PollIdParams,
       response: { 200: PollSchema, ...errors },
       detail: { summary: "A poll; 404 unless you may see its status", tags: ["polls"] },
