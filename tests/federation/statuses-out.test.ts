@@ -35,6 +35,8 @@ const deliveries = (type: string, objectId: string): Received[] =>
 
 const delivered = (type: string, objectId: string) => until(async () => deliveries(type, objectId)[0]);
 
+const bodyOf = (res: Response): Promise<any> => res.json();
+
 /** A GET with ActivityPub's Accept, signed by `signer` when given. */
 async function get(path: string, signer?: FakeActor): Promise<Response> {
   let request = new Request(`http://${warren.domain}${path}`, { headers: { accept: AP } });
@@ -205,7 +207,7 @@ test("a favourite and a reblog of a remote status: Like and Announce, then their
   // Served at its id too.
   const served = await get(new URL(reblog.uri).pathname);
   expect(served.status).toBe(200);
-  expect(await served.json()).toMatchObject({ type: "Announce", id: reblog.uri, object: noteId });
+  expect(await bodyOf(served)).toMatchObject({ type: "Announce", id: reblog.uri, object: noteId });
 
   await json(warren, `/api/v1/statuses/${stored.id}/unreblog`, alice.token, { method: "POST" });
   const undo = await until(async () => peer.received.find((r) => r.body?.type === "Undo" && r.body.object?.type === "Announce"));
@@ -221,20 +223,20 @@ test("a public Note, its Create and the outbox are served to ActivityPub GETs", 
   const res = await get(new URL(pub.uri).pathname);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("application/activity+json");
-  const note = await res.json();
+  const note = await bodyOf(res);
   expect(note).toMatchObject({ id: pub.uri, type: "Note", attributedTo: actorUri("alice"), url: pub.url, content: pub.content });
   expect(list(note.cc)).toEqual([followers()]);
-  const activity = await (await get(`${new URL(pub.uri).pathname}/activity`)).json();
+  const activity = await bodyOf(await get(`${new URL(pub.uri).pathname}/activity`));
   expect(activity).toMatchObject({ id: `${pub.uri}/activity`, type: "Create", actor: actorUri("alice") });
   expect(idOf(activity.object)).toBe(pub.uri);
   // Browsers are not answered by Fedify.
   expect((await fetch(`http://${warren.domain}${new URL(pub.uri).pathname}`, { headers: { accept: "text/html" } })).headers.get("content-type") ?? "").not.toContain("activity+json");
 
-  const outbox = await (await get("/users/alice/outbox")).json();
+  const outbox = await bodyOf(await get("/users/alice/outbox"));
   expect(outbox.type).toBe("OrderedCollection");
   const account = await json(warren, "/api/v1/accounts/verify_credentials", alice.token);
   expect(outbox.totalItems).toBe(account.statuses_count);
-  const page = await (await get(new URL(outbox.first).pathname + new URL(outbox.first).search)).json();
+  const page = await bodyOf(await get(new URL(outbox.first).pathname + new URL(outbox.first).search));
   const objects = list(page.orderedItems).map((item: any) => idOf(item.object));
   // Newest first; public and unlisted, never private.
   expect(objects.slice(0, 2)).toEqual([unlisted.uri, pub.uri]);
@@ -251,7 +253,7 @@ test("a private Note: 404 unsigned or to an outsider, served to a signed GET fro
   expect((await get(path, trent)).status).toBe(404);
   const toFollower = await get(path, mallory);
   expect(toFollower.status).toBe(200);
-  expect(await toFollower.json()).toMatchObject({ id: priv.uri, type: "Note" });
+  expect(await bodyOf(toFollower)).toMatchObject({ id: priv.uri, type: "Note" });
   expect((await get(path, eve)).status).toBe(200);
   // Direct: the mentioned actor only, not a follower.
   const directPath = new URL(direct.uri).pathname;
@@ -264,9 +266,9 @@ test("pinned public statuses are the featured collection, named by the actor", a
   const pinned = await post("pinned", "public");
   const priv = await post("pinned but private", "private");
   for (const s of [pinned, priv]) await json(warren, `/api/v1/statuses/${s.id}/pin`, alice.token, { method: "POST" });
-  const actor = await (await get("/users/alice")).json();
+  const actor = await bodyOf(await get("/users/alice"));
   expect(actor.featured).toBe(`${actorUri("alice")}/collections/featured`);
-  const featured = await (await get("/users/alice/collections/featured")).json();
+  const featured = await bodyOf(await get("/users/alice/collections/featured"));
   expect(featured.type).toBe("OrderedCollection");
   const items = list(featured.orderedItems);
   expect(items.map(idOf)).toEqual([pinned.uri]);
