@@ -3,13 +3,14 @@
 // public: to Public, cc followers + mentioned; unlisted: to followers, cc Public + mentioned; private: to
 // followers, cc mentioned; direct: to mentioned only. Statuses of remote accounts are never rendered as ours.
 import type { Context } from "@fedify/fedify";
-import { Announce, Create, Document, Hashtag, LanguageString, Mention, Note, PUBLIC_COLLECTION } from "@fedify/vocab";
+import { Announce, type Create, type Document, Hashtag, LanguageString, Mention, type Note, PUBLIC_COLLECTION } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getMedia } from "../store/media.ts";
 import type { AccountRecord, StatusRecord, Visibility } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
+import { CompactedCreate, CompactedNote, mastodonDocument } from "./mastodon-terms.ts";
 
 export interface Addressing {
   to: URL[];
@@ -46,7 +47,8 @@ const acct = (config: Config, account: AccountRecord) => `@${account.username}@$
 
 const absolute = (config: Config, path: string) => new URL(path.startsWith("/") ? `${config.url}${path}` : path);
 
-/** Attachments as Mastodon sends them: always `Document`, whatever the media. Unprocessed ones are left out. */
+/** Attachments as Mastodon sends them: always `Document`, whatever the media, with `blurhash` and `focalPoint`.
+ * Unprocessed ones are left out. */
 function documents(store: Store, config: Config, status: StatusRecord): Document[] {
   const out: Document[] = [];
   for (const id of status.mediaIds) {
@@ -54,13 +56,16 @@ function documents(store: Store, config: Config, status: StatusRecord): Document
     if (!media?.fileUrl) continue;
     const original = media.meta.original as { width?: number; height?: number } | undefined;
     out.push(
-      new Document({
-        url: absolute(config, media.fileUrl),
-        mediaType: media.contentType,
-        name: media.description || null,
-        width: original?.width ?? null,
-        height: original?.height ?? null,
-      }),
+      mastodonDocument(
+        {
+          url: absolute(config, media.fileUrl),
+          mediaType: media.contentType,
+          name: media.description || null,
+          width: original?.width ?? null,
+          height: original?.height ?? null,
+        },
+        { blurhash: media.blurhash, focalPoint: media.focus ? [media.focus.x, media.focus.y] : null },
+      ),
     );
   }
   return out;
@@ -73,7 +78,7 @@ export function noteOf(ctx: Context<void>, store: Store, config: Config, status:
   const mentioned = mentionedAccounts(store, status);
   const { to, cc } = addressing(status.visibility, ctx.getFollowersUri(author.username), mentioned.map((a) => new URL(a.uri)));
   const parent = status.inReplyToId ? getStatus(store, status.inReplyToId) : undefined;
-  return new Note({
+  return new CompactedNote({
     id: new URL(status.uri),
     url: status.url ? new URL(status.url) : null,
     attribution: new URL(author.uri),
@@ -100,7 +105,7 @@ export const createIdOf = (status: StatusRecord) => new URL(`${status.uri}/activ
 export function createOf(ctx: Context<void>, store: Store, config: Config, status: StatusRecord): Create | null {
   const note = noteOf(ctx, store, config, status);
   if (!note) return null;
-  return new Create({
+  return new CompactedCreate({
     id: createIdOf(status),
     actor: note.attributionId,
     published: note.published,

@@ -10,7 +10,7 @@
 //   favourite.created / removed → Like / Undo(Like) of a remote status, to its author only.
 // Each checks that what it announces still stands (a status deleted, a favourite undone since: nothing).
 import type { Context } from "@fedify/fedify";
-import { Announce, type Create, Delete, Like, PUBLIC_COLLECTION, type Recipient, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Announce, type Create, type Delete, Like, PUBLIC_COLLECTION, type Recipient, Undo, type Update } from "@fedify/vocab";
 import { publicId } from "../lib/ids.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
@@ -21,6 +21,7 @@ import type { EventPayloads, StatusAudience, SubscriberContext } from "../domain
 import { context } from "./follows.ts";
 import { recipientOf, remoteFollowerRecipients } from "./recipients.ts";
 import { announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
+import { CompactedDelete, CompactedUpdate, mastodonTombstone } from "./mastodon-terms.ts";
 
 /** A remote account that can be delivered to (known, not suspended, with an inbox). */
 function remoteRecipient(store: Store, id: string | null): AccountRecord | null {
@@ -78,7 +79,7 @@ export async function sendUpdate(ctx: SubscriberContext, event: EventPayloads["s
   const fed = await context(ctx);
   const note = noteOf(fed, ctx.store, ctx.config, live.status);
   if (!note) return;
-  const update = new Update({
+  const update = new CompactedUpdate({
     id: new URL(`${live.status.uri}#updates/${live.status.editedAt}`),
     actor: note.attributionId,
     published: note.updated,
@@ -99,11 +100,11 @@ export async function sendDelete(ctx: SubscriberContext, event: EventPayloads["s
   if (stored && (!stored.local || stored.reblogOfId)) return;
   const fed = await context(ctx);
   const uri = new URL(`${author.uri}/statuses/${publicId(event.statusId)}`);
-  const del = new Delete({
+  const del = new CompactedDelete({
     id: new URL(`${uri.href}#delete`),
     actor: new URL(author.uri),
     to: PUBLIC_COLLECTION,
-    object: new Tombstone({ id: uri }),
+    object: mastodonTombstone(uri),
   });
   await deliver(ctx, fed, author, audience, del);
 }

@@ -8,6 +8,7 @@ import { signRequest } from "@fedify/fedify/sig";
 import { startFakePeer, type FakeActor, type FakePeer, type Received } from "../helpers/fake-peer.ts";
 import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { file, jpeg, postMedia } from "../helpers/media.ts";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const AP = "application/activity+json";
@@ -175,7 +176,7 @@ test("a deleted status goes out as Delete(Tombstone) to Public", async () => {
   expect(del.body.id).toBe(`${status.uri}#delete`);
   expect(del.body.actor).toBe(actorUri("alice"));
   expect(list(del.body.to)).toEqual([PUBLIC]);
-  expect(del.body.object).toMatchObject({ id: status.uri, type: "Tombstone" });
+  expect(del.body.object).toEqual({ id: status.uri, type: "Tombstone", atomUri: status.uri });
   // Gone for GETs too.
   expect((await get(new URL(status.uri).pathname)).status).toBe(404);
 });
@@ -213,6 +214,24 @@ test("a favourite and a reblog of a remote status: Like and Announce, then their
   const undo = await until(async () => peer.received.find((r) => r.body?.type === "Undo" && r.body.object?.type === "Announce"));
   expect(undo.path).toBe("/inbox");
   expect(undo.body.object).toMatchObject({ id: reblog.uri, actor: actorUri("alice"), object: noteId });
+});
+
+test("an attachment goes out as a Document with its description, size, blurhash and focal point", async () => {
+  const upload = await postMedia(warren.t, alice.token, { file: file(await jpeg(64, 48), "a.jpg", "image/jpeg"), description: "a red corner", focus: "0.5,-0.25" });
+  expect(upload.status).toBe(200);
+  const media = await upload.json() as any;
+  const status = await json(warren, "/api/v1/statuses", alice.token, {
+    method: "POST",
+    body: JSON.stringify({ status: "look", media_ids: [media.id] }),
+    headers: { "content-type": "application/json" },
+  });
+  const expected = { type: "Document", mediaType: "image/jpeg", url: media.url, name: "a red corner", width: 64, height: 48, blurhash: media.blurhash, focalPoint: [0.5, -0.25] };
+  const create = await delivered("Create", status.uri);
+  expect(list(create.body.object.attachment)).toEqual([expected]);
+  // The same served to a GET of the Note.
+  const note = await bodyOf(await get(new URL(status.uri).pathname));
+  expect(list(note.attachment)).toEqual([expected]);
+  expect(typeof media.blurhash).toBe("string");
 });
 
 test("a public Note, its Create and the outbox are served to ActivityPub GETs", async () => {
