@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { signRequest } from "@fedify/fedify/sig";
 import { startFakePeer, type FakeActor, type FakePeer, type Received } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { file, jpeg, postMedia } from "../helpers/media.ts";
 
@@ -293,3 +293,35 @@ test("pinned public statuses are the featured collection, named by the actor", a
   expect(items.map(idOf)).toEqual([pinned.uri]);
   expect(items[0]).toMatchObject({ type: "Note", content: pinned.content });
 });
+
+test("another Warren stores what alice posts for its follower (public with media, private), and drops it when deleted", async () => {
+  const second = await startInstance();
+  try {
+    const bob = await signedInUser(second.t, "bob");
+    const remoteAlice = await resolveAccount(second, bob.token, "alice", warren);
+    await json(second, `/api/v1/accounts/${remoteAlice.id}/follow`, bob.token, { method: "POST" });
+    await until(async () => (await relationship(second, bob.token, remoteAlice.id)).following);
+
+    const upload = await postMedia(warren.t, alice.token, { file: file(await jpeg(40, 30), "b.jpg", "image/jpeg"), description: "small" });
+    const media = (await upload.json()) as any;
+    const pub = await json(warren, "/api/v1/statuses", alice.token, {
+      method: "POST",
+      body: JSON.stringify({ status: "to the world #Warren", media_ids: [media.id] }),
+      headers: { "content-type": "application/json" },
+    });
+    const priv = await post("to my followers", "private");
+    const home = (uri: string) => until(async () => (await json(second, "/api/v1/timelines/home", bob.token)).find((s: any) => s.uri === uri));
+    const seen = await home(pub.uri);
+    expect(seen).toMatchObject({ visibility: "public", url: pub.url });
+    expect(seen.content).toContain("to the world");
+    expect(seen.media_attachments).toHaveLength(1);
+    expect(seen.media_attachments[0]).toMatchObject({ remote_url: media.url, description: "small" });
+    expect(seen.tags.map((t: any) => t.name)).toEqual(["warren"]);
+    expect((await home(priv.uri)).visibility).toBe("private");
+
+    await warren.t.request(`/api/v1/statuses/${pub.id}`, { method: "DELETE", token: alice.token });
+    await until(async () => (await second.t.request(`/api/v1/statuses/${seen.id}`, { token: bob.token })).status === 404);
+  } finally {
+    await stopInstance(second);
+  }
+}, 30_000);
