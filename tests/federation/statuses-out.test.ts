@@ -325,3 +325,27 @@ test("another Warren stores what alice posts for its follower (public with media
     await stopInstance(second);
   }
 }, 30_000);
+
+test("under WARREN_AUTHORIZED_FETCH a public Note needs a signature (401), and a signer the author blocks gets 404", async () => {
+  const secure = await startInstance({ WARREN_AUTHORIZED_FETCH: "true" });
+  try {
+    const carol = await signedInUser(secure.t, "carol");
+    const status = await json(secure, "/api/v1/statuses", carol.token, { method: "POST", body: JSON.stringify({ status: "hi", visibility: "public" }), headers: { "content-type": "application/json" } });
+    const url = (suffix = "") => `http://${secure.domain}${new URL(status.uri).pathname}${suffix}`;
+    const signedGet = async (signer: FakeActor | null, suffix = "") => {
+      const request = new Request(url(suffix), { headers: { accept: AP } });
+      return fetch(signer ? await signRequest(request, signer.privateKey, new URL(signer.keyId)) : request);
+    };
+    const unsigned = await signedGet(null);
+    expect(unsigned.status).toBe(401);
+    expect(await bodyOf(unsigned)).toEqual({ error: "Request not signed" });
+    expect((await signedGet(null, "/activity")).status).toBe(401);
+    expect((await signedGet(trent)).status).toBe(200);
+    const trentHere = await json(secure, `/api/v2/search?q=${encodeURIComponent(`@trent@${peer.domain}`)}&resolve=true&type=accounts`, carol.token);
+    await json(secure, `/api/v1/accounts/${trentHere.accounts[0].id}/block`, carol.token, { method: "POST" });
+    expect((await signedGet(trent)).status).toBe(404);
+    expect((await signedGet(mallory)).status).toBe(200);
+  } finally {
+    await stopInstance(secure);
+  }
+}, 30_000);
