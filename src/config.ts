@@ -37,6 +37,8 @@ export interface Config {
   /** Mastodon's secure mode: ActivityPub GETs of collections need a signature, unsigned actor GETs get a reduced
    * actor, signers from suspended domains or blocked by the owner are refused (docs/federation.md). */
   authorizedFetch: boolean;
+  /** Visitors without an account see public posts (front page, public and hashtag timelines); the CLI setting wins. */
+  timelinePreview: boolean;
   /** Check every response against its schema (a mismatch is a logged 500). On under tests and development. */
   checkResponses: boolean;
   /** Largest JSON, form or multipart body a route without uploads accepts (uploads declare their own). */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     deliveryRetryMs: integer(env, "WARREN_DELIVERY_RETRY_MS", 1000, 1, 24 * 60 * 60 * 1000),
     deliveryRecoveryMs: integer(env, "WARREN_DELIVERY_RECOVERY_MS", 30 * 60 * 1000, 1, 7 * 24 * 60 * 60 * 1000),
     authorizedFetch: flag(env, "WARREN_AUTHORIZED_FETCH", false),
+    timelinePreview: flag(env, "WARREN_TIMELINE_PREVIEW", true),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,

@@ -20,6 +20,7 @@ export const USAGE = `usage:
   warren settings registrations open|approved|close
   warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
   warren settings description ["TEXT"]
+  warren settings timeline-preview [on|off]
   warren cache recount statuses|accounts
   warren media remove [--days=N] | remove-orphans
   warren reports list [--unresolved]

@@ -8,6 +8,7 @@ import { publicId } from "../lib/ids.ts";
 import { registrationMode, setRegistrationMode } from "../domain/instance/registrations.ts";
 import { addRule, deleteRule, instanceRules } from "../domain/instance/rules.ts";
 import { instanceDescription, setInstanceDescription } from "../domain/instance/info.ts";
+import { setTimelinePreview, timelinePreview } from "../domain/instance/timeline-preview.ts";
 
 const USAGE = `usage:
   warren settings registrations open|approved|close
@@ -15,6 +16,7 @@ const USAGE = `usage:
   warren settings rules add "TEXT" [--hint="HINT"]
   warren settings rules remove ID
   warren settings description ["TEXT"]
+  warren settings timeline-preview [on|off]
 `;
 
 
@@ -74,7 +76,18 @@ async function description(deps: Deps, args: string[]): Promise<void> {
   process.stdout.write(current ? `${current}\n` : "");
 }
 
-const COMMANDS: Record<string, (deps: Deps, args: string[]) => Promise<void>> = { registrations, rules, description };
+async function timelinePreviewCommand(deps: Deps, args: string[]): Promise<void> {
+  if (args.length > 1 || (args.length === 1 && args[0] !== "on" && args[0] !== "off")) throw new UsageError("timeline-preview takes on or off");
+  if (args.length === 1) await setTimelinePreview(deps, args[0] === "on");
+  process.stdout.write(`${args.length ? "OK\n" : ""}Timeline preview: ${timelinePreview(deps) ? "on" : "off"}\n`);
+}
+
+const COMMANDS: Record<string, (deps: Deps, args: string[]) => Promise<void>> = {
+  registrations,
+  rules,
+  description,
+  "timeline-preview": timelinePreviewCommand,
+};
 
 export function runSettingsCommand(args: string[]): Promise<number> {
   return runSubcommand("settings", USAGE, COMMANDS, args);

@@ -151,3 +151,22 @@ describe("settings description", () => {
     });
   });
 });
+
+describe("settings timeline-preview", () => {
+  test("off wins over WARREN_TIMELINE_PREVIEW=true: visitors get no public timeline; on restores it", async () => {
+    expect(await cli("timeline-preview")).toEqual({ code: 0, stdout: "Timeline preview: on\n", stderr: "" });
+    expect(await cli("timeline-preview", "off")).toEqual({ code: 0, stdout: "OK\nTimeline preview: off\n", stderr: "" });
+    await withApp({ WARREN_TIMELINE_PREVIEW: "true" }, async (get) => {
+      expect((await get("/api/v1/timelines/public")).error).toBe("This method requires an authenticated user");
+    });
+    expect((await cli("timeline-preview", "on")).code).toBe(0);
+    await withApp({ WARREN_TIMELINE_PREVIEW: "false" }, async (get) => {
+      expect(await get("/api/v1/timelines/public")).toEqual([]);
+    });
+    for (const args of [["timeline-preview", "maybe"], ["timeline-preview", "on", "off"]]) {
+      const run = await cli(...args);
+      expect(run.code).toBe(64);
+      expect(run.stderr).toContain("usage:");
+    }
+  });
+});

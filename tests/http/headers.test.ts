@@ -152,3 +152,21 @@ describe("Cache-Control", () => {
     expect(res.headers.get("cache-control")).toStartWith("public");
   });
 });
+
+describe("Date", () => {
+  test("every answer carries the server's clock (Bun adds none): API, errors, HEAD /, ActivityPub", async () => {
+    const problems: string[] = [];
+    const answers = [
+      ...(await Promise.all(routes.filter((r) => !isEventStream(r.path)).map(async (r) => [r.path, await t.request(sample(r), { method: r.method, ...(r.method === "GET" ? {} : { json: {} }) })] as const))),
+      ["HEAD /", await t.request("/", { method: "HEAD" })] as const,
+      ["actor", await t.request("/users/bob", { headers: { accept: "application/activity+json" } })] as const,
+    ];
+    for (const [what, res] of answers) {
+      const date = Date.parse(res.headers.get("date") ?? "");
+      if (!(Math.abs(date - Date.now()) < 60_000)) problems.push(`${what} (${res.status}): "${res.headers.get("date")}"`);
+      await res.body?.cancel();
+    }
+    expect(problems).toEqual([]);
+  });
+});
+

@@ -1,4 +1,4 @@
-// The shell of the public pages of people and posts (/@username, /@username/:id): head with the page's
+// The shell of the public pages (/, /@username, /@username/:id): head with the page's
 // description, Open Graph tags and alternate links, one inline stylesheet, no scripts. Every answer carries
 // a weak ETag of its bytes (a matching If-None-Match gets 304) and Vary: Accept, since the same URLs give
 // ActivityPub JSON to servers (src/federation/route.ts).
@@ -22,7 +22,9 @@ article.focus{border-left:4px solid #2f6a2a}.author{display:flex;gap:.75rem;alig
 .media{display:grid;gap:.5rem;margin:.5rem 0}.media img,.media video{max-width:100%;height:auto;border-radius:.25rem}
 .invisible{display:none}.ellipsis::after{content:"…"}summary{cursor:pointer;font-weight:600}
 .meta{font-size:.9rem;color:#555}nav{margin:2rem 0;text-align:center}
-footer{margin-top:3rem;font-size:.9rem;color:#666}`;
+footer{margin-top:3rem;font-size:.9rem;color:#666}
+.thumbnail{width:100%;height:auto;border-radius:.5rem}.button{display:inline-block;padding:.5rem 1rem;background:#2f6a2a;color:#fff;border-radius:.25rem;text-decoration:none}
+.hint{background:#fff;padding:.75rem;border-radius:.5rem}`;
 
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
 
@@ -36,7 +38,7 @@ export interface Head {
   /** The page's own URL (canonical, og:url); null for the not-found page. */
   url: string | null;
   image: string | null;
-  ogType: "profile" | "article";
+  ogType: "profile" | "article" | "website";
   /** Alternate forms of the page: the ActivityPub object, the RSS feed. */
   alternates: { type: string; href: string; title?: string }[];
   noindex?: boolean;

@@ -1,4 +1,4 @@
-// Public pages of people and posts, for browsers (API.md §14.1): /@username (profile), /@username.rss (its
+// Public pages for browsers: / (the front page), and people and posts (API.md §14.1): /@username (profile), /@username.rss (its
 // feed), /@username/:id (a post and its thread); browsers asking for an actor or a status by its
 // ActivityPub URL (/users/…) are sent there. ActivityPub requests for the same people and posts never reach
 // these routes: src/federation/route.ts hands them to Fedify first.
@@ -11,6 +11,8 @@ import { wantsActivityJson } from "../../federation/route.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { HTML, notFoundPage, pageResponse } from "./layout.ts";
 import { profilePage } from "./profile-page.ts";
+import { frontPage } from "../../domain/public-pages/front.ts";
+import { frontPageHtml } from "./front-page.ts";
 import { rssFeed } from "./rss.ts";
 import { threadPage } from "./thread-page.ts";
 
@@ -30,6 +32,11 @@ export const publicPageRoutes = (deps: Deps) => {
   const redirect = (location: string) => new Response(null, { status: 302, headers: { location, vary: "Accept" } });
   return new Elysia({ name: "public-page-routes" })
     .use(cachePlugin)
+    .get("/", ({ request }) => pageResponse(request, frontPageHtml(config, frontPage(deps)), HTML), {
+      publicCache: PAGE_SECONDS,
+      response: { 200: Page("text/html: the front page (name, description, rules, how to join, recent public posts)"), 304: NOT_MODIFIED },
+      detail: { summary: "The instance's front page (HTML)", tags },
+    })
     .get(
       "/@:username",
       ({ params, query, request, set }) => {

@@ -7,6 +7,7 @@ import type { Deps } from "../../../deps.ts";
 import { findOwnList } from "../../../domain/lists/manage.ts";
 import { listTimeline } from "../../../domain/lists/timeline.ts";
 import type { Origin } from "../../../domain/timelines/policy.ts";
+import { assertTimelinePreview } from "../../../domain/instance/timeline-preview.ts";
 import { homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
 import { StatusSchema } from "../../../entities/status.ts";
 import type { PageQuery } from "../../../store/paging.ts";
@@ -71,6 +72,7 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/public",
       ({ viewer, query, request, set }) => {
+        assertTimelinePreview(deps, !!viewer?.account);
         const filter = { origin: originOf(query), onlyMedia: toBool(query.only_media) };
         const read = (p: PageQuery) => publicTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
         return cachedStatusList(deps, cache, request, set, viewer, page(query), read, "public");
@@ -86,6 +88,7 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/tag/:hashtag",
       ({ viewer, params, query, request, set }) => {
+        assertTimelinePreview(deps, !!viewer?.account);
         const filter = {
           origin: originOf(query),
           onlyMedia: toBool(query.only_media),
