@@ -22,21 +22,12 @@ import { pollRoutes } from "./http/api/v1/polls.ts";
 import { scheduledStatusRoutes } from "./http/api/v1/scheduled-statuses.ts";
 import { timelineRoutes } from "./http/api/v1/timelines.ts";
 import { listRoutes } from "./http/api/v1/lists.ts";
-import { conversationRoutes } from "./http/api/v1/conversations.ts";
-import { tagRoutes } from "./http/api/v1/tags.ts";
-import { featuredTagRoutes } from "./http/api/v1/featured-tags.ts";
-import { endorsementRoutes } from "./http/api/v1/endorsements.ts";
-import { accountExtraRoutes } from "./http/api/v1/account-extras.ts";
-import { domainBlockRoutes } from "./http/api/v1/domain-blocks.ts";
-import { threadMuteRoutes } from "./http/api/v1/thread-mutes.ts";
 import { markerRoutes } from "./http/api/v1/markers.ts";
 import { notificationV1Routes } from "./http/api/v1/notifications.ts";
 import { streamingRoutes } from "./http/streaming/routes.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { notificationV2Routes } from "./http/api/v2/notifications.ts";
-import { notificationPolicyRoutes } from "./http/api/v2/notification-policy.ts";
-import { notificationRequestRoutes } from "./http/api/v1/notification-requests.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
 import { instanceWebRoutes } from "./http/instance/routes.ts";
 import { publicPageRoutes } from "./http/pages/routes.ts";
@@ -93,16 +84,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(scheduledStatusRoutes(deps))
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
-    .use(conversationRoutes(deps))
-    .use(tagRoutes(deps))
-    .use(featuredTagRoutes(deps))
-    .use(endorsementRoutes(deps))
-    .use(accountExtraRoutes(deps))
-    .use(domainBlockRoutes(deps))
-    .use(threadMuteRoutes(deps))
     .use(markerRoutes(deps))
-    .use(notificationRequestRoutes(deps))
-    .use(notificationPolicyRoutes(deps))
     .use(notificationV1Routes(deps))
     .use(streamingRoutes(deps))
     .use(instanceV1Routes(deps))
