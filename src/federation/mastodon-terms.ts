@@ -3,7 +3,7 @@
 // come out as `blurhash`, not `toot:blurhash`: an object made by `withTerms` adds them to its expanded JSON-LD
 // (which is how Fedify serialises objects nested in an activity), and the activities and Notes we send or
 // serve are compacted with Fedify's own context plus these terms (`Compacted`).
-import { Create, Delete, Document, Note, Tombstone, Update, type Object as APObject } from "@fedify/vocab";
+import { Create, Delete, Document, Note, Question, Tombstone, Update, type Object as APObject } from "@fedify/vocab";
 
 const TOOT = "http://joinmastodon.org/ns#";
 const OSTATUS = "http://ostatus.org#";
@@ -66,6 +66,7 @@ function compacted<C extends new (...args: any[]) => APObject>(cls: C): C {
 }
 
 export const CompactedNote = compacted(Note);
+export const CompactedQuestion = compacted(Question);
 export const CompactedCreate = compacted(Create);
 export const CompactedUpdate = compacted(Update);
 export const CompactedDelete = compacted(Delete);

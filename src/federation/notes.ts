@@ -3,14 +3,15 @@
 // public: to Public, cc followers + mentioned; unlisted: to followers, cc Public + mentioned; private: to
 // followers, cc mentioned; direct: to mentioned only. Statuses of remote accounts are never rendered as ours.
 import type { Context } from "@fedify/fedify";
-import { Announce, type Create, type Document, Hashtag, LanguageString, Mention, type Note, PUBLIC_COLLECTION } from "@fedify/vocab";
+import { Announce, Collection, type Create, type Document, Hashtag, LanguageString, Mention, Note, PUBLIC_COLLECTION, type Question } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getMedia } from "../store/media.ts";
+import { getPoll, type PollRecord } from "../store/polls.ts";
 import type { AccountRecord, StatusRecord, Visibility } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
-import { CompactedCreate, CompactedNote, mastodonDocument } from "./mastodon-terms.ts";
+import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
 
 export interface Addressing {
   to: URL[];
@@ -71,14 +72,31 @@ function documents(store: Store, config: Config, status: StatusRecord): Document
   return out;
 }
 
-/** The Note of a local status (null for a reblog's wrapper, a remote status or a deleted one). */
-export function noteOf(ctx: Context<void>, store: Store, config: Config, status: StatusRecord): Note | null {
+/** A poll as Mastodon's Question carries it: its options as named Notes with their vote counts (hidden as 0
+ * until the end when the author hid the totals), `oneOf` or `anyOf`, `votersCount`, `endTime`, `closed`. */
+function pollFields(poll: PollRecord, now = Date.now()) {
+  const ended = poll.expiresAt !== null && poll.expiresAt <= now;
+  const options = poll.options.map(
+    (name, i) => new Note({ name, replies: new Collection({ totalItems: poll.hideTotals && !ended ? 0 : (poll.optionVotes[i] ?? 0) }) }),
+  );
+  const endTime = poll.expiresAt === null ? null : Temporal.Instant.fromEpochMilliseconds(poll.expiresAt);
+  return {
+    ...(poll.multiple ? { inclusiveOptions: options } : { exclusiveOptions: options }),
+    voters: poll.votersCount,
+    endTime,
+    closed: ended ? endTime : null,
+  };
+}
+
+/** The Note of a local status, or the Question of one with a poll (null for a reblog's wrapper, a remote status
+ * or a deleted one). */
+export function noteOf(ctx: Context<void>, store: Store, config: Config, status: StatusRecord): Note | Question | null {
   const author = localAuthorOf(store, status);
   if (!author || status.reblogOfId || status.deletedAt) return null;
   const mentioned = mentionedAccounts(store, status);
   const { to, cc } = addressing(status.visibility, ctx.getFollowersUri(author.username), mentioned.map((a) => new URL(a.uri)));
   const parent = status.inReplyToId ? getStatus(store, status.inReplyToId) : undefined;
-  return new CompactedNote({
+  const values = {
     id: new URL(status.uri),
     url: status.url ? new URL(status.url) : null,
     attribution: new URL(author.uri),
@@ -95,7 +113,9 @@ export function noteOf(ctx: Context<void>, store: Store, config: Config, status:
       ...status.tags.map((tag) => new Hashtag({ href: new URL(`${config.url}/tags/${encodeURIComponent(tag)}`), name: `#${tag}` })),
     ],
     attachments: documents(store, config, status),
-  });
+  };
+  const poll = status.hasPoll ? getPoll(store, status.id) : undefined;
+  return poll ? new CompactedQuestion({ ...values, ...pollFields(poll) }) : new CompactedNote(values);
 }
 
 /** The id of the Create of a status: `<status uri>/activity`. */

@@ -6,7 +6,7 @@
 // else gets 404, as for a status that does not exist: a refusal must not tell that it does. Deleted statuses,
 // remote ones and statuses of another account than the path's are 404.
 import type { Federation, RequestContext } from "@fedify/fedify";
-import { Activity, Note } from "@fedify/vocab";
+import { Activity, Object as APObject } from "@fedify/vocab";
 import { canSeeStatus } from "../domain/policy/visibility.ts";
 import { normaliseId } from "../lib/ids.ts";
 import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
@@ -45,7 +45,8 @@ async function mayRead(deps: FederationDeps, ctx: RequestContext<void>, values: 
 
 export function setStatusObjects(federation: Federation<void>, deps: FederationDeps): void {
   federation
-    .setObjectDispatcher(Note, "/users/{identifier}/statuses/{id}", (ctx, values) => {
+    // A Note, or a Question for a status with a poll.
+    .setObjectDispatcher(APObject, "/users/{identifier}/statuses/{id}", (ctx, values) => {
       const status = statusAt(deps, values);
       return status ? noteOf(ctx, deps.store, deps.config, status) : null;
     })

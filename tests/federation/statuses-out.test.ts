@@ -234,6 +234,25 @@ test("an attachment goes out as a Document with its description, size, blurhash 
   expect(typeof media.blurhash).toBe("string");
 });
 
+test("a status with a poll goes out as a Question with its options, voters and end", async () => {
+  const status = await json(warren, "/api/v1/statuses", alice.token, {
+    method: "POST",
+    body: JSON.stringify({ status: "tea or coffee?", poll: { options: ["tea", "coffee"], expires_in: 3600 } }),
+    headers: { "content-type": "application/json" },
+  });
+  const create = await delivered("Create", status.uri);
+  for (const question of [create.body.object, await bodyOf(await get(new URL(status.uri).pathname))]) {
+    expect(question).toMatchObject({ id: status.uri, type: "Question", votersCount: 0 });
+    expect(Date.parse(question.endTime)).toBe(Date.parse(status.poll.expires_at));
+    expect(list(question.oneOf)).toEqual([
+      { type: "Note", name: "tea", replies: { type: "Collection", totalItems: 0 } },
+      { type: "Note", name: "coffee", replies: { type: "Collection", totalItems: 0 } },
+    ]);
+    expect(question.anyOf).toBeUndefined();
+    expect(question.closed).toBeUndefined();
+  }
+});
+
 test("a public Note, its Create and the outbox are served to ActivityPub GETs", async () => {
   const pub = await post("for everyone", "public");
   const unlisted = await post("quietly", "unlisted");
