@@ -9,12 +9,17 @@ const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json)/i;
 /** Mastodon's profile URL: those asking it for ActivityPub JSON get the actor, as from /users/username. */
 const PROFILE_PATH = /^\/@([^/]+)\/?$/;
+/** Mastodon's status page URL (a status's `url`): ActivityPub JSON asked there is the Note at its uri. */
+const STATUS_PAGE_PATH = /^\/@([^/]+)\/(\d+)\/?$/;
 
 /** Whether a GET asks for ActivityPub JSON rather than a page (src/http/pages answers the others). */
 export const wantsActivityJson = (request: Request) => ACTIVITY_JSON.test(request.headers.get("accept") ?? "");
 
-/** A GET of /@username as the same GET of the actor's URL (the rest of the request unchanged). */
+/** A GET of /@username as the same GET of the actor's URL, of /@username/<id> as one of the status's uri (the
+ * rest of the request unchanged; a signature over the page's path no longer verifies there). */
 function asActorRequest(request: Request, pathname: string): Request {
+  const status = STATUS_PAGE_PATH.exec(pathname);
+  if (status) return new Request(new URL(`/users/${status[1]}/statuses/${status[2]}`, request.url).href, { method: request.method, headers: request.headers });
   const username = PROFILE_PATH.exec(pathname)?.[1];
   return username ? new Request(new URL(`/users/${username}`, request.url).href, { method: request.method, headers: request.headers }) : request;
 }
@@ -23,7 +28,7 @@ function asActorRequest(request: Request, pathname: string): Request {
 export function isFederationRequest(request: Request, pathname: string): boolean {
   if (request.method === "POST") return INBOX_PATH.test(pathname);
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  return wantsActivityJson(request) && (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname));
+  return wantsActivityJson(request) && (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname) || STATUS_PAGE_PATH.test(pathname));
 }
 
 const NOT_OURS = new Response(null, { status: 404 });

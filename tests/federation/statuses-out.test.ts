@@ -267,6 +267,8 @@ test("a public Note, its Create and the outbox are served to ActivityPub GETs", 
   const activity = await bodyOf(await get(`${new URL(pub.uri).pathname}/activity`));
   expect(activity).toMatchObject({ id: `${pub.uri}/activity`, type: "Create", actor: actorUri("alice") });
   expect(idOf(activity.object)).toBe(pub.uri);
+  // Its web page's URL, asked for ActivityPub JSON, is the Note too (as on Mastodon).
+  expect(await bodyOf(await get(new URL(pub.url).pathname))).toMatchObject({ id: pub.uri, type: "Note" });
   // Browsers are not answered by Fedify.
   expect((await fetch(`http://${warren.domain}${new URL(pub.uri).pathname}`, { headers: { accept: "text/html" } })).headers.get("content-type") ?? "").not.toContain("activity+json");
 
