@@ -41,8 +41,8 @@ function reach(store: Store, authorId: string, audience: StatusAudience): { reci
   return { recipients, preferSharedInbox: true };
 }
 
-/** The audience of a status as the status.deleted event keeps it. */
-export const audienceOf = (status: StatusRecord): StatusAudience => ({
+/** Whom a status was addressed to (what the status.deleted event keeps, domain/statuses/delete.ts). */
+const audienceOf = (status: StatusRecord): StatusAudience => ({
   visibility: status.visibility,
   mentionIds: status.mentionIds,
   inReplyToAccountId: status.inReplyToAccountId,
