@@ -284,6 +284,22 @@ test("a public Note, its Create and the outbox are served to ActivityPub GETs", 
   expect(list(page.orderedItems).every((item: any) => item.type === "Create" || item.type === "Announce")).toBe(true);
 });
 
+test("the outbox pages on: 20 activities, then the rest from `next`, none twice", async () => {
+  const dave = await signedInUser(warren.t, "dave");
+  const posted: string[] = [];
+  for (let i = 0; i < 22; i++) posted.unshift((await post(`number ${i}`, i % 2 ? "public" : "unlisted", dave.token)).uri);
+  const outbox = await bodyOf(await get("/users/dave/outbox"));
+  expect(outbox.totalItems).toBe(22);
+  const path = (url: string) => new URL(url).pathname + new URL(url).search;
+  const first = await bodyOf(await get(path(outbox.first)));
+  expect(list(first.orderedItems)).toHaveLength(20);
+  const second = await bodyOf(await get(path(first.next)));
+  const objects = [...list(first.orderedItems), ...list(second.orderedItems)].map((item: any) => idOf(item.object));
+  expect(objects).toEqual(posted);
+  expect(second.next).toBeUndefined();
+  expect((await get("/users/dave/outbox?cursor=nonsense")).status).toBe(404);
+});
+
 test("a private Note: 404 unsigned or to an outsider, served to a signed GET from a follower or a mentioned actor", async () => {
   const priv = await post(`only for followers and @eve@${peer.domain}`, "private");
   const direct = await post(`only eve @eve@${peer.domain}`, "direct");
