@@ -44,8 +44,8 @@ export function presentRelationship(facts: RelationshipFacts): Relationship {
     muting_expires_at: facts.mute?.expiresAt ? new Date(facts.mute.expiresAt).toISOString() : null,
     requested: facts.requested !== undefined,
     requested_by: facts.requestedBy,
-    domain_blocking: false,
-    endorsed: false,
+    domain_blocking: facts.domainBlocking,
+    endorsed: facts.endorsed,
     note: facts.note,
   };
 }

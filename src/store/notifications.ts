@@ -85,6 +85,20 @@ export function notificationsInRange(store: Store, recipientId: string, fromId: 
   return out.reverse();
 }
 
+/** Inside a write: removes `recipientId`'s notifications from the senders `from` picks (asked once per sender). */
+export function clearNotificationsFrom(store: Store, recipientId: string, from: (fromAccountId: string) => boolean): void {
+  const picked = new Map<string, boolean>();
+  const doomed: NotificationRecord[] = [];
+  for (const { key } of store.db.notificationsByPair.getRange({ start: [recipientId], end: [recipientId, END] })) {
+    const [, fromId, id] = key as string[];
+    let hit = picked.get(fromId!);
+    if (hit === undefined) picked.set(fromId!, (hit = from(fromId!)));
+    const n = hit ? getNotification(store, recipientId, id!) : undefined;
+    if (n) doomed.push(n);
+  }
+  for (const n of doomed) removeNotification(store, n);
+}
+
 /** Inside a write: removes every notification of `recipientId`. Returns how many. */
 export function clearNotifications(store: Store, recipientId: string): number {
   const all: NotificationRecord[] = [];

@@ -1,6 +1,8 @@
 // The social graph: follows, follow requests, blocks, mutes, notes. Reads here are the guards every
 // interaction checks synchronously; writes keep each record and its paging index in step.
 import { getList, ownerListsContaining, removeMember } from "./lists.ts";
+import { getEndorsement } from "./endorsements.ts";
+import { blocksDomainOf } from "./user-domain-blocks.ts";
 import { END, type Store } from "./db.ts";
 import { putAccount } from "./accounts.ts";
 import type { AccountRecord, BlockRecord, FollowRecord, MuteRecord } from "./records.ts";
@@ -64,6 +66,11 @@ export function* followerIdsOf(store: Store, targetId: string): Iterable<string>
   for (const { value } of store.db.followersIndex.getRange({ start: [targetId], end: [targetId, END] })) yield value as string;
 }
 
+/** Ids of the accounts with a pending follow request to `targetId`. */
+export function* requesterIdsOf(store: Store, targetId: string): Iterable<string> {
+  for (const { value } of store.db.followRequestsIndex.getRange({ start: [targetId], end: [targetId, END] })) yield value as string;
+}
+
 /** Ids of the accounts `followerId` follows (search's `following=true`). */
 export function* followingIdsOf(store: Store, followerId: string): Iterable<string> {
   for (const { value } of store.db.followingIndex.getRange({ start: [followerId], end: [followerId, END] })) yield value as string;
@@ -81,6 +88,10 @@ export interface RelationshipFacts {
   blockedBy: boolean;
   mute: MuteRecord | undefined;
   note: string;
+  /** endorsed while followed (store/endorsements.ts) */
+  endorsed: boolean;
+  /** the viewer blocks the target's domain (store/user-domain-blocks.ts) */
+  domainBlocking: boolean;
 }
 
 export function relationshipFacts(store: Store, viewerId: string, targetId: string, now = Date.now()): RelationshipFacts {
@@ -95,6 +106,8 @@ export function relationshipFacts(store: Store, viewerId: string, targetId: stri
     blockedBy: isBlocking(store, targetId, viewerId),
     mute: getMute(store, viewerId, targetId, now),
     note: getAccountNote(store, viewerId, targetId),
+    endorsed: getEndorsement(store, viewerId, targetId) !== undefined && isFollowing(store, viewerId, targetId),
+    domainBlocking: blocksDomainOf(store, viewerId, store.db.accounts.get(targetId) as AccountRecord | undefined),
   };
 }
 

@@ -68,6 +68,8 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   filters: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
   // A followed hashtag brings statuses into its follower's home.
   tagChoices: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
+  // Endorsements, domain blocks and thread mutes all change what their account sees.
+  accountChoices: byParts(versionName.viewer, 1),
 };
 
 /** Keyspaces whose point reads are noted while recording (see recordingReads). */

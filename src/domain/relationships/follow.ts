@@ -15,6 +15,7 @@ import { recordEvent, type Origin } from "../events.ts";
 import { acceptFollowRequest } from "./follow-requests.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
+import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
 
 
 export interface FollowOptions {
@@ -55,6 +56,8 @@ export async function follow(deps: Deps, actor: AccountRecord, target: AccountRe
   await store.write(() => {
     // Guards first, before anything is written: a block may have committed since the request began.
     if (blockedEitherWay(store, actor.id, target.id)) throw new NotPermitted();
+    // Nor to an account of a domain the actor blocks (Mastodon: 403).
+    if (blocksDomainOf(store, actor.id, target)) throw new NotPermitted();
     const existing = getFollow(store, actor.id, target.id);
     if (existing) return putFollow(store, withOptions(existing, options));
     // A remote account answers with Accept or Reject (src/federation): requested until then.

@@ -1,0 +1,25 @@
+// GET /api/v1/preferences: the user's posting defaults (CredentialAccount.source) and reading preferences.
+// Warren has no reading settings yet: those are Mastodon's defaults.
+import type { UserRecord } from "../../store/records.ts";
+
+export interface Preferences {
+  visibility: UserRecord["privacy"];
+  sensitive: boolean;
+  language: string | null;
+  quotePolicy: "public";
+  expandMedia: "default";
+  expandSpoilers: boolean;
+  autoplayGifs: boolean;
+}
+
+export function preferencesOf(user: UserRecord): Preferences {
+  return {
+    visibility: user.privacy,
+    sensitive: user.sensitive,
+    language: user.language,
+    quotePolicy: "public",
+    expandMedia: "default",
+    expandSpoilers: false,
+    autoplayGifs: false,
+  };
+}
