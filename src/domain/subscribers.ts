@@ -296,6 +296,27 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/follows.ts")).sendUnfollow(ctx, event.payload, event.at),
   }),
+  on({
+    name: "federation.send_block",
+    on: "block.created",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/blocks.ts")).sendBlock(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_unblock",
+    on: "block.removed",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/blocks.ts")).sendUnblock(ctx, event.payload, event.at),
+  }),
+  on({
+    name: "federation.send_profile_update",
+    on: "account.updated",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/profiles.ts")).sendProfileUpdate(ctx, event.payload, event.at),
+  }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({
     name: "push.deliver",
