@@ -28,6 +28,8 @@ import { streamingRoutes } from "./http/streaming/routes.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { notificationV2Routes } from "./http/api/v2/notifications.ts";
+import { notificationPolicyRoutes } from "./http/api/v2/notification-policy.ts";
+import { notificationRequestRoutes } from "./http/api/v1/notification-requests.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
 import { instanceWebRoutes } from "./http/instance/routes.ts";
 import { publicPageRoutes } from "./http/pages/routes.ts";
@@ -85,6 +87,8 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
     .use(markerRoutes(deps))
+    .use(notificationRequestRoutes(deps))
+    .use(notificationPolicyRoutes(deps))
     .use(notificationV1Routes(deps))
     .use(streamingRoutes(deps))
     .use(instanceV1Routes(deps))

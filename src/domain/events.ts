@@ -54,6 +54,10 @@ export interface EventPayloads {
   /** Someone asked for a password reset link for this user (/auth/password/new). */
   "user.password_reset_requested": { accountId: string };
   "notification.created": { recipientId: string; notificationId: string };
+  /** A recipient accepted a notification request: the sender's held notifications are to join the normal list. */
+  "notification_request.accepted": { recipientId: string; requestId: string; fromAccountId: string };
+  /** A recipient dismissed a notification request: the sender's held notifications (up to then) are to go. */
+  "notification_request.dismissed": { recipientId: string; fromAccountId: string };
   "list.member_added": { ownerId: string; listId: string; accountId: string };
   "list.deleted": { listId: string };
   /** An upload was stored; `processing`: it waits for its video/audio job. */

@@ -17,6 +17,7 @@ import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
 import { notifyStaffOfReport } from "./reports/notify-staff.ts";
 import { notifySubscribers } from "./notifications/subscribed.ts";
+import { dropDismissedRequest, mergeAcceptedRequest } from "./notifications/requests.ts";
 import { indexAccounts, indexStatuses, unindexStatuses } from "./search/indexing.ts";
 import { deliverPush } from "./push/deliver.ts";
 import { generateAnnualReport } from "./annual-reports/generate.ts";
@@ -170,6 +171,20 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "report.created",
     lane: "default",
     run: (ctx, event) => notifyStaffOfReport(ctx, event.payload.reportId),
+  }),
+
+  // Notification requests (domain/notifications/requests.ts): accepted ones merge, dismissed ones go
+  on({
+    name: "notifications.merge_request",
+    on: "notification_request.accepted",
+    lane: "default",
+    run: (ctx, event) => mergeAcceptedRequest(ctx, event.payload),
+  }),
+  on({
+    name: "notifications.drop_request",
+    on: "notification_request.dismissed",
+    lane: "default",
+    run: (ctx, event) => dropDismissedRequest(ctx, event.payload, event.at),
   }),
 
   // A `status` notification to the followers who asked for one (follow option notify=true)

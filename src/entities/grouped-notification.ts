@@ -28,9 +28,15 @@ const NotificationGroupSchema = t.Object(
   { description: "Mastodon NotificationGroup" },
 );
 
+/** PartialAccountWithAvatar: enough to draw the avatars of a group's other accounts (expand_accounts=partial_avatars). */
+const PartialAccountSchema = t.Pick(AccountSchema, ["id", "acct", "url", "avatar", "avatar_static", "avatar_description", "locked", "bot"], {
+  description: "Mastodon PartialAccountWithAvatar",
+});
+
 export const GroupedNotificationsSchema = t.Object(
   {
     accounts: t.Array(AccountSchema),
+    partial_accounts: t.Optional(t.Array(PartialAccountSchema, { description: "Only with expand_accounts=partial_avatars" })),
     statuses: t.Array(StatusSchema),
     notification_groups: t.Array(NotificationGroupSchema),
   },
@@ -40,8 +46,12 @@ export const GroupedNotificationsSchema = t.Object(
 type NotificationGroup = Static<typeof NotificationGroupSchema>;
 export type GroupedNotifications = Static<typeof GroupedNotificationsSchema>;
 
-/** `paged`: list answers carry page_min_id, page_max_id and latest_page_notification_at. */
-export function presentGroupedNotifications(config: Config, loaded: LoadedNotificationGroups, paged: boolean): GroupedNotifications {
+/**
+ * `paged`: list answers carry page_min_id, page_max_id and latest_page_notification_at. `partial`
+ * (expand_accounts=partial_avatars): `accounts` holds each group's newest account in full and
+ * `partial_accounts` the other sampled ones, as Mastodon's GroupedNotificationsPresenter.
+ */
+export function presentGroupedNotifications(config: Config, loaded: LoadedNotificationGroups, paged: boolean, partial = false): GroupedNotifications {
   const groups = loaded.groups.map(({ group, newest, sampleAccountIds, statusId, report }) => {
     const entry: NotificationGroup = {
       group_key: group.key,
@@ -60,9 +70,14 @@ export function presentGroupedNotifications(config: Config, loaded: LoadedNotifi
     if (report) entry.report = presentReport(config, report, loaded.recipientId);
     return entry;
   });
-  return {
-    accounts: loaded.accounts.map((a) => presentAccount(config, a, loaded.recipientId)),
-    statuses: presentStatuses(config, loaded.statuses),
-    notification_groups: groups,
-  };
+  const statuses = presentStatuses(config, loaded.statuses);
+  const present = (a: (typeof loaded.accounts)[number]) => presentAccount(config, a, loaded.recipientId);
+  if (!partial) return { accounts: loaded.accounts.map(present), statuses, notification_groups: groups };
+  const full = new Set(loaded.groups.map((g) => g.sampleAccountIds[0]).filter((id) => id !== undefined));
+  const accounts = loaded.accounts.filter((a) => full.has(a.id)).map(present);
+  const partialAccounts = loaded.accounts.filter((a) => !full.has(a.id)).map((a) => {
+    const { id, acct, url, avatar, avatar_static, avatar_description, locked, bot } = present(a);
+    return { id, acct, url, avatar, avatar_static, avatar_description, locked, bot };
+  });
+  return { accounts, partial_accounts: partialAccounts, statuses, notification_groups: groups };
 }

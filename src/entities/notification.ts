@@ -25,6 +25,7 @@ export const NotificationSchema = t.Object(
     status: t.Optional(StatusSchema),
     annual_report: t.Optional(AnnualReportEventSchema),
     report: t.Optional(ReportSchema),
+    filtered: t.Optional(t.Boolean({ description: "true when held back by your notification policy (include_filtered)" })),
   },
   { description: "Mastodon Notification" },
 );
@@ -44,6 +45,7 @@ function presentNotification(config: Config, recipientId: string, loaded: Loaded
   if (loaded.status) out.status = presentStatus(config, { viewerId: recipientId, statuses: [loaded.status] });
   if (notification.annualReportYear !== undefined) out.annual_report = presentAnnualReportEvent(notification.annualReportYear);
   if (loaded.report) out.report = presentReport(config, loaded.report, recipientId);
+  if (notification.filtered) out.filtered = true;
   return out;
 }
 

@@ -34,6 +34,6 @@ export function notificationsFor(deps: Deps, recipientId: string, notifications:
   return presentNotifications(deps.config, loadNotifications(deps, recipientId, notifications));
 }
 
-export function groupedNotificationsFor(deps: Deps, recipientId: string, groups: readonly NotificationGroupData[], paged: boolean): GroupedNotifications {
-  return presentGroupedNotifications(deps.config, loadNotificationGroups(deps, recipientId, groups), paged);
+export function groupedNotificationsFor(deps: Deps, recipientId: string, groups: readonly NotificationGroupData[], paged: boolean, partial = false): GroupedNotifications {
+  return presentGroupedNotifications(deps.config, loadNotificationGroups(deps, recipientId, groups), paged, partial);
 }

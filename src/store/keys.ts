@@ -114,6 +114,11 @@ export const KEYSPACES = {
   notificationsByStatus: "notifications_by_status",
   /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up */
   notificationsByPair: "notifications_by_pair",
+  /** Policies, requests and permissions (src/store/notification-policy.ts), families by the first element:
+   * ["p", accountId] → NotificationPolicyRecord; ["r", recipientId, requestId] → NotificationRequestRecord;
+   * ["s", recipientId, fromAccountId] → requestId; ["a", recipientId, fromAccountId] → acceptedAt (ms);
+   * ["m", recipientId, requestId] → fromAccountId (accepted, notifications not yet merged) */
+  notificationFiltering: "notification_filtering",
 
   // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
   // re-checked at read time, so a feed row never shows what its viewer may no longer see.

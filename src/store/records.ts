@@ -221,4 +221,8 @@ export interface NotificationRecord {
   /** annual_report: the year of the report it announces (store/annual-reports.ts); absent on every other type */
   annualReportYear?: number;
   createdAt: number;
+  /** Held back by the recipient's notification policy (a notification request); absent when not */
+  filtered?: true;
+  /** Groupable types: the hour (Unix time / 3600) its group started, which it joined (domain/notifications/group-key.ts) */
+  groupBucket?: number;
 }

@@ -164,7 +164,7 @@ test("a direct Note mentioning a local account notifies it and is seen by nobody
   });
   await create(mallory, n);
   const notification = await until(async () =>
-    (await json(warren, "/api/v1/notifications", carol.token)).find((x: any) => x.type === "mention" && x.status?.uri === n.id),
+    (await json(warren, "/api/v1/notifications?include_filtered=true", carol.token)).find((x: any) => x.type === "mention" && x.status?.uri === n.id),
   );
   expect(notification.status.visibility).toBe("direct");
   expect(notification.status.mentions.map((m: any) => m.username)).toEqual(["carol"]);

@@ -92,6 +92,8 @@ export function listGroups(
     const key = groupKeyOf(row, groupedTypes);
     if (key.startsWith("ungrouped-")) return { key, members: [row], pageMin: row };
     const members = groupMembers(store, recipientId, key, filter).filter((n) => below(n.id));
+    // A row always belongs to its own group, even one whose id strayed past its group's hours.
+    if (members.length === 0) return { key, members: [row], pageMin: row };
     const inPage = members.filter((n) => above(n.id));
     return { key, members, pageMin: inPage.at(-1) ?? row };
   });

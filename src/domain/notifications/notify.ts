@@ -3,10 +3,13 @@
 import type { Deps } from "../../deps.ts";
 import type { JobEnqueuer } from "../../jobs/queue.ts";
 import { newId } from "../../lib/ids.ts";
-import type { NotificationType } from "../../store/records.ts";
+import type { NotificationRecord, NotificationType } from "../../store/records.ts";
 import { blockedEitherWay, getMute } from "../../store/relationships.ts";
 import { hasNotification, insertNotification } from "../../store/notifications.ts";
 import { recordEvent } from "../events.ts";
+import { groupBucketFor } from "./group-key.ts";
+import { policyVerdict } from "./policy.ts";
+import { holdInRequest } from "./requests.ts";
 
 export interface NotifyInput {
   type: NotificationType;
@@ -18,7 +21,9 @@ export interface NotifyInput {
 }
 
 /** Inside a write: records the notification unless it would notify oneself, cross a block, come from an
- * account muted with notifications, or duplicate an existing one. Returns the id, or null when skipped. */
+ * account muted with notifications, duplicate an existing one or be dropped by the recipient's notification
+ * policy; one the policy filters is held in its sender's notification request, unannounced. Returns the id,
+ * or null when skipped. */
 export function notify(deps: Pick<Deps, "store"> & { jobs: JobEnqueuer }, input: NotifyInput, now = Date.now()): string | null {
   const { store } = deps;
   const { type, recipientId, fromAccountId } = input;
@@ -30,8 +35,17 @@ export function notify(deps: Pick<Deps, "store"> & { jobs: JobEnqueuer }, input:
   const mute = getMute(store, recipientId, fromAccountId, now);
   if (mute?.notifications) return null;
   if (hasNotification(store, recipientId, fromAccountId, type, statusId, reportId)) return null;
+  const verdict = policyVerdict(store, { type, recipientId, fromAccountId, statusId }, now);
+  if (verdict === "drop") return null;
   const id = newId(now);
-  insertNotification(store, { v: 1, id, type, recipientId, fromAccountId, statusId, ...(reportId ? { reportId } : {}), createdAt: now });
-  recordEvent(deps, "notification.created", { recipientId, notificationId: id }, "local", now);
+  const groupBucket = groupBucketFor(store, { type, recipientId, statusId }, now);
+  const record: NotificationRecord = {
+    v: 1, id, type, recipientId, fromAccountId, statusId, ...(reportId ? { reportId } : {}), createdAt: now,
+    ...(verdict === "filter" ? { filtered: true as const } : {}),
+    ...(groupBucket !== undefined ? { groupBucket } : {}),
+  };
+  insertNotification(store, record);
+  if (record.filtered) holdInRequest(store, record, now);
+  else recordEvent(deps, "notification.created", { recipientId, notificationId: id }, "local", now);
   return id;
 }

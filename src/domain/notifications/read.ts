@@ -35,10 +35,12 @@ export interface NotificationFilter {
   types: Set<string> | null;
   excludeTypes: Set<string>;
   accountId: string | null;
+  /** Also notifications held back by the notification policy (`include_filtered`, or an `account_id` given) */
+  includeFiltered?: boolean;
 }
 
 /** Unknown types are ignored; an empty `types[]` (after that) means every type. */
-export function notificationFilter(types: string[], excludeTypes: string[], accountId?: string): NotificationFilter {
+export function notificationFilter(types: string[], excludeTypes: string[], accountId?: string, includeFiltered = false): NotificationFilter {
   const known = (list: string[]) => new Set(list.filter((type) => (NOTIFICATION_TYPES as readonly string[]).includes(type)));
   const wanted = known(types);
   return {
@@ -46,6 +48,8 @@ export function notificationFilter(types: string[], excludeTypes: string[], acco
     excludeTypes: known(excludeTypes),
     // An account id that is not an id matches nothing.
     accountId: accountId === undefined ? null : (normaliseId(accountId) ?? "-"),
+    // As Mastodon's: the notifications of one sender (a request's page) include the held ones.
+    includeFiltered: includeFiltered || accountId !== undefined,
   };
 }
 
@@ -70,6 +74,7 @@ export function shownTo(store: Store, recipientId: string, n: NotificationRecord
 }
 
 export function matches(filter: NotificationFilter, n: NotificationRecord): boolean {
+  if (n.filtered && !filter.includeFiltered) return false;
   if (filter.types && !filter.types.has(n.type)) return false;
   if (filter.excludeTypes.has(n.type)) return false;
   return !filter.accountId || n.fromAccountId === filter.accountId;

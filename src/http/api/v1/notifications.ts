@@ -18,7 +18,7 @@ import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader, parseLimit } from "../../plugins/paging.ts";
 import { notificationsFor } from "../../present.ts";
-import { EmptyObject, ErrorBody, pagingQuery } from "../../schemas.ts";
+import { EmptyObject, ErrorBody, Flag, pagingQuery, toBool } from "../../schemas.ts";
 
 const READ = ["read:notifications"];
 const WRITE = ["write:notifications"];
@@ -35,7 +35,8 @@ export function listOf(value: string | string[] | undefined): string[] {
 export const filterQuery = {
   types: TypeList("Only these types (types[]=…; unknown types are ignored)"),
   exclude_types: TypeList("Leave out these types (exclude_types[]=…)"),
-  account_id: t.Optional(t.String({ maxLength: 30, description: "Only notifications from this account" })),
+  account_id: t.Optional(t.String({ maxLength: 30, description: "Only notifications from this account (held ones included)" })),
+  include_filtered: t.Optional(Flag({ description: "Also the notifications your notification policy held back" })),
 };
 
 const IdParams = t.Object({ id: t.String({ description: "Notification id" }) });
@@ -47,7 +48,7 @@ export const notificationV1Routes = (deps: Deps) =>
     .get(
       "/api/v1/notifications",
       ({ viewer, query, request, set }) => {
-        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), query.account_id);
+        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), query.account_id, toBool(query.include_filtered));
         const paging = boundedPageQuery(query, NOTIFICATION_LIST_LIMIT);
         const page = listNotifications(deps.store, viewer.account.id, filter, paging);
         const link = linkHeader({ baseUrl: deps.config.url, request, first: page[0]?.id, last: page.at(-1)?.id, next: true, prevParam: "min_id", budget: paging.budget });
@@ -64,7 +65,7 @@ export const notificationV1Routes = (deps: Deps) =>
     .get(
       "/api/v1/notifications/unread_count",
       ({ viewer, query }) => {
-        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), query.account_id);
+        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), query.account_id, toBool(query.include_filtered));
         return { count: unreadCount(deps.store, viewer.account.id, filter, parseLimit(query.limit, UNREAD_COUNT_LIMIT, UNREAD_COUNT_MAX)) };
       },
       {

@@ -14,7 +14,7 @@ import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
 import { groupedNotificationsFor } from "../../present.ts";
-import { EmptyObject, ErrorBody, pagingQuery } from "../../schemas.ts";
+import { EmptyObject, ErrorBody, pagingQuery, toBool } from "../../schemas.ts";
 import { filterQuery, listOf, TypeList } from "../v1/notifications.ts";
 
 const READ = ["read:notifications"];
@@ -24,6 +24,7 @@ const errors = { 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 const groupingQuery = {
   types: filterQuery.types,
   exclude_types: filterQuery.exclude_types,
+  include_filtered: filterQuery.include_filtered,
   grouped_types: TypeList(`Group only these types (grouped_types[]=…; default ${GROUPABLE_TYPES.join(", ")})`),
 };
 
@@ -41,23 +42,22 @@ export const notificationV2Routes = (deps: Deps) =>
     .get(
       "/api/v2/notifications",
       ({ viewer, query, request, set }) => {
-        // partial_avatars is accepted and answered with full accounts (every client reads those).
         if (query.expand_accounts !== undefined && !["full", "partial_avatars"].includes(query.expand_accounts)) {
           throw new BadRequest("expand_accounts must be one of full, partial_avatars");
         }
-        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types));
+        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), undefined, toBool(query.include_filtered));
         const paging = boundedPageQuery(query, NOTIFICATION_LIST_LIMIT);
         const page = listGroups(deps.store, viewer.account.id, filter, groupedTypesOf(query.grouped_types), paging);
         const link = linkHeader({ baseUrl: deps.config.url, request, first: page.cursors[0], last: page.cursors.at(-1), next: true, prevParam: "min_id", budget: paging.budget });
         if (link) set.headers["link"] = link;
-        return groupedNotificationsFor(deps, viewer.account.id, page.groups, true);
+        return groupedNotificationsFor(deps, viewer.account.id, page.groups, true, query.expand_accounts === "partial_avatars");
       },
       {
         auth: READ,
         query: t.Object({
           ...pagingQuery,
           ...groupingQuery,
-          expand_accounts: t.Optional(t.String({ maxLength: 20, description: "full (default) or partial_avatars (answered in full)" })),
+          expand_accounts: t.Optional(t.String({ maxLength: 20, description: "full (default), or partial_avatars: each group's newest account in full, the others in partial_accounts" })),
         }),
         response: { 200: GroupedNotificationsSchema, 400: ErrorBody, ...errors },
         detail: { summary: "Your notifications in groups, newest first (limit counts groups)", tags: ["notifications"] },
@@ -66,7 +66,7 @@ export const notificationV2Routes = (deps: Deps) =>
     .get(
       "/api/v2/notifications/unread_count",
       ({ viewer, query }) => {
-        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types));
+        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), undefined, toBool(query.include_filtered));
         const limit = parseLimit(query.limit, UNREAD_COUNT_LIMIT, UNREAD_COUNT_MAX);
         return { count: unreadGroupCount(deps.store, viewer.account.id, filter, groupedTypesOf(query.grouped_types), limit) };
       },
