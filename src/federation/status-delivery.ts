@@ -56,38 +56,44 @@ function liveLocalStatus(store: Store, statusId: string): { status: StatusRecord
   return author && !author.suspended ? { status, author } : null;
 }
 
-/** Sends `activity` as `author` to whoever `audience` reaches; nothing when that is nobody. */
-async function deliver(ctx: SubscriberContext, fed: Context<void>, author: AccountRecord, audience: StatusAudience, activity: Create | Update | Delete) {
+/** Sends the activity `build` makes, as `author`, to whoever `audience` reaches. When that is nobody (an
+ * instance that does not federate), Fedify is not even built. */
+async function deliver(
+  ctx: SubscriberContext,
+  author: AccountRecord,
+  audience: StatusAudience,
+  build: (fed: Context<void>) => Create | Update | Delete | null,
+): Promise<void> {
   const { recipients, preferSharedInbox } = reach(ctx.store, author.id, audience);
   if (recipients.length === 0) return;
-  await fed.sendActivity({ identifier: author.username }, recipients, activity, { preferSharedInbox });
+  const fed = await context(ctx);
+  const activity = build(fed);
+  if (activity) await fed.sendActivity({ identifier: author.username }, recipients, activity, { preferSharedInbox });
 }
 
 /** status.created: a local post. */
 export async function sendCreate(ctx: SubscriberContext, event: EventPayloads["status.created"]): Promise<void> {
   const live = liveLocalStatus(ctx.store, event.statusId);
-  if (!live) return;
-  const fed = await context(ctx);
-  const create = createOf(fed, ctx.store, ctx.config, live.status);
-  if (create) await deliver(ctx, fed, live.author, audienceOf(live.status), create);
+  if (live) await deliver(ctx, live.author, audienceOf(live.status), (fed) => createOf(fed, ctx.store, ctx.config, live.status));
 }
 
 /** status.updated: a local edit; the Note carries `updated`. */
 export async function sendUpdate(ctx: SubscriberContext, event: EventPayloads["status.updated"]): Promise<void> {
   const live = liveLocalStatus(ctx.store, event.statusId);
   if (!live?.status.editedAt) return;
-  const fed = await context(ctx);
-  const note = noteOf(fed, ctx.store, ctx.config, live.status);
-  if (!note) return;
-  const update = new CompactedUpdate({
-    id: new URL(`${live.status.uri}#updates/${live.status.editedAt}`),
-    actor: note.attributionId,
-    published: note.updated,
-    tos: note.toIds,
-    ccs: note.ccIds,
-    object: note,
+  const { status } = live;
+  await deliver(ctx, live.author, audienceOf(status), (fed) => {
+    const note = noteOf(fed, ctx.store, ctx.config, status);
+    if (!note) return null;
+    return new CompactedUpdate({
+      id: new URL(`${status.uri}#updates/${status.editedAt}`),
+      actor: note.attributionId,
+      published: note.updated,
+      tos: note.toIds,
+      ccs: note.ccIds,
+      object: note,
+    });
   });
-  await deliver(ctx, fed, live.author, audienceOf(live.status), update);
 }
 
 /** status.deleted: a local status is gone; its audience comes with the event, since the record is removed
@@ -98,15 +104,10 @@ export async function sendDelete(ctx: SubscriberContext, event: EventPayloads["s
   const author = getAccount(ctx.store, event.accountId);
   if (!audience || !author || author.domain !== null || author.suspended || author.dataDeletedAt) return;
   if (stored && (!stored.local || stored.reblogOfId)) return;
-  const fed = await context(ctx);
   const uri = new URL(`${author.uri}/statuses/${publicId(event.statusId)}`);
-  const del = new CompactedDelete({
-    id: new URL(`${uri.href}#delete`),
-    actor: new URL(author.uri),
-    to: PUBLIC_COLLECTION,
-    object: mastodonTombstone(uri),
-  });
-  await deliver(ctx, fed, author, audience, del);
+  await deliver(ctx, author, audience, () =>
+    new CompactedDelete({ id: new URL(`${uri.href}#delete`), actor: new URL(author.uri), to: PUBLIC_COLLECTION, object: mastodonTombstone(uri) }),
+  );
 }
 
 /** The local reblogger of a reblog event, the original, and who hears of it: the reblogger's remote followers
@@ -127,9 +128,10 @@ export async function sendAnnounce(ctx: SubscriberContext, event: EventPayloads[
   // Undone (or undone and made again, which sends its own) since.
   if (!parties || reblogIdOf(ctx.store, parties.reblogger.id, parties.original.id) !== event.statusId) return;
   const wrapper = getStatus(ctx.store, event.statusId);
+  if (!wrapper || parties.recipients.length === 0) return;
   const fed = await context(ctx);
-  const announce = wrapper ? announceOf(fed, ctx.store, wrapper) : null;
-  if (!announce || parties.recipients.length === 0) return;
+  const announce = announceOf(fed, ctx.store, wrapper);
+  if (!announce) return;
   await fed.sendActivity({ identifier: parties.reblogger.username }, parties.recipients, announce, { preferSharedInbox: true });
 }
 
