@@ -331,7 +331,7 @@ test("pinned public statuses are the featured collection, named by the actor", a
   expect(items[0]).toMatchObject({ type: "Note", content: pinned.content });
 });
 
-test("another Warren stores what alice posts for its follower (public with media, private), and drops it when deleted", async () => {
+test("another Warren stores what alice posts for its follower (public with media, private), its favourite and reblog count here, and it drops the status when deleted", async () => {
   const second = await startInstance();
   try {
     const bob = await signedInUser(second.t, "bob");
@@ -355,6 +355,14 @@ test("another Warren stores what alice posts for its follower (public with media
     expect(seen.media_attachments[0]).toMatchObject({ remote_url: media.url, description: "small" });
     expect(seen.tags.map((t: any) => t.name)).toEqual(["warren"]);
     expect((await home(priv.uri)).visibility).toBe("private");
+
+    // bob's favourite and reblog there count here (his Like and Announce, read by this instance's inbox).
+    await json(second, `/api/v1/statuses/${seen.id}/favourite`, bob.token, { method: "POST" });
+    await json(second, `/api/v1/statuses/${seen.id}/reblog`, bob.token, { method: "POST" });
+    await until(async () => {
+      const here = await json(warren, `/api/v1/statuses/${pub.id}`, alice.token);
+      return here.favourites_count === 1 && here.reblogs_count === 1;
+    });
 
     await warren.t.request(`/api/v1/statuses/${pub.id}`, { method: "DELETE", token: alice.token });
     await until(async () => (await second.t.request(`/api/v1/statuses/${seen.id}`, { token: bob.token })).status === 404);
