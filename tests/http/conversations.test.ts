@@ -66,6 +66,16 @@ describe("what a direct status makes", () => {
     expect((await conversations(alice)).body).toHaveLength(1);
   });
 
+  test("a recipient who muted the thread gets no new status in it", async () => {
+    const [alice, bob] = [await newUser(t, "c"), await newUser(t, "c")];
+    const first = await dm(alice, [bob]);
+    const [theirs] = (await conversations(bob)).body;
+    expect((await post(t, `/api/v1/statuses/${first.id}/mute`, bob.token)).body.muted).toBe(true);
+    await post(t, `/api/v1/conversations/${theirs.id}/read`, bob.token);
+    await dm(alice, [bob], "more", { in_reply_to_id: first.id });
+    expect((await conversations(bob)).body).toMatchObject([{ unread: false, last_status: { id: first.id } }]);
+  });
+
   test("an author who blocks a recipient later hides the conversation from them", async () => {
     const [alice, bob] = [await newUser(t, "c"), await newUser(t, "c")];
     await dm(alice, [bob]);

@@ -1,6 +1,7 @@
 // The conversations subscribers. A direct status (local or remote) joins its thread's conversation for each
 // local participant: its author (read) and the mentioned accounts who would be notified of it (unread), as
-// Mastodon adds it in NotifyService (so a recipient who blocks or mutes the author gets nothing). A reply
+// Mastodon adds it in NotifyService (so a recipient who blocks or mutes the author, blocks its domain or
+// muted the thread gets nothing). A reply
 // joins the conversation of the status it replies to; a first direct status starts one. The `direct` stream
 // then gets a `conversation` event per participant. Deletion takes the status out again.
 import type { Store } from "../../store/db.ts";
@@ -14,11 +15,12 @@ import { getStatus } from "../../store/statuses.ts";
 import { isLocalAccountId } from "../../store/timelines.ts";
 import { canSeeStatus, viewerHides } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
+import { threadMuted } from "../statuses/thread-mute.ts";
 
 /** Does this local account take the status into its conversations? */
 function receives(store: Store, accountId: string, status: StatusRecord): boolean {
   if (accountId === status.accountId) return true;
-  return canSeeStatus(store, accountId, status) && !viewerHides(store, accountId, status.accountId);
+  return canSeeStatus(store, accountId, status) && !viewerHides(store, accountId, status.accountId) && !threadMuted(store, accountId, status);
 }
 
 /** Idempotent: a status goes into conversations once (its thread entry records that it did). */
