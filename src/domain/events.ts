@@ -23,6 +23,10 @@ export interface EventPayloads {
   /** A status was deleted; the rest of its removal is a subscriber's work. `audience`: who it was addressed
    * to, for the Delete sent to other servers once the record may be gone (absent on older events). */
   "status.deleted": { statusId: string; accountId: string; audience?: StatusAudience };
+  /** The quoted author revoked a quote of their status (domain/quotes/manage.ts): `statusId` is the quoting status. */
+  "quote.revoked": { statusId: string; quotedStatusId: string; accountId: string };
+  /** Its author changed who may quote a status (PUT /api/v1/statuses/:id/interaction_policy). */
+  "status.quote_policy_changed": { statusId: string; accountId: string };
   "reblog.created": { statusId: string; reblogOfId: string; accountId: string };
   "reblog.removed": { statusId: string; reblogOfId: string; accountId: string };
   "favourite.created": { favouriteId: string; accountId: string; statusId: string };

@@ -8,6 +8,8 @@ import { completeFavouriteRemoval } from "./statuses/favourite.ts";
 import { fetchStatusCard } from "./statuses/card.ts";
 import { removeStatus } from "./statuses/remove.ts";
 import { notifyRebloggersOfEdit } from "./statuses/edit-notify.ts";
+import { notifyQuotersOfEdit } from "./quotes/notify-update.ts";
+import { forgetQuotesOf } from "./quotes/attach.ts";
 import { STREAM_TOPIC } from "./streaming/signals.ts";
 import { fanOutStatuses } from "./timelines/fan-out.ts";
 import { backfillHome, backfillList, forgetFollow, removeListFeed } from "./timelines/follows.ts";
@@ -92,6 +94,26 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     lane: "default",
     run: (ctx, event) => notifyRebloggersOfEdit(ctx, event.payload.statusId, event.at),
   }),
+  // Quotes (domain/quotes): quoters hear of edits; a revoked quote or a new policy renders anew in the streams
+  on({
+    name: "notifications.quoted_update",
+    on: "status.updated",
+    lane: "default",
+    run: (ctx, event) => notifyQuotersOfEdit(ctx, event.payload.statusId, event.at),
+  }),
+  on({
+    name: "streaming.quote_revoked",
+    on: "quote.revoked",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "status.update", statusId: event.payload.statusId }),
+  }),
+  on({
+    name: "streaming.quote_policy_changed",
+    on: "status.quote_policy_changed",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "status.update", statusId: event.payload.statusId }),
+  }),
+  on({ name: "quotes.removal", on: "status.deleted", lane: "default", run: (ctx, event) => forgetQuotesOf(ctx.store, event.payload.statusId) }),
   on({
     name: "timelines.backfill_follow",
     on: "follow.created",

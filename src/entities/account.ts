@@ -242,7 +242,7 @@ export function presentCredentialAccount(
       discoverable: account.discoverable,
       indexable: account.indexable,
       attribution_domains: account.attributionDomains ?? [],
-      quote_policy: "public",
+      quote_policy: user.quotePolicy ?? "public",
     },
     role: presentRole(roleOf(user.role)),
   };

@@ -18,7 +18,7 @@ export const UnreadCountSchema = t.Object({ count: Int() }, { description: "Unre
 export const NotificationSchema = t.Object(
   {
     id: t.String(),
-    type: t.String({ description: "mention, status, reblog, follow, follow_request, favourite, poll, update, admin.sign_up, admin.report" }),
+    type: t.String({ description: "mention, status, reblog, follow, follow_request, favourite, poll, update, admin.sign_up, admin.report, quote, quoted_update" }),
     created_at: t.String(),
     group_key: t.String({ description: "<type>-<status_id>-<hour> / follow-<hour> for groupable types, ungrouped-<id> otherwise" }),
     account: AccountSchema,

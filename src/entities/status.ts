@@ -4,6 +4,7 @@
 import { t, type Static, type TSchema } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedStatus, LoadedStatuses } from "../domain/statuses/load.ts";
+import type { LoadedQuote } from "../domain/quotes/shown.ts";
 import { publicId } from "../lib/ids.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { AccountSchema, presentAccount, type Account } from "./account.ts";
@@ -16,14 +17,9 @@ import { Nullable } from "./nullable.ts";
 import { PollSchema, presentPoll } from "./poll.ts";
 import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
 import { presentStatusTag, StatusTagSchema } from "./tag.ts";
+import { presentQuote, presentQuoteApproval, QuoteApprovalSchema, quoteSchema, ShallowQuoteSchema } from "./quote.ts";
 
 const VisibilitySchema = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Literal("private"), t.Literal("direct")]);
-
-const QuoteApprovalSchema = t.Object({
-  automatic: t.Array(t.String()),
-  manual: t.Array(t.String()),
-  current_user: t.String({ description: "automatic, manual, denied or unknown" }),
-});
 
 const EmojiSchema = t.Object({ shortcode: t.String(), url: t.String(), static_url: t.String(), visible_in_picker: t.Boolean() });
 
@@ -60,19 +56,26 @@ const baseProperties = {
   emojis: t.Array(EmojiSchema),
   card: Nullable(PreviewCardSchema),
   poll: Nullable(PollSchema),
-  quote: t.Null({ description: "Quote posts are not supported" }),
   quote_approval: QuoteApprovalSchema,
   tagged_collections: t.Array(t.Unknown()),
 };
 
-const withContent = <R extends TSchema>(reblog: R, description: string) =>
-  t.Object({ ...baseProperties, content: t.String({ description: "HTML" }), reblog }, { description });
-const withText = <R extends TSchema>(reblog: R, description: string) =>
-  t.Object({ ...baseProperties, text: t.String({ description: "Source text" }), reblog }, { description });
+const withContent = <R extends TSchema, Q extends TSchema>(reblog: R, quote: Q, description: string) =>
+  t.Object({ ...baseProperties, content: t.String({ description: "HTML" }), reblog, quote: Nullable(quote) }, { description });
+const withText = <R extends TSchema, Q extends TSchema>(reblog: R, quote: Q, description: string) =>
+  t.Object({ ...baseProperties, text: t.String({ description: "Source text" }), reblog, quote: Nullable(quote) }, { description });
 
-export const StatusSchema = withContent(Nullable(withContent(t.Null(), "The reblogged Status")), "Mastodon Status");
+/** What a status quotes; the quoted status's own quote is shallow (its id only). */
+const StatusQuoteSchema = quoteSchema(withContent(t.Null(), ShallowQuoteSchema, "The quoted Status"));
+const DeletedStatusQuoteSchema = quoteSchema(withText(t.Null(), ShallowQuoteSchema, "The quoted Status, with its source text"));
+
+export const StatusSchema = withContent(Nullable(withContent(t.Null(), StatusQuoteSchema, "The reblogged Status")), StatusQuoteSchema, "Mastodon Status");
 /** DELETE /api/v1/statuses/:id: the deleted status with `text` (its source) instead of `content`. */
-export const DeletedStatusSchema = withText(Nullable(withText(t.Null(), "The reblogged Status, with its source text")), "Deleted Status with its source text");
+export const DeletedStatusSchema = withText(
+  Nullable(withText(t.Null(), DeletedStatusQuoteSchema, "The reblogged Status, with its source text")),
+  DeletedStatusQuoteSchema,
+  "Deleted Status with its source text",
+);
 
 export type Status = Static<typeof StatusSchema>;
 export type DeletedStatus = Static<typeof DeletedStatusSchema>;
@@ -147,7 +150,7 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
     replies_count: status.repliesCount,
     reblogs_count: status.reblogsCount,
     favourites_count: status.favouritesCount,
-    quotes_count: 0,
+    quotes_count: status.quotesCount ?? 0,
     edited_at: iso(status.editedAt),
   };
   if (flags) {
@@ -172,8 +175,8 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
   out.emojis = [];
   out.card = loaded.card ? presentPreviewCard(config, loaded.card, viewerId !== null) : null;
   out.poll = loaded.poll ? presentPoll(loaded.poll) : null;
-  out.quote = null;
-  out.quote_approval = { automatic: [], manual: [], current_user: viewerId ? "denied" : "unknown" };
+  out.quote = loaded.quote ? presentQuote(loaded.quote, (quoted) => present(config, viewerId, quoted, source)) : null;
+  out.quote_approval = presentQuoteApproval(loaded.quoteApproval);
   out.tagged_collections = [];
   return out;
 }
@@ -223,7 +226,9 @@ export interface StatusJsonParts {
   beforeMentions: string;
   /** `,"tags":[…],…,"poll":…` (a poll without its closing brace: the viewer's votes go there) */
   end: string;
-  /** `,"quote":null,…,"tagged_collections":[]}` */
+  /** The poll's closing brace, or nothing; then the viewer's `quote` and `quote_approval` go */
+  close: string;
+  /** `,"tagged_collections":[]}` */
   tail: string;
   /** Characters held (for a cache's size cap). */
   length: number;
@@ -252,7 +257,7 @@ function at(json: string, marker: string, from: number): number {
 /** Renders the parts of `loaded` (its own status only: a wrapped status has parts of its own). */
 export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: boolean): StatusJsonParts {
   const poll = loaded.poll && { ...loaded.poll, ownVotes: null };
-  const bare: LoadedStatus = { ...loaded, reblog: null, flags: null, pinned: null, filtered: null, poll };
+  const bare: LoadedStatus = { ...loaded, reblog: null, flags: null, pinned: null, filtered: null, poll, quote: null };
   const out = present(config, signedIn ? SOME_VIEWER : null, bare, false);
   const keys = Object.keys(out).join();
   const expected = out.application === undefined ? KEYS_WITHOUT_APPLICATION : KEYS_WITH_APPLICATION;
@@ -268,6 +273,7 @@ export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: 
   const account = at(json, ',"account":0,', reblog);
   const mentions = at(json, ',"mentions":0,', account);
   const quote = at(json, ',"quote":null,', mentions);
+  const tagged = at(json, ',"tagged_collections":', quote);
   const parts = {
     head: json.slice(0, sensitive + 13),
     middle: json.slice(sensitive + 18, content),
@@ -275,7 +281,8 @@ export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: 
     beforeAccount: json.slice(reblog + 14, account + 11),
     beforeMentions: json.slice(account + 12, mentions + 12),
     end: json.slice(mentions + 13, poll ? quote - 1 : quote),
-    tail: (poll ? "}" : "") + json.slice(quote),
+    close: poll ? "}" : "",
+    tail: json.slice(tagged),
     length: json.length,
   };
   return parts;
@@ -316,5 +323,14 @@ export function statusJson(
   out += parts.end;
   const poll = loaded.poll;
   if (poll && poll.ownVotes !== null) out += `,"voted":${poll.voted},"own_votes":${JSON.stringify(poll.ownVotes)}`;
+  out += `${parts.close},"quote":${quoteJson(config, viewerId, loaded.quote, partsOf)}`;
+  out += `,"quote_approval":${JSON.stringify(presentQuoteApproval(loaded.quoteApproval))}`;
   return out + parts.tail;
+}
+
+/** A status's quote as the viewer sees it: the quoted status from its own parts, like a reblog's. */
+function quoteJson(config: Config, viewerId: string | null, quote: LoadedQuote | null, partsOf: (loaded: LoadedStatus) => StatusJsonParts): string {
+  if (!quote) return "null";
+  if (quote.shallow) return JSON.stringify(presentQuote(quote, () => null));
+  return `{"state":${JSON.stringify(quote.state)},"quoted_status":${quote.status ? statusJson(config, viewerId, quote.status, partsOf) : "null"}}`;
 }

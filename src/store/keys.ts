@@ -79,6 +79,10 @@ export const KEYSPACES = {
   /** ["p", statusId] → PollRecord; ["v", statusId, accountId] → PollVoteRecord (one account's choices) */
   polls: "polls",
 
+  // Quote posts (src/store/quotes.ts; docs/statuses.md#quotes): the quote itself is on the quoting status's record
+  /** ["s", quotedStatusId, quotingStatusId] → quoting accountId: the accepted quotes of a status, paged by the quoting id */
+  quotes: "quotes",
+
   // Scheduled statuses (src/store/scheduled-statuses.ts; docs/statuses.md): two families by the first element
   /** ["s", scheduledId] → ScheduledStatusRecord; ["a", accountId, scheduledId] → scheduledAt (ms): an account's, paged by id */
   scheduledStatuses: "scheduled_statuses",

@@ -90,6 +90,8 @@ export interface UserRecord {
   privacy: "public" | "unlisted" | "private" | "direct";
   sensitive: boolean;
   language: string | null;
+  /** Who may quote new posts (source[quote_policy]); absent: public, Mastodon's default */
+  quotePolicy?: QuotePolicy;
 }
 
 export interface AppRecord {
@@ -164,10 +166,27 @@ export interface StatusRecord {
   repliesCount: number;
   reblogsCount: number;
   favouritesCount: number;
+  /** Accepted quotes of it (store/quotes.ts); absent: none yet */
+  quotesCount?: number;
+  /** Who may quote it (domain/quotes/policy.ts); absent: nobody (statuses from before quote posts) */
+  quotePolicy?: QuotePolicy;
+  /** The status it quotes, and the quote's state (docs/statuses.md#quotes); absent: it quotes nothing */
+  quote?: QuoteOfStatus;
   createdAt: number;
   editedAt: number | null;
   /** set when deleted: from then on it is gone from every read path; the rest of removal is a job */
   deletedAt: number | null;
+}
+
+/** Who may quote a status: `source[quote_policy]` and `quote_approval_policy` of the API. */
+export type QuotePolicy = "public" | "followers" | "nobody";
+
+/** A quote as stored on the quoting status: Mastodon's Quote (pending, rejected: remote quotes, later). */
+export interface QuoteOfStatus {
+  statusId: string;
+  /** The quoted status's author (who may revoke it, and who may see a private quote of theirs). */
+  accountId: string;
+  state: "pending" | "accepted" | "rejected" | "revoked";
 }
 
 export interface FollowRecord {
@@ -205,7 +224,7 @@ export interface MuteRecord {
 
 export type NotificationType =
   | "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update"
-  | "admin.sign_up" | "admin.report" | "annual_report";
+  | "admin.sign_up" | "admin.report" | "annual_report" | "quote" | "quoted_update";
 
 export interface NotificationRecord {
   v: 1;

@@ -146,7 +146,7 @@ describe("Rails-like parameters", () => {
 describe("what a client asked for is never silently dropped", () => {
   const post = (json: Json) => t.request("/api/v1/statuses", { method: "POST", token: alice.token, json });
 
-  test("quoted_status_id: 422 until quotes exist; a malformed poll or schedule 422; nothing is posted", async () => {
+  test("quoted_status_id of no status: 404; a malformed poll or schedule 422; nothing is posted", async () => {
     const before = ((await (await t.request("/api/v1/accounts/verify_credentials", { token: alice.token })).json()) as Json).statuses_count;
     const soon = new Date(Date.now() + 60_000).toISOString();
     expect(await answer(await post({ status: "later", scheduled_at: soon }))).toEqual({
@@ -159,7 +159,7 @@ describe("what a client asked for is never silently dropped", () => {
     });
     const form = await t.request("/api/v1/statuses", { method: "POST", token: alice.token, form: { status: "vote", "poll[options][]": "a", "poll[expires_in]": "300" } });
     expect(form.status).toBe(422);
-    expect((await post({ status: "quote", quoted_status_id: "1" })).status).toBe(422);
+    expect((await post({ status: "quote", quoted_status_id: "1" })).status).toBe(404);
     const after = ((await (await t.request("/api/v1/accounts/verify_credentials", { token: alice.token })).json()) as Json).statuses_count;
     expect(after).toBe(before);
   });

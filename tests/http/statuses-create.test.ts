@@ -29,7 +29,7 @@ describe("the status entity", () => {
     expect(status.account.id).toBe(alice.id);
     expect(status.card).toBeNull();
     expect(status.quote).toBeNull();
-    expect(status.quote_approval).toEqual({ automatic: [], manual: [], current_user: "denied" });
+    expect(status.quote_approval).toEqual({ automatic: ["public"], manual: [], current_user: "automatic" });
     expect(status.id).toMatch(/^[1-9]\d*$/);
     expect(status.url).toBe(`${t.deps.config.url}/@${alice.username}/${status.id}`);
     expect(status.uri).toBe(`${t.deps.config.url}/users/${alice.username}/statuses/${status.id}`);

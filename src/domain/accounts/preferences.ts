@@ -1,12 +1,12 @@
 // GET /api/v1/preferences: the user's posting defaults (CredentialAccount.source) and reading preferences.
 // Warren has no reading settings yet: those are Mastodon's defaults.
-import type { UserRecord } from "../../store/records.ts";
+import type { QuotePolicy, UserRecord } from "../../store/records.ts";
 
 export interface Preferences {
   visibility: UserRecord["privacy"];
   sensitive: boolean;
   language: string | null;
-  quotePolicy: "public";
+  quotePolicy: QuotePolicy;
   expandMedia: "default";
   expandSpoilers: boolean;
   autoplayGifs: boolean;
@@ -17,7 +17,7 @@ export function preferencesOf(user: UserRecord): Preferences {
     visibility: user.privacy,
     sensitive: user.sensitive,
     language: user.language,
-    quotePolicy: "public",
+    quotePolicy: user.quotePolicy ?? "public",
     expandMedia: "default",
     expandSpoilers: false,
     autoplayGifs: false,

@@ -6,7 +6,7 @@ import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { countableLength, textToHtml } from "../../lib/html.ts";
 import { getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
-import type { AccountRecord, ProfileField, UserRecord } from "../../store/records.ts";
+import type { AccountRecord, ProfileField, QuotePolicy, UserRecord } from "../../store/records.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS, STATUS_LIMITS } from "../limits.ts";
 import { acceptPendingFollowRequests } from "../relationships/follow-requests.ts";
@@ -14,6 +14,7 @@ import { applyProfileImages, discardProfileImages, prepareProfileImage, saveProf
 import { Problems, charLength, tooLong } from "./validation.ts";
 import { recordEvent } from "../events.ts";
 import { normaliseDomain } from "../admin/domain-blocks.ts";
+import { QUOTE_POLICIES } from "../quotes/policy.ts";
 
 export interface ProfileUpdate {
   displayName?: string;
@@ -34,6 +35,8 @@ export interface ProfileUpdate {
   avatarDescription?: string;
   headerDescription?: string;
   privacy?: string;
+  /** Who may quote new posts by default: public, followers or nobody. */
+  quotePolicy?: string;
   sensitive?: boolean;
   /** ISO 639 code, or "" for none. */
   language?: string;
@@ -119,6 +122,9 @@ export async function updateCredentials(deps: Deps, viewer: Pick<UserViewer, "ac
   if (update.privacy !== undefined && !(PRIVACY as readonly string[]).includes(update.privacy)) {
     problems.add("source.privacy", "ERR_INCLUSION", "is not included in the list");
   }
+  if (update.quotePolicy !== undefined && !(QUOTE_POLICIES as readonly string[]).includes(update.quotePolicy)) {
+    problems.add("source.quote_policy", "ERR_INCLUSION", "is not included in the list");
+  }
   const language = update.language?.trim();
   if (language && !LANGUAGE_PATTERN.test(language)) problems.add("source.language", "ERR_INCLUSION", "is not included in the list");
   const avatar = await prepareProfileImage("avatar", update.avatar, problems);
@@ -150,6 +156,7 @@ export async function updateCredentials(deps: Deps, viewer: Pick<UserViewer, "ac
     replaced = applyProfileImages(account, next, saved);
     const nextUser: UserRecord = { ...user };
     if (update.privacy !== undefined) nextUser.privacy = update.privacy as UserRecord["privacy"];
+    if (update.quotePolicy !== undefined) nextUser.quotePolicy = update.quotePolicy as QuotePolicy;
     if (update.sensitive !== undefined) nextUser.sensitive = update.sensitive;
     if (language !== undefined) nextUser.language = language ? language.toLowerCase() : null;
     putAccount(deps.store, next);

@@ -34,11 +34,14 @@ export function canSeeStatus(
     case "unlisted":
       return true;
     case "private":
-      return viewerId !== null && (status.mentionIds.includes(viewerId) || isFollowing(store, viewerId, status.accountId));
+      return viewerId !== null && (status.mentionIds.includes(viewerId) || quotesViewer(status, viewerId) || isFollowing(store, viewerId, status.accountId));
     case "direct":
-      return viewerId !== null && status.mentionIds.includes(viewerId);
+      return viewerId !== null && (status.mentionIds.includes(viewerId) || quotesViewer(status, viewerId));
   }
 }
+
+/** The author of a quoted status may see the quote (Mastodon mentions them silently). */
+const quotesViewer = (status: StatusRecord, viewerId: string) => status.quote?.accountId === viewerId;
 
 /**
  * Lists, threads and timelines also leave out what the viewer chose not to see: statuses (and reblogs of

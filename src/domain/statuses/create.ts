@@ -5,7 +5,7 @@ import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, putAccount } from "../../store/accounts.ts";
-import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
+import type { AccountRecord, QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getIdempotency, getStatus, insertStatus, putIdempotency } from "../../store/statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { SERVER_LANGUAGES, statusLanguages } from "../instance/languages.ts";
@@ -19,6 +19,8 @@ import { attachMedia, resolveMediaIds } from "../media/attach.ts";
 import { newStatusRecord } from "./record.ts";
 import { pollDraft, type PollDraft, type PollInput } from "../polls/input.ts";
 import { startPoll } from "../polls/poll.ts";
+import { checkDirectQuote, quotableStatus, quotingVisibility, recordQuote } from "../quotes/attach.ts";
+import { policyFor } from "../quotes/policy.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 /** A timer, not an event: forgets an Idempotency-Key an hour after its status was posted. */
@@ -39,15 +41,10 @@ export interface NewStatusInput {
   poll?: PollInput;
   /** Account ids the text may mention; a mention of anyone else refuses the post (UnexpectedMentions). */
   allowedMentions?: string[];
-  /** A feature clients may ask for that this server does not have yet: refused, never silently dropped. */
+  /** The status to quote (docs/statuses.md#quotes); blank: none. */
   quotedStatusId?: string;
-}
-
-/** A client that asked for a quote must not get a plain post it did not ask for. */
-function refuseUnsupported(input: NewStatusInput): void {
-  if (input.quotedStatusId !== undefined && input.quotedStatusId.trim() !== "") {
-    throw new Unprocessable("Validation failed: Quotes are not supported by this server yet");
-  }
+  /** Who may quote this one; default: the user's source[quote_policy]. */
+  quoteApprovalPolicy?: QuotePolicy;
 }
 
 /** A repeated Idempotency-Key within the hour: the first status, if it still exists. */
@@ -95,6 +92,10 @@ export interface StatusDraft {
   poll?: PollDraft | null;
   /** The only accounts the text may mention (allowed_mentions[]); null: any. */
   allowedMentionIds?: string[] | null;
+  /** The status it quotes, checked quotable by its author (domain/quotes/attach.ts). */
+  quoted?: StatusRecord | null;
+  /** Who may quote it (public, followers, nobody; a private or direct status keeps nobody); default public. */
+  quotePolicy?: QuotePolicy;
   /** Runs inside the status's write, which a throw rolls back (publishing consumes its scheduled status there). */
   inWrite?: (status: StatusRecord) => void;
 }
@@ -130,9 +131,9 @@ export async function createStatus(deps: Deps, viewer: UserViewer, input: NewSta
 /** The post a client asks for, checked (422, 404 for the reply's parent) and with the user's defaults applied. */
 export function statusDraft(deps: Deps, viewer: UserViewer, input: NewStatusInput): StatusDraft {
   const { store } = deps;
-  refuseUnsupported(input);
   const author = viewer.account;
   const parent = replyParent(store, author.id, input.inReplyToId);
+  const quoted = input.quotedStatusId?.trim() ? quotableStatus(store, author.id, input.quotedStatusId) : null;
   const poll = newPoll(input);
   return {
     text: input.status ?? "",
@@ -146,6 +147,8 @@ export function statusDraft(deps: Deps, viewer: UserViewer, input: NewStatusInpu
     idempotencyKey: input.idempotencyKey,
     poll,
     allowedMentionIds: input.allowedMentions?.map((raw) => normaliseId(raw) ?? raw) ?? null,
+    quoted,
+    quotePolicy: input.quoteApprovalPolicy ?? viewer.user.quotePolicy ?? "public",
   };
 }
 
@@ -181,9 +184,13 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
   const poll = draft.poll ?? null;
   // A content warning makes the media sensitive, even one that composeText moves into the body.
   const sensitive = draft.sensitive || draft.spoilerText.trim() !== "";
-  const { text, spoilerText, formatted } = composeText(deps, draft.text, draft.spoilerText, mediaIds.length > 0 || poll !== null);
+  const quoted = draft.quoted ?? null;
+  // A quote may go without text, as media and polls may.
+  const { text, spoilerText, formatted } = composeText(deps, draft.text, draft.spoilerText, mediaIds.length > 0 || poll !== null || quoted !== null);
   checkAllowedMentions(store, formatted.mentionIds, draft.allowedMentionIds);
-  const visibility = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
+  const unsilenced = draft.visibility === "public" && author.silenced ? "unlisted" : draft.visibility;
+  const visibility = quoted ? quotingVisibility(unsilenced, quoted) : unsilenced;
+  if (quoted) checkDirectQuote(visibility, author.id, formatted.mentionIds, quoted);
 
   const id = newId(now);
   const status = newStatusRecord({
@@ -202,6 +209,8 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     tags: formatted.tags,
     mediaIds,
     hasPoll: poll !== null,
+    quotePolicy: policyFor(visibility, draft.quotePolicy ?? "public"),
+    quote: quoted && { statusId: quoted.id, accountId: quoted.accountId, state: "accepted" },
   });
 
   return store.write(() => {
@@ -210,6 +219,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     if (raced) return raced;
     attachMedia(store, status);
     insertStatus(store, status);
+    recordQuote(deps, status, now);
     if (poll) startPoll(deps, id, poll, now);
     onStatusCreated(deps, status, mediaIds.length === 0 ? formatted.firstUrl : null);
     if (parent) adjustStatusCounter(store, parent.id, "repliesCount", 1);

@@ -14,6 +14,7 @@ import { normaliseId } from "../../lib/ids.ts";
 import { roleCan } from "../accounts/roles.ts";
 import { recordEvent, type Origin } from "../events.ts";
 import { detachForRedraft } from "../media/attach.ts";
+import { uncountQuote } from "../quotes/attach.ts";
 
 /** Inside a write: the part of a deletion every read path relies on. */
 export function discardStatus(store: Store, status: StatusRecord, now: number): void {
@@ -25,6 +26,7 @@ export function discardStatus(store: Store, status: StatusRecord, now: number): 
   removePin(store, status.accountId, status.id);
   detachReply(store, status);
   if (forgetReblog(store, status)) adjustStatusCounter(store, status.reblogOfId!, "reblogsCount", -1);
+  uncountQuote(store, status);
 }
 
 /** Inside a write: the status stops counting among its parent's replies (once, however often called). */

@@ -17,6 +17,8 @@ import { searchableText } from "../filters/text.ts";
 import { getPoll } from "../../store/polls.ts";
 import { noteExpiry } from "../../store/versions.ts";
 import { loadPoll, pollExpired, type LoadedPoll } from "../polls/poll.ts";
+import { shownQuote, type LoadedQuote, type LoadedQuoteApproval } from "../quotes/shown.ts";
+import { automaticKeys, quoteApprovalFor } from "../quotes/policy.ts";
 
 interface ViewerFlags {
   favourited: boolean;
@@ -50,6 +52,10 @@ export interface LoadedStatus {
   filtered: FilterMatch[] | null;
   /** Its poll with the viewer's votes; null without one (and for reblog wrappers). */
   poll: LoadedPoll | null;
+  /** What it quotes, as the viewer may see it (domain/quotes/shown.ts); null when it quotes nothing. */
+  quote: LoadedQuote | null;
+  /** Who may quote it and how that applies to the viewer (for a reblog wrapper, what it wraps). */
+  quoteApproval: LoadedQuoteApproval;
 }
 
 export interface LoadedStatuses {
@@ -94,8 +100,11 @@ class PageLoader {
     this.account = accountReader(deps);
   }
 
-  /** Null when the status cannot be shown: its author (or, for a reblog, what it wraps) is gone. */
-  load(status: StatusRecord, reblog: LoadedStatus | null): LoadedStatus | null {
+  /**
+   * Null when the status cannot be shown: its author (or, for a reblog, what it wraps) is gone. `quoted`: it
+   * is shown inside a quote, where its own quote is shallow.
+   */
+  load(status: StatusRecord, reblog: LoadedStatus | null, quoted = false): LoadedStatus | null {
     const author = this.account(status.accountId);
     if (!author) return null;
     const { store } = this.deps;
@@ -123,7 +132,21 @@ class PageLoader {
       pinned: pinnable ? !!pinIdOf(store, viewerId, status.id) : null,
       filtered: null,
       poll: this.poll(status),
+      quote: status.quote ? this.quote(status.quote, quoted) : null,
+      quoteApproval: this.quoteApproval(reblog?.status ?? status),
     };
+  }
+
+  private quote(quote: NonNullable<StatusRecord["quote"]>, shallow: boolean): LoadedQuote {
+    const { state, quoted } = shownQuote(this.deps.store, this.viewerId, quote);
+    if (shallow) return { state, status: null, shallow, quotedId: quoted?.id ?? null };
+    const status = quoted ? this.load(quoted, null, true) : null;
+    // A quoted status whose author is gone is gone too.
+    return { state: quoted && !status ? "deleted" : state, status, shallow, quotedId: null };
+  }
+
+  private quoteApproval(status: StatusRecord): LoadedQuoteApproval {
+    return { automatic: automaticKeys(status), currentUser: quoteApprovalFor(this.deps.store, this.viewerId, status) };
   }
 
   /** A running poll renders differently once it ends, with nothing written: what keeps the page notes when. */

@@ -1,7 +1,7 @@
 // The one place a StatusRecord is made: posting, reblogging and (with federation) the inbox all build theirs
 // here, so every status starts with the same defaults (no counts, not edited, not deleted).
 import { publicId } from "../../lib/ids.ts";
-import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
+import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
 
 export interface StatusFields {
   id: string;
@@ -24,6 +24,10 @@ export interface StatusFields {
   tags?: string[];
   mediaIds?: string[];
   hasPoll?: boolean;
+  /** Who may quote it (domain/quotes/policy.ts); left out: nobody */
+  quotePolicy?: QuotePolicy;
+  /** The status it quotes (domain/quotes/attach.ts) */
+  quote?: QuoteOfStatus | null;
 }
 
 /** Where a local status lives: its ActivityPub id and its web page. */
@@ -57,6 +61,8 @@ export function newStatusRecord(fields: StatusFields): StatusRecord {
     tags: fields.tags ?? [],
     mediaIds: fields.mediaIds ?? [],
     ...(fields.hasPoll ? { hasPoll: true } : {}),
+    ...(fields.quotePolicy && fields.quotePolicy !== "nobody" ? { quotePolicy: fields.quotePolicy } : {}),
+    ...(fields.quote ? { quote: fields.quote } : {}),
     repliesCount: 0,
     reblogsCount: 0,
     favouritesCount: 0,

@@ -66,6 +66,8 @@ export async function postOrSchedule(deps: Deps, viewer: UserViewer, input: NewS
   const author = viewer.account;
   checkSchedule(store, author.id, at, now);
   const draft = statusDraft(deps, viewer, input);
+  // The scheduled record keeps no quote yet: refused rather than published without it.
+  if (draft.quoted) throw new Unprocessable("Validation failed: A quote cannot be scheduled yet");
   // Checked now, so that the client hears of a bad text at once rather than never.
   const { formatted } = composeText(deps, draft.text, draft.spoilerText, draft.mediaIds.length > 0 || !!draft.poll);
   // allowed_mentions[] is checked now: the scheduled record does not keep it.

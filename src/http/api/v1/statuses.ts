@@ -8,6 +8,7 @@ import { statusActionRoutes } from "./statuses/actions.ts";
 import { statusCoreRoutes } from "./statuses/core.ts";
 import { statusEditRoutes } from "./statuses/edit.ts";
 import { statusPeopleRoutes } from "./statuses/people.ts";
+import { statusQuoteRoutes } from "./statuses/quotes.ts";
 import { statusThreadRoutes } from "./statuses/thread.ts";
 
 export const statusesRoutes = (deps: Deps) =>
@@ -17,6 +18,7 @@ export const statusesRoutes = (deps: Deps) =>
     .use(statusThreadRoutes(deps))
     .use(statusActionRoutes(deps))
     .use(statusPeopleRoutes(deps))
+    .use(statusQuoteRoutes(deps))
     .use(favouritesRoutes(deps))
     .use(bookmarksRoutes(deps))
     .use(accountStatusesRoutes(deps));

@@ -34,7 +34,7 @@ const UpdateBody = uploadLimit(t.Object({
       privacy: t.Optional(t.String({ description: "Default post visibility: public, unlisted or private" })),
       sensitive: t.Optional(Flag({ description: "Mark media as sensitive by default" })),
       language: t.Optional(t.String({ description: "Default post language (ISO 639 code)" })),
-      quote_policy: t.Optional(t.String({ description: "Accepted; quotes are not supported yet" })),
+      quote_policy: t.Optional(t.String({ description: "Who may quote your new posts by default: public, followers or nobody" })),
     }),
   ),
   // Checked by the domain from the file's bytes, so that a wrong upload is Mastodon's 422, not a schema error.
@@ -76,6 +76,7 @@ function profileUpdate(body: Body): ProfileUpdate {
     avatarDescription: body.avatar_description,
     headerDescription: body.header_description,
     privacy: body.source?.privacy,
+    quotePolicy: body.source?.quote_policy,
     sensitive: flag(body.source?.sensitive),
     language: body.source?.language,
     attributionDomains: body.attribution_domains,

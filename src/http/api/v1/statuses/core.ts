@@ -17,6 +17,7 @@ import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
 import { actionErrors, readErrors, StatusIdParams } from "./shared.ts";
+import { QuotePolicyParam } from "./quotes.ts";
 
 const Visibility = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Literal("private"), t.Literal("direct"), t.Literal("")], {
   description: "public, unlisted, private or direct; a reply without one takes its parent's",
@@ -43,7 +44,8 @@ const NewStatusBody = t.Object({
   media_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: `Attachment ids (media_ids[]=…), at most ${STATUS_LIMITS.maxMediaAttachments}` })),
   scheduled_at: t.Optional(t.String({ description: "ISO 8601 time at least 5 minutes ahead: scheduled (25 per day, 300 waiting); a past time posts now" })),
   poll: t.Optional(PollParams),
-  quoted_status_id: t.Optional(t.String({ description: "Not supported yet: a non-blank value is refused with 422" })),
+  quoted_status_id: t.Optional(t.String({ description: "A status to quote; 404 unless you may see and quote it (docs/statuses.md#quotes)" })),
+  quote_approval_policy: t.Optional(QuotePolicyParam),
   allowed_mentions: t.Optional(
     t.Union([t.String(), t.Array(t.String())], {
       description: "Account ids the text may mention (allowed_mentions[]=…); mentioning anyone else is a 422 listing them in unexpected_accounts",
@@ -80,6 +82,7 @@ export const statusCoreRoutes = (deps: Deps) =>
           mediaIds: list(body.media_ids),
           poll: pollInput(body.poll),
           quotedStatusId: body.quoted_status_id,
+          quoteApprovalPolicy: body.quote_approval_policy,
           allowedMentions: body.allowed_mentions === undefined ? undefined : list(body.allowed_mentions),
           idempotencyKey: key ? sha256(key) : null,
         }, body.scheduled_at).catch((error: unknown) => {

@@ -1,0 +1,71 @@
+// Quoting, as Mastodon 4.5's PostStatusService does for a local status: the quoted status must be one the
+// quoter may see and may quote (StatusPolicy#quote?), else the same 404 Mastodon gives; a local quote is
+// accepted at once. The quoted author may then see the quote (Mastodon's silent mention, policy/visibility.ts)
+// and is notified (`quote`). Counters move in the write that adds or removes the row they count.
+import type { Deps } from "../../deps.ts";
+import { NotFound, Unprocessable } from "../../lib/errors.ts";
+import { normaliseId } from "../../lib/ids.ts";
+import type { Store } from "../../store/db.ts";
+import { putQuoteRow, removeQuoteRow, removeQuoteRowsOf } from "../../store/quotes.ts";
+import type { StatusRecord, Visibility } from "../../store/records.ts";
+import { getStatus, putStatus } from "../../store/statuses.ts";
+import { notify } from "../notifications/notify.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import { quoteApprovalFor } from "./policy.ts";
+
+export const QUOTED_NOT_FOUND = "The post you are trying to quote does not appear to exist.";
+
+/** The status `quoterId` asks to quote (a reblog stands for what it wraps); 404 unless they may quote it. */
+export function quotableStatus(store: Store, quoterId: string, rawId: string): StatusRecord {
+  const id = normaliseId(rawId);
+  let status = id ? getStatus(store, id) : undefined;
+  if (status?.reblogOfId) status = getStatus(store, status.reblogOfId);
+  if (!status || !canSeeStatus(store, quoterId, status) || quoteApprovalFor(store, quoterId, status) === "denied") {
+    throw new NotFound(QUOTED_NOT_FOUND);
+  }
+  return status;
+}
+
+/** Quoting a private status (only its author may) makes a public or unlisted quote private, as on Mastodon. */
+export function quotingVisibility(visibility: Visibility, quoted: StatusRecord): Visibility {
+  return quoted.visibility === "private" && (visibility === "public" || visibility === "unlisted") ? "private" : visibility;
+}
+
+/** A direct quote of someone else's status must mention its author (Mastodon's safeguard_private_mention_quote!). */
+export function checkDirectQuote(visibility: Visibility, authorId: string, mentionIds: readonly string[], quoted: StatusRecord): void {
+  if (visibility !== "direct" || quoted.accountId === authorId || mentionIds.includes(quoted.accountId)) return;
+  throw new Unprocessable("Validation failed: Cannot quote a non-mentioned user in a Private mention post.");
+}
+
+/** Inside the write that inserts `status` (which carries its accepted quote): the row, the count, the notification. */
+export function recordQuote(deps: Pick<Deps, "store" | "jobs">, status: StatusRecord, now: number): void {
+  const { store } = deps;
+  const quote = status.quote;
+  if (!quote) return;
+  const quoted = getStatus(store, quote.statusId);
+  // Deleted (or no longer quotable) since the draft was checked: the post is refused as it would have been.
+  if (!quoted || quoted.deletedAt || quoteApprovalFor(store, status.accountId, quoted) === "denied") throw new NotFound(QUOTED_NOT_FOUND);
+  putQuoteRow(store, quoted.id, { statusId: status.id, accountId: status.accountId });
+  adjustQuotesCount(store, quoted.id, 1);
+  if (canSeeStatus(store, quote.accountId, status)) {
+    notify(deps, { type: "quote", recipientId: quote.accountId, fromAccountId: status.accountId, statusId: status.id }, now);
+  }
+}
+
+/** Inside a write: a quote stops counting (revoked, or its quoting status deleted); true when it counted. */
+export function uncountQuote(store: Store, quoting: StatusRecord): boolean {
+  const quote = quoting.quote;
+  if (!quote || !removeQuoteRow(store, quote.statusId, quoting.id)) return false;
+  adjustQuotesCount(store, quote.statusId, -1);
+  return true;
+}
+
+function adjustQuotesCount(store: Store, statusId: string, delta: number): void {
+  const status = getStatus(store, statusId);
+  if (status) putStatus(store, { ...status, quotesCount: Math.max(0, (status.quotesCount ?? 0) + delta) });
+}
+
+/** status.deleted's `quotes.removal`: a deleted status's list of quotes goes (its quotes now show `deleted`). */
+export async function forgetQuotesOf(store: Store, statusId: string): Promise<void> {
+  await store.write(() => removeQuoteRowsOf(store, statusId));
+}

@@ -1,0 +1,73 @@
+// What the quoted author does with quotes of their status (Mastodon 4.5's Api::V1::Statuses::QuotesController
+// and InteractionPoliciesController): list them, revoke one, change who may quote. Each needs the status to be
+// visible (404) and the viewer's own (403, as StatusPolicy#list_quotes?, QuotePolicy#revoke? and #update? say).
+import type { Deps } from "../../deps.ts";
+import { Forbidden, NotFound } from "../../lib/errors.ts";
+import { normaliseId } from "../../lib/ids.ts";
+import type { Store } from "../../store/db.ts";
+import type { PageQuery } from "../../store/paging.ts";
+import { pageQuoteRows } from "../../store/quotes.ts";
+import type { QuotePolicy, StatusRecord } from "../../store/records.ts";
+import { getStatus, putStatus } from "../../store/statuses.ts";
+import { recordEvent } from "../events.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import { visibleStatus } from "../statuses/read.ts";
+import { uncountQuote } from "./attach.ts";
+import { policyFor } from "./policy.ts";
+
+/** The viewer's own status behind `rawId` (a reblog stands for what it wraps): 404 unseen, 403 someone else's. */
+function ownStatus(store: Store, viewerId: string, rawId: string): StatusRecord {
+  let status = visibleStatus(store, viewerId, rawId);
+  if (status.reblogOfId) status = getStatus(store, status.reblogOfId) ?? status;
+  if (status.accountId !== viewerId) throw new Forbidden();
+  return status;
+}
+
+/** GET /api/v1/statuses/:id/quotes: the accepted quotes the viewer may see, newest quote first. */
+export function quotesOf(store: Store, viewerId: string, rawId: string, page: PageQuery): StatusRecord[] {
+  const quoted = ownStatus(store, viewerId, rawId);
+  const rows = pageQuoteRows(store, quoted.id, page, (row) => {
+    const quoting = getStatus(store, row.statusId);
+    return !!quoting && quoting.quote?.statusId === quoted.id && canSeeStatus(store, viewerId, quoting);
+  });
+  return rows.map((row) => getStatus(store, row.statusId)!);
+}
+
+/**
+ * POST /api/v1/statuses/:id/quotes/:quoting_id/revoke: the quote is `revoked` (a pending one `rejected`) and
+ * stops counting; the answer is the quoting status. 404 when that status does not quote this one.
+ */
+export async function revokeQuote(deps: Deps, viewerId: string, rawId: string, rawQuotingId: string): Promise<StatusRecord> {
+  const { store } = deps;
+  const quoted = ownStatus(store, viewerId, rawId);
+  const quotingId = normaliseId(rawQuotingId);
+  return store.write(() => {
+    const quoting = quotingId ? getStatus(store, quotingId) : undefined;
+    const quote = quoting?.quote;
+    if (!quoting || quoting.deletedAt || !quote || quote.statusId !== quoted.id) throw new NotFound();
+    if (quote.state === "revoked" || quote.state === "rejected") return quoting;
+    const state = quote.state === "accepted" ? "revoked" : "rejected";
+    uncountQuote(store, quoting);
+    const revoked: StatusRecord = { ...quoting, quote: { ...quote, state } };
+    putStatus(store, revoked);
+    recordEvent(deps, "quote.revoked", { statusId: quoting.id, quotedStatusId: quoted.id, accountId: viewerId });
+    return revoked;
+  });
+}
+
+/** PUT /api/v1/statuses/:id/interaction_policy: a private or direct status keeps `nobody`, as on Mastodon. */
+export async function setQuotePolicy(deps: Deps, viewerId: string, rawId: string, asked: QuotePolicy): Promise<StatusRecord> {
+  const { store } = deps;
+  const own = ownStatus(store, viewerId, rawId);
+  return store.write(() => {
+    const status = getStatus(store, own.id);
+    if (!status || status.deletedAt) throw new NotFound();
+    const policy = policyFor(status.visibility, asked);
+    if ((status.quotePolicy ?? "nobody") === policy) return status;
+    const { quotePolicy: _old, ...rest } = status;
+    const next: StatusRecord = policy === "nobody" ? rest : { ...rest, quotePolicy: policy };
+    putStatus(store, next);
+    recordEvent(deps, "status.quote_policy_changed", { statusId: status.id, accountId: viewerId });
+    return next;
+  });
+}

@@ -1,0 +1,40 @@
+// A quote as a viewer sees it (Mastodon's REST::BaseQuoteSerializer with StatusFilter#filter_state_for_quote):
+// the stored state unless accepted; an accepted quote of a status gone is `deleted`, of one the viewer may not
+// see `unauthorized` (without the status: a quote never reveals what its viewer may not see), of an author the
+// viewer blocks or mutes `blocked_account` / `muted_account` (with the status, which clients hide behind a click).
+import type { Store } from "../../store/db.ts";
+import type { QuoteOfStatus, StatusRecord } from "../../store/records.ts";
+import { isBlocking, isMuting } from "../../store/relationships.ts";
+import { getStatus } from "../../store/statuses.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import type { LoadedStatus } from "../statuses/load.ts";
+import type { QuoteApproval } from "./policy.ts";
+
+export type ShownQuoteState = QuoteOfStatus["state"] | "deleted" | "unauthorized" | "blocked_account" | "muted_account";
+
+export interface LoadedQuote {
+  state: ShownQuoteState;
+  /** The quoted status, loaded for the viewer (its own quote shallow), when the state lets it be shown. */
+  status: LoadedStatus | null;
+  /** A quote inside a quoted status: Mastodon's ShallowQuote, the quoted status's id only. */
+  shallow: boolean;
+  /** For a shallow quote: the id of the quoted status when it may be shown. */
+  quotedId: string | null;
+}
+
+/** quote_approval: the status's policy, and how it applies to the viewer. */
+export interface LoadedQuoteApproval {
+  automatic: string[];
+  currentUser: QuoteApproval;
+}
+
+export function shownQuote(store: Store, viewerId: string | null, quote: QuoteOfStatus): { state: ShownQuoteState; quoted: StatusRecord | null } {
+  if (quote.state !== "accepted") return { state: quote.state, quoted: null };
+  const quoted = getStatus(store, quote.statusId);
+  if (!quoted || quoted.deletedAt) return { state: "deleted", quoted: null };
+  if (viewerId === quoted.accountId) return { state: "accepted", quoted };
+  if (!canSeeStatus(store, viewerId, quoted)) return { state: "unauthorized", quoted: null };
+  if (viewerId && isBlocking(store, viewerId, quoted.accountId)) return { state: "blocked_account", quoted };
+  if (viewerId && isMuting(store, viewerId, quoted.accountId)) return { state: "muted_account", quoted };
+  return { state: "accepted", quoted };
+}
