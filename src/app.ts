@@ -22,6 +22,13 @@ import { pollRoutes } from "./http/api/v1/polls.ts";
 import { scheduledStatusRoutes } from "./http/api/v1/scheduled-statuses.ts";
 import { timelineRoutes } from "./http/api/v1/timelines.ts";
 import { listRoutes } from "./http/api/v1/lists.ts";
+import { conversationRoutes } from "./http/api/v1/conversations.ts";
+import { tagRoutes } from "./http/api/v1/tags.ts";
+import { featuredTagRoutes } from "./http/api/v1/featured-tags.ts";
+import { endorsementRoutes } from "./http/api/v1/endorsements.ts";
+import { accountExtraRoutes } from "./http/api/v1/account-extras.ts";
+import { domainBlockRoutes } from "./http/api/v1/domain-blocks.ts";
+import { threadMuteRoutes } from "./http/api/v1/thread-mutes.ts";
 import { markerRoutes } from "./http/api/v1/markers.ts";
 import { notificationV1Routes } from "./http/api/v1/notifications.ts";
 import { streamingRoutes } from "./http/streaming/routes.ts";
@@ -86,6 +93,13 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(scheduledStatusRoutes(deps))
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
+    .use(conversationRoutes(deps))
+    .use(tagRoutes(deps))
+    .use(featuredTagRoutes(deps))
+    .use(endorsementRoutes(deps))
+    .use(accountExtraRoutes(deps))
+    .use(domainBlockRoutes(deps))
+    .use(threadMuteRoutes(deps))
     .use(markerRoutes(deps))
     .use(notificationRequestRoutes(deps))
     .use(notificationPolicyRoutes(deps))

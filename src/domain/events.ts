@@ -42,6 +42,8 @@ export interface EventPayloads {
   "block.removed": { blockerId: string; targetId: string };
   "mute.created": { muteId: string; accountId: string; targetId: string; expiresAt: number | null };
   "mute.removed": { accountId: string; targetId: string };
+  /** A user blocked a domain (domain/relationships/domain-blocks.ts): follows both ways end in the background. */
+  "domain_block.created": { accountId: string; domain: string };
   /** A local account was created (sign-up or `warren accounts create`); remote ones will come with federation. */
   "account.created": { accountId: string };
   "account.updated": { accountId: string };

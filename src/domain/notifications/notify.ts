@@ -10,6 +10,10 @@ import { recordEvent } from "../events.ts";
 import { groupBucketFor } from "./group-key.ts";
 import { policyVerdict } from "./policy.ts";
 import { holdInRequest } from "./requests.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { getStatus } from "../../store/statuses.ts";
+import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
+import { threadMuted } from "../statuses/thread-mute.ts";
 
 export interface NotifyInput {
   type: NotificationType;
@@ -34,6 +38,10 @@ export function notify(deps: Pick<Deps, "store"> & { jobs: JobEnqueuer }, input:
   if (blockedEitherWay(store, recipientId, fromAccountId)) return null;
   const mute = getMute(store, recipientId, fromAccountId, now);
   if (mute?.notifications) return null;
+  // A domain the recipient blocks, and a thread it muted (Mastodon's NotifyService dismisses both).
+  if (blocksDomainOf(store, recipientId, getAccount(store, fromAccountId))) return null;
+  const status = statusId ? getStatus(store, statusId) : undefined;
+  if (status && threadMuted(store, recipientId, status)) return null;
   if (hasNotification(store, recipientId, fromAccountId, type, statusId, reportId)) return null;
   const verdict = policyVerdict(store, { type, recipientId, fromAccountId, statusId }, now);
   if (verdict === "drop") return null;

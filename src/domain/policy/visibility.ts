@@ -5,6 +5,7 @@ import type { StatusRecord } from "../../store/records.ts";
 import { isBlocking, isFollowing, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { cachedAccount } from "../accounts/read.ts";
+import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
 
 /**
  * May `viewerId` (null = anonymous) see `status`? Private: author, followers and mentioned accounts.
@@ -62,7 +63,10 @@ export function hiddenByViewer(
   return false;
 }
 
-/** Does the viewer block or mute this account? (Readers of many statuses by few authors keep the answer per author.) */
+/** Does the viewer block or mute this account, or block its domain? (Readers of many statuses by few authors
+ * keep the answer per author.) */
 export function viewerHides(store: Store, viewerId: string, accountId: string): boolean {
-  return accountId !== viewerId && (isBlocking(store, viewerId, accountId) || isMuting(store, viewerId, accountId));
+  if (accountId === viewerId) return false;
+  if (isBlocking(store, viewerId, accountId) || isMuting(store, viewerId, accountId)) return true;
+  return blocksDomainOf(store, viewerId, cachedAccount(store, accountId));
 }

@@ -17,13 +17,15 @@ import { searchableText } from "../filters/text.ts";
 import { getPoll } from "../../store/polls.ts";
 import { noteExpiry } from "../../store/versions.ts";
 import { loadPoll, pollExpired, type LoadedPoll } from "../polls/poll.ts";
+import { mutesAnyThread } from "../../store/thread-mutes.ts";
+import { threadMuted } from "./thread-mute.ts";
 import { shownQuote, type LoadedQuote, type LoadedQuoteApproval } from "../quotes/shown.ts";
 import { automaticKeys, quoteApprovalFor } from "../quotes/policy.ts";
 
 interface ViewerFlags {
   favourited: boolean;
   reblogged: boolean;
-  /** Conversation mutes do not exist yet: always false. */
+  /** The viewer muted the status's thread (statuses/thread-mute.ts). */
   muted: boolean;
   bookmarked: boolean;
 }
@@ -92,6 +94,7 @@ function accountReader(deps: Deps): (id: string) => AccountRecord | null {
 class PageLoader {
   private readonly account: (id: string) => AccountRecord | null;
   private readonly flagsOf = new Map<string, ViewerFlags>();
+  private mutesThreads: boolean | undefined;
 
   constructor(
     private readonly deps: Deps,
@@ -170,7 +173,7 @@ class PageLoader {
     const reblogged = rebloggedAmong(store, viewerId, ids);
     const bookmarked = bookmarkedAmong(store, viewerId, ids);
     for (const id of ids) {
-      this.flagsOf.set(id, { favourited: favourited.has(id), reblogged: reblogged.has(id), muted: false, bookmarked: bookmarked.has(id) });
+      this.flagsOf.set(id, { favourited: favourited.has(id), reblogged: reblogged.has(id), muted: this.threadMuted(viewerId, id), bookmarked: bookmarked.has(id) });
     }
   }
 
@@ -182,12 +185,20 @@ class PageLoader {
       hit = {
         favourited: favouritedAmong(store, viewerId, [statusId]).size > 0,
         reblogged: rebloggedAmong(store, viewerId, [statusId]).size > 0,
-        muted: false,
+        muted: this.threadMuted(viewerId, statusId),
         bookmarked: bookmarkedAmong(store, viewerId, [statusId]).size > 0,
       };
       this.flagsOf.set(statusId, hit);
     }
     return hit;
+  }
+
+  /** Thread roots are looked for only when the viewer has muted some thread (once per page). */
+  private threadMuted(viewerId: string, statusId: string): boolean {
+    const { store } = this.deps;
+    if (!(this.mutesThreads ??= mutesAnyThread(store, viewerId))) return false;
+    const status = getStatus(store, statusId);
+    return !!status && threadMuted(store, viewerId, status);
   }
 }
 
