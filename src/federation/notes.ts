@@ -11,6 +11,7 @@ import { getMedia } from "../store/media.ts";
 import { getPoll, type PollRecord } from "../store/polls.ts";
 import type { AccountRecord, StatusRecord, Visibility } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
+import { getFollowRequest, isFollowing } from "../store/relationships.ts";
 import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
 
 export interface Addressing {
@@ -32,9 +33,17 @@ export function addressing(visibility: Visibility, followers: URL, mentioned: UR
   }
 }
 
-/** The mentioned accounts that still exist, in the order the status names them. */
-export function mentionedAccounts(store: Store, status: StatusRecord): AccountRecord[] {
-  return status.mentionIds.map((id) => getAccount(store, id)).filter((account): account is AccountRecord => !!account);
+/** The accounts a status by `author` is addressed to among those it mentions, in the order it names them: all
+ * that still exist, but for a silenced author only those that follow it or asked to (§14.5), as Mastodon. */
+export function addressedMentions(store: Store, author: AccountRecord, mentionIds: readonly string[]): AccountRecord[] {
+  const out: AccountRecord[] = [];
+  for (const id of mentionIds) {
+    const account = getAccount(store, id);
+    if (!account) continue;
+    if (author.silenced && !isFollowing(store, id, author.id) && !getFollowRequest(store, id, author.id)) continue;
+    out.push(account);
+  }
+  return out;
 }
 
 /** The local author of a local status (not a reblog's wrapper), if both are still as they should be. */
@@ -93,7 +102,7 @@ function pollFields(poll: PollRecord, now = Date.now()) {
 export function noteOf(ctx: Context<void>, store: Store, config: Config, status: StatusRecord): Note | Question | null {
   const author = localAuthorOf(store, status);
   if (!author || status.reblogOfId || status.deletedAt) return null;
-  const mentioned = mentionedAccounts(store, status);
+  const mentioned = addressedMentions(store, author, status.mentionIds);
   const { to, cc } = addressing(status.visibility, ctx.getFollowersUri(author.username), mentioned.map((a) => new URL(a.uri)));
   const parent = status.inReplyToId ? getStatus(store, status.inReplyToId) : undefined;
   const values = {

@@ -20,21 +20,24 @@ import { favouriteIdOf } from "../store/statuses-interactions.ts";
 import type { EventPayloads, StatusAudience, SubscriberContext } from "../domain/events.ts";
 import { context } from "./follows.ts";
 import { recipientOf, remoteFollowerRecipients } from "./recipients.ts";
-import { announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
+import { addressedMentions, announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
 import { CompactedDelete, CompactedUpdate, mastodonTombstone } from "./mastodon-terms.ts";
 
-/** A remote account that can be delivered to (known, not suspended, with an inbox). */
+/** Whether an account is a remote one that can be delivered to (not suspended, with an inbox). */
+const deliverable = (account: AccountRecord) => account.domain !== null && !account.suspended && !!account.inbox;
+
+/** The account `id` names, if it can be delivered to. */
 function remoteRecipient(store: Store, id: string | null): AccountRecord | null {
   const account = id ? getAccount(store, id) : undefined;
-  return account && account.domain !== null && !account.suspended && account.inbox ? account : null;
+  return account && deliverable(account) ? account : null;
 }
 
 /** Who a status reaches on other servers, and whether deliveries may go to shared inboxes. */
-function reach(store: Store, authorId: string, audience: StatusAudience): { recipients: Recipient[]; preferSharedInbox: boolean } {
-  const mentioned = audience.mentionIds.map((id) => remoteRecipient(store, id)).filter((a): a is AccountRecord => !!a);
+function reach(store: Store, author: AccountRecord, audience: StatusAudience): { recipients: Recipient[]; preferSharedInbox: boolean } {
+  const mentioned = addressedMentions(store, author, audience.mentionIds).filter(deliverable);
   // Direct: only the accounts it names, at their own inboxes (a shared inbox would hand it to the server).
   if (audience.visibility === "direct") return { recipients: mentioned.map(recipientOf), preferSharedInbox: false };
-  const recipients = [...remoteFollowerRecipients(store, authorId), ...mentioned.map(recipientOf)];
+  const recipients = [...remoteFollowerRecipients(store, author.id), ...mentioned.map(recipientOf)];
   // The replied-to author outside a private status's audience must not get it (Mastodon's StatusReachFinder).
   const repliedTo = audience.visibility === "private" ? null : remoteRecipient(store, audience.inReplyToAccountId);
   if (repliedTo) recipients.push(recipientOf(repliedTo));
@@ -64,7 +67,7 @@ async function deliver(
   audience: StatusAudience,
   build: (fed: Context<void>) => Create | Update | Delete | null,
 ): Promise<void> {
-  const { recipients, preferSharedInbox } = reach(ctx.store, author.id, audience);
+  const { recipients, preferSharedInbox } = reach(ctx.store, author, audience);
   if (recipients.length === 0) return;
   const fed = await context(ctx);
   const activity = build(fed);

@@ -9,6 +9,7 @@ import { startFakePeer, type FakeActor, type FakePeer, type Received } from "../
 import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { file, jpeg, postMedia } from "../helpers/media.ts";
+import { silenceAccount } from "../helpers/moderation.ts";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const AP = "application/activity+json";
@@ -93,6 +94,21 @@ test("a public, an unlisted and a private status reach the followers' shared inb
       { type: "Hashtag", href: `http://${warren.domain}/tags/warren`, name: "#warren" },
     ]);
   }
+});
+
+test("a silenced author's mentions address only its followers: another mentioned account is neither addressed nor sent it", async () => {
+  const sid = await signedInUser(warren.t, "sid");
+  const follow = { id: `${mallory.id}#follows/sid`, type: "Follow", actor: mallory.id, object: actorUri("sid") };
+  expect((await peer.send(mallory, `${actorUri("sid")}/inbox`, follow)).status).toBe(202);
+  await delivered("Accept", follow.id);
+  await silenceAccount(warren.t, sid.id);
+  const status = await post(`hello @mallory@${peer.domain} and @eve@${peer.domain}`, "direct", sid.token);
+  const create = await delivered("Create", status.uri);
+  expect(create.path).toBe("/users/mallory/inbox");
+  expect(list(create.body.to)).toEqual([mallory.id]);
+  expect(list(create.body.object.tag).map((tag: any) => tag.href)).toEqual([mallory.id]);
+  await Bun.sleep(200);
+  expect(deliveries("Create", status.uri)).toHaveLength(1);
 });
 
 test("a direct status goes only to the mentioned actor's own inbox, never to a follower", async () => {
