@@ -14,13 +14,13 @@ import { getStatus } from "../store/statuses.ts";
 import { getFollowRequest, isFollowing } from "../store/relationships.ts";
 import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
 
-export interface Addressing {
+interface Addressing {
   to: URL[];
   cc: URL[];
 }
 
 /** Mastodon's to/cc for a visibility (§14.5), given the author's followers collection and the mentioned actors. */
-export function addressing(visibility: Visibility, followers: URL, mentioned: URL[]): Addressing {
+function addressing(visibility: Visibility, followers: URL, mentioned: URL[]): Addressing {
   switch (visibility) {
     case "public":
       return { to: [PUBLIC_COLLECTION], cc: [followers, ...mentioned] };
@@ -46,7 +46,7 @@ export function addressedMentions(store: Store, author: AccountRecord, mentionId
   return out;
 }
 
-/** The local author of a local status (not a reblog's wrapper), if both are still as they should be. */
+/** The author of a local status, if it is still a local account. */
 export function localAuthorOf(store: Store, status: StatusRecord): AccountRecord | null {
   if (!status.local) return null;
   const author = getAccount(store, status.accountId);
