@@ -354,6 +354,56 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/profiles.ts")).sendProfileUpdate(ctx, event.payload, event.at),
   }),
+  // Statuses and interactions out (src/federation/status-delivery.ts): Create, Update, Delete, Announce, Like, Undo
+  on({
+    name: "federation.send_create",
+    on: "status.created",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendCreate(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_status_update",
+    on: "status.updated",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendUpdate(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_delete",
+    on: "status.deleted",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendDelete(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_announce",
+    on: "reblog.created",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendAnnounce(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_undo_announce",
+    on: "reblog.removed",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendUndoAnnounce(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_like",
+    on: "favourite.created",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendLike(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_undo_like",
+    on: "favourite.removed",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendUndoLike(ctx, event.payload),
+  }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({
     name: "push.deliver",
