@@ -7,6 +7,7 @@ import { getAccount, putAccount } from "../store/accounts.ts";
 import { accountIdsAfter, countAccountRows, countStoredAccounts } from "../store/accounts-counters.ts";
 import { getStatus, putStatus } from "../store/statuses.ts";
 import { countStatusRows, countStoredStatuses, statusIdsAfter } from "../store/statuses-counters.ts";
+import { countedQuotes } from "./quotes/attach.ts";
 
 /** Records per write transaction: short enough not to hold the write lock for long. */
 const BATCH = 500;
@@ -39,7 +40,7 @@ const RECOUNTERS: Record<RecountTarget, Recounter> = {
     fix(store, id) {
       const status = getStatus(store, id);
       if (!status) return false;
-      const counts = countStatusRows(store, id);
+      const counts = { ...countStatusRows(store, id), ...countedQuotes(store, status) };
       if (!differ(status, counts)) return false;
       putStatus(store, { ...status, ...counts });
       return true;

@@ -31,6 +31,11 @@ export function pageQuoteRows(store: Store, quotedId: string, query: PageQuery, 
   }));
 }
 
+/** How many accepted quotes a status has (the recount of quotesCount). */
+export function countQuoteRows(store: Store, quotedId: string): number {
+  return store.db.quotes.getCount({ start: ["s", quotedId], end: ["s", quotedId, END] });
+}
+
 /** Every accepted quote of a status, oldest first, up to `limit`. */
 export function quoteRowsOf(store: Store, quotedId: string, limit: number): QuoteRow[] {
   const out: QuoteRow[] = [];

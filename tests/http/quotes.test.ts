@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { block, call, follow, get, mute, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
+import { recount } from "../../src/domain/recount.ts";
+import { normaliseId } from "../../src/lib/ids.ts";
+import { getStatus, putStatus } from "../../src/store/statuses.ts";
 
 let t: TestApp;
 let alice: User;
@@ -209,6 +212,20 @@ describe("the quoted author's tools", () => {
     expect((await put(alice, priv.id, { quote_approval_policy: "public" })).body.quote_approval.automatic).toEqual([]);
   });
 
+  test("PUT /statuses/:id: quote_approval_policy alone is no edit; an edit keeps the quote, its count and a blank text", async () => {
+    const original = await postStatus(t, alice, { status: "edited later", quote_approval_policy: "public" });
+    const edit = (user: User, id: string, json: unknown) => call(t, "PUT", `/api/v1/statuses/${id}`, user.token, json);
+    const policyOnly = await edit(alice, original.id, { quote_approval_policy: "followers" });
+    expect(policyOnly.body).toMatchObject({ edited_at: null, quote_approval: { automatic: ["followers"] } });
+    const q = (await quote(alice, original.id, { status: "with words" })).body;
+    const blanked = await edit(alice, q.id, { status: "" });
+    expect(blanked.status).toBe(200);
+    expect(blanked.body).toMatchObject({ content: "", quote: { state: "accepted", quoted_status: { id: original.id } } });
+    const edited = await edit(alice, original.id, { status: "edited now", quote_approval_policy: "nobody" });
+    expect(edited.body).toMatchObject({ quotes_count: 1, quote_approval: { automatic: [] } });
+    expect(edited.body.edited_at).not.toBeNull();
+  });
+
   test("source[quote_policy]: stored, echoed, the default of new posts; anything else 422", async () => {
     const kim = await newUser(t, "qkim");
     const patch = (json: unknown) => call(t, "PATCH", "/api/v1/accounts/update_credentials", kim.token, json);
@@ -217,6 +234,20 @@ describe("the quoted author's tools", () => {
     expect((await get(t, "/api/v1/preferences", kim.token)).body["posting:default:quote_policy"]).toBe("followers");
     expect((await postStatus(t, kim, "default")).quote_approval.automatic).toEqual(["followers"]);
     expect((await patch({ source: { quote_policy: "anyone" } })).status).toBe(422);
+  });
+});
+
+describe("recount", () => {
+  test("warren cache recount statuses puts quotes_count back to the accepted quotes", async () => {
+    const original = await postStatus(t, alice, "miscounted");
+    await quote(bob, original.id);
+    const revoked = (await quote(carol, original.id)).body;
+    await post(t, `/api/v1/statuses/${original.id}/quotes/${revoked.id}/revoke`, alice.token);
+    const { store } = t.deps;
+    await store.write(() => putStatus(store, { ...getStatus(store, normaliseId(original.id)!)!, quotesCount: 7 }));
+    expect((await show(alice, original.id)).quotes_count).toBe(7);
+    expect((await recount(store, "statuses")).corrected).toBe(1);
+    expect((await show(alice, original.id)).quotes_count).toBe(1);
   });
 });
 

@@ -6,7 +6,7 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { putQuoteRow, removeQuoteRow, removeQuoteRowsOf } from "../../store/quotes.ts";
+import { countQuoteRows, putQuoteRow, removeQuoteRow, removeQuoteRowsOf } from "../../store/quotes.ts";
 import type { StatusRecord, Visibility } from "../../store/records.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { notify } from "../notifications/notify.ts";
@@ -68,4 +68,10 @@ function adjustQuotesCount(store: Store, statusId: string, delta: number): void 
 /** status.deleted's `quotes.removal`: a deleted status's list of quotes goes (its quotes now show `deleted`). */
 export async function forgetQuotesOf(store: Store, statusId: string): Promise<void> {
   await store.write(() => removeQuoteRowsOf(store, statusId));
+}
+
+/** `warren cache recount statuses`: quotesCount as its rows count it (left absent on a never-quoted status). */
+export function countedQuotes(store: Store, status: StatusRecord): { quotesCount?: number } {
+  const quotesCount = countQuoteRows(store, status.id);
+  return quotesCount > 0 || status.quotesCount !== undefined ? { quotesCount } : {};
 }

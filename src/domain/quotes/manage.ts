@@ -13,7 +13,7 @@ import { recordEvent } from "../events.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { visibleStatus } from "../statuses/read.ts";
 import { uncountQuote } from "./attach.ts";
-import { policyFor } from "./policy.ts";
+import { withQuotePolicy } from "./policy.ts";
 
 /** The viewer's own status behind `rawId` (a reblog stands for what it wraps): 404 unseen, 403 someone else's. */
 function ownStatus(store: Store, viewerId: string, rawId: string): StatusRecord {
@@ -62,10 +62,8 @@ export async function setQuotePolicy(deps: Deps, viewerId: string, rawId: string
   return store.write(() => {
     const status = getStatus(store, own.id);
     if (!status || status.deletedAt) throw new NotFound();
-    const policy = policyFor(status.visibility, asked);
-    if ((status.quotePolicy ?? "nobody") === policy) return status;
-    const { quotePolicy: _old, ...rest } = status;
-    const next: StatusRecord = policy === "nobody" ? rest : { ...rest, quotePolicy: policy };
+    const next = withQuotePolicy(status, asked);
+    if (next.quotePolicy === status.quotePolicy) return status;
     putStatus(store, next);
     recordEvent(deps, "status.quote_policy_changed", { statusId: status.id, accountId: viewerId });
     return next;

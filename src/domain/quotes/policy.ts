@@ -15,6 +15,13 @@ export function policyFor(visibility: Visibility, asked: QuotePolicy): QuotePoli
   return visibility === "public" || visibility === "unlisted" ? asked : "nobody";
 }
 
+/** `status` with the policy `asked` (downgraded for its visibility); `nobody` is stored as no policy. */
+export function withQuotePolicy(status: StatusRecord, asked: QuotePolicy): StatusRecord {
+  const { quotePolicy: _old, ...rest } = status;
+  const policy = policyFor(status.visibility, asked);
+  return policy === "nobody" ? rest : { ...rest, quotePolicy: policy };
+}
+
 /** The policy's accounts as Mastodon lists them (`quote_approval.automatic`; `manual` is empty here). */
 export function automaticKeys(status: StatusRecord): string[] {
   const policy = status.quotePolicy ?? "nobody";
@@ -34,4 +41,18 @@ export function quoteApprovalFor(store: Store, accountId: string | null, status:
     case "nobody":
       return "denied";
   }
+}
+
+/** An edited record with the quote fields as they are now in `current` (others' writes move them), and the
+ * policy asked for with the edit, if any. */
+export function withQuoteFieldsOf(edited: StatusRecord, current: StatusRecord, asked: QuotePolicy | undefined): StatusRecord {
+  const { quotesCount: _count, quote: _quote, quotePolicy: _policy, ...rest } = edited;
+  const { quotesCount, quote, quotePolicy } = current;
+  const next: StatusRecord = {
+    ...rest,
+    ...(quotesCount !== undefined ? { quotesCount } : {}),
+    ...(quote ? { quote } : {}),
+    ...(quotePolicy ? { quotePolicy } : {}),
+  };
+  return asked === undefined ? next : withQuotePolicy(next, asked);
 }

@@ -8,7 +8,7 @@ import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
 import { getPoll, putPoll, removePoll, type PollRecord } from "../../store/polls.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import type { QuotePolicy, StatusRecord } from "../../store/records.ts";
 import { putStatusEdit, statusEdits, type StatusEditRecord } from "../../store/status-edits.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { getCard, removeCard } from "../../store/statuses-cards.ts";
@@ -23,6 +23,8 @@ import { pollDraft, type PollDraft, type PollInput } from "../polls/input.ts";
 import { POLL_EXPIRY, startPoll, type PollExpiry } from "../polls/poll.ts";
 import { composeText, language } from "./create.ts";
 import { visibleStatus } from "./read.ts";
+import { setQuotePolicy } from "../quotes/manage.ts";
+import { withQuoteFieldsOf } from "../quotes/policy.ts";
 
 export interface MediaAttributesInput {
   id: string;
@@ -39,6 +41,8 @@ export interface EditInput {
   mediaIds?: string[];
   mediaAttributes?: MediaAttributesInput[];
   poll?: PollInput;
+  /** quote_approval_policy: who may quote it (a change of it alone is no edit) */
+  quotePolicy?: QuotePolicy;
 }
 
 /** The attachments after the edit: the status's own, or the author's uploads on no status, processed. */
@@ -130,7 +134,8 @@ export async function editStatus(deps: Deps, viewer: UserViewer, rawId: string, 
   const media = withAttributes(resolveMedia(store, status, input.mediaIds), input.mediaAttributes ?? []);
   if (poll && media.length > 0) throw new Unprocessable("Validation failed: A post cannot have both a poll and media attachments");
   const spoiler = input.spoilerText ?? status.spoilerText;
-  const { text, spoilerText, formatted } = composeText(deps, input.status ?? status.text, spoiler, media.length > 0 || poll !== null);
+  // A quote may go without text (domain/quotes).
+  const { text, spoilerText, formatted } = composeText(deps, input.status ?? status.text, spoiler, media.length > 0 || poll !== null || !!status.quote);
   const sensitive = input.sensitive === undefined && input.spoilerText === undefined ? status.sensitive : (input.sensitive ?? false) || spoiler.trim() !== "";
   const edited: StatusRecord = {
     ...status,
@@ -147,7 +152,7 @@ export async function editStatus(deps: Deps, viewer: UserViewer, rawId: string, 
     edited.text === status.text && edited.spoilerText === status.spoilerText && edited.sensitive === status.sensitive &&
     edited.language === status.language && sameList(edited.mediaIds, status.mediaIds) &&
     media.every((m, i) => sameAttributes(m, mediaBefore[i])) && pollUnchanged(pollBefore, poll);
-  if (unchanged) return status;
+  if (unchanged) return input.quotePolicy === undefined ? status : setQuotePolicy(deps, author.id, rawId, input.quotePolicy);
 
   return store.write(() => {
     const current = getStatus(store, status.id);
@@ -167,8 +172,9 @@ export async function editStatus(deps: Deps, viewer: UserViewer, rawId: string, 
     }
     const pollAfter = applyPoll(deps, current, pollBefore, poll, now);
     // Counters come from the record as it is now, read inside the write.
-    const saved: StatusRecord = { ...current, ...edited, repliesCount: current.repliesCount, reblogsCount: current.reblogsCount,
+    const counted: StatusRecord = { ...current, ...edited, repliesCount: current.repliesCount, reblogsCount: current.reblogsCount,
       favouritesCount: current.favouritesCount, hasPoll: pollAfter !== null, editedAt: now };
+    const saved = withQuoteFieldsOf(counted, current, input.quotePolicy);
     putStatus(store, saved);
     putStatusEdit(store, statusVersion(saved, media, pollAfter, now));
     for (const mentionedId of saved.mentionIds) {

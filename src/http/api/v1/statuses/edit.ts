@@ -12,6 +12,7 @@ import { cachePlugin } from "../../../plugins/cache.ts";
 import { Flag } from "../../../schemas.ts";
 import { list, optionalFlag, PollParams, pollInput } from "./core.ts";
 import { actionErrors, readErrors, StatusIdParams } from "./shared.ts";
+import { QuotePolicyParam } from "./quotes.ts";
 
 const MediaAttributes = t.Object({
   id: t.String({ description: "An attachment of the status" }),
@@ -31,6 +32,7 @@ const EditBody = t.Object({
     }),
   ),
   poll: t.Optional(PollParams),
+  quote_approval_policy: t.Optional(QuotePolicyParam),
 });
 
 export const statusEditRoutes = (deps: Deps) =>
@@ -51,6 +53,7 @@ export const statusEditRoutes = (deps: Deps) =>
             mediaIds: body.media_ids === undefined ? undefined : list(body.media_ids),
             mediaAttributes: body.media_attributes && (Array.isArray(body.media_attributes) ? body.media_attributes : Object.values(body.media_attributes)),
             poll: pollInput(body.poll),
+            quotePolicy: body.quote_approval_policy,
           }),
         ),
       {
