@@ -4,7 +4,7 @@
 //   ["l", accountId, lastStatusId, conversationId]  → null  (the list, paged by last status as on Mastodon)
 //   ["k", accountId, threadId]                      → conversationId
 //   ["t", statusId]                                 → ThreadEntry (a direct status's thread and where it went)
-import type { Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
 
 export interface ConversationRecord {
@@ -87,4 +87,11 @@ export function pageConversations(
     cursors.push(row.key[2]);
   }
   return { items, cursors };
+}
+
+/** Inside a write: every conversation of the account (its data removal). */
+export function removeConversationsOf(store: Store, accountId: string): void {
+  const ids: string[] = [];
+  for (const key of store.db.conversations.getKeys({ start: ["c", accountId], end: ["c", accountId, END] })) ids.push((key as string[])[2]!);
+  for (const id of ids) removeConversation(store, accountId, id);
 }

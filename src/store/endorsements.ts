@@ -2,7 +2,7 @@
 // thread-mutes.ts, families by the key's first element):
 //   ["e", accountId, targetId]       → EndorsementRecord
 //   ["ei", accountId, endorsementId] → targetId   (the lists, paged by endorsement id)
-import type { Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
 
 export interface EndorsementRecord {
@@ -33,4 +33,10 @@ export function removeEndorsement(store: Store, accountId: string, targetId: str
 /** A page of the account's endorsements, newest first; `accept` filters without counting against the limit. */
 export function pageEndorsements(store: Store, accountId: string, query: PageQuery, accept: (targetId: string) => boolean): { id: string; targetId: string }[] {
   return scanPage<string>(store.db.accountChoices, ["ei", accountId], query, (row) => accept(row.value)).map((row) => ({ id: row.key[2], targetId: row.value }));
+}
+
+/** Inside a write: every endorsement the account made (its data removal). */
+export function removeEndorsementsOf(store: Store, accountId: string): void {
+  for (const key of [...store.db.accountChoices.getKeys({ start: ["e", accountId], end: ["e", accountId, END] })]) store.db.accountChoices.remove(key);
+  for (const key of [...store.db.accountChoices.getKeys({ start: ["ei", accountId], end: ["ei", accountId, END] })]) store.db.accountChoices.remove(key);
 }

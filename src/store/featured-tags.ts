@@ -67,3 +67,8 @@ export function takeCountedUses(store: Store, statusId: string): { tag: string; 
   for (const { tag } of out) store.db.tagChoices.remove(["fs", statusId, tag]);
   return out;
 }
+
+/** Inside a write: every tag the account features, no longer featured (its data removal). */
+export function removeFeaturedTagsOf(store: Store, accountId: string): void {
+  for (const record of featuredTagsOf(store, accountId)) removeFeaturedTag(store, record);
+}

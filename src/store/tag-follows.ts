@@ -54,3 +54,10 @@ export function pageTagFollows(store: Store, accountId: string, query: PageQuery
 export function* tagFollowerIds(store: Store, tag: string): Iterable<string> {
   for (const key of store.db.tagChoices.getKeys({ start: ["by", tag], end: ["by", tag, END] })) yield (key as string[])[2]!;
 }
+
+/** Inside a write: every hashtag the account follows, unfollowed (its data removal). */
+export function removeTagFollowsOf(store: Store, accountId: string): void {
+  const tags: string[] = [];
+  for (const key of store.db.tagChoices.getKeys({ start: ["f", accountId], end: ["f", accountId, END] })) tags.push((key as string[])[2]!);
+  for (const tag of tags) removeTagFollow(store, accountId, tag);
+}

@@ -21,3 +21,8 @@ export function putThreadMute(store: Store, accountId: string, threadId: string,
 export function removeThreadMute(store: Store, accountId: string, threadId: string): void {
   store.db.accountChoices.remove(["m", accountId, threadId]);
 }
+
+/** Inside a write: every thread the account muted, unmuted (its data removal). */
+export function removeThreadMutesOf(store: Store, accountId: string): void {
+  for (const key of [...store.db.accountChoices.getKeys({ start: ["m", accountId], end: ["m", accountId, END] })]) store.db.accountChoices.remove(key);
+}

@@ -1,7 +1,7 @@
 // Domains a user blocks (Mastodon's AccountDomainBlock; keyspace `account_choices`, families by the key's first element):
 //   ["d", accountId, domain]  → UserDomainBlockRecord
 //   ["di", accountId, blockId] → domain   (GET /api/v1/domain_blocks, paged by block id)
-import type { Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
 
 export interface UserDomainBlockRecord {
@@ -40,4 +40,10 @@ export function removeUserDomainBlock(store: Store, accountId: string, domain: s
 
 export function pageUserDomainBlocks(store: Store, accountId: string, query: PageQuery): { id: string; domain: string }[] {
   return scanPage<string>(store.db.accountChoices, ["di", accountId], query).map((row) => ({ id: row.key[2], domain: row.value }));
+}
+
+/** Inside a write: every domain the account blocks, unblocked (its data removal). */
+export function removeUserDomainBlocksOf(store: Store, accountId: string): void {
+  for (const key of [...store.db.accountChoices.getKeys({ start: ["d", accountId], end: ["d", accountId, END] })]) store.db.accountChoices.remove(key);
+  for (const key of [...store.db.accountChoices.getKeys({ start: ["di", accountId], end: ["di", accountId, END] })]) store.db.accountChoices.remove(key);
 }

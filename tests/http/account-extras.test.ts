@@ -10,6 +10,13 @@ import {
   block, call, follow, followRemote, get, home, idOf, mute, newUser, post, postStatus, remoteAccount, remoteStatus, timeline, type User,
 } from "./timelines-helpers.ts";
 import { relationship, updateProfile } from "./relationships-helpers.ts";
+import { api, staffUser } from "./admin-helpers.ts";
+import { conversationOfThread } from "../../src/store/conversations.ts";
+import { followsTag } from "../../src/store/tag-follows.ts";
+import { featuredTagsOf } from "../../src/store/featured-tags.ts";
+import { getEndorsement } from "../../src/store/endorsements.ts";
+import { blocksDomain } from "../../src/store/user-domain-blocks.ts";
+import { mutesAnyThread } from "../../src/store/thread-mutes.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -207,5 +214,36 @@ describe("thread mutes", () => {
     const reader = await newUser(t, "m", "read");
     const open = await postStatus(t, stranger, "public");
     expect((await post(t, `/api/v1/statuses/${open.id}/mute`, reader.token)).status).toBe(403);
+  });
+});
+
+describe("a suspended account's data removal", () => {
+  test("takes its conversations, followed and featured hashtags, endorsements, domain blocks and thread mutes", async () => {
+    const admin = await staffUser(t, "extrasboss", "Admin");
+    const [victim, friend] = [await newUser(t, "x"), await newUser(t, "x")];
+    const id = victim.id.padStart(18, "0");
+    await follow(t, victim, friend);
+    await post(t, `/api/v1/accounts/${friend.id}/endorse`, victim.token);
+    await post(t, "/api/v1/tags/removal/follow", victim.token);
+    await post(t, "/api/v1/tags/removal/feature", victim.token);
+    await post(t, "/api/v1/domain_blocks", victim.token, { domain: "gone.example" });
+    const dm = await postStatus(t, friend, { status: `@${victim.username} hi`, visibility: "direct" });
+    await t.deps.jobs.drain();
+    await post(t, `/api/v1/statuses/${dm.id}/mute`, victim.token);
+    await t.deps.jobs.drain();
+    const store = t.deps.store;
+    const before = () => [
+      conversationOfThread(store, id, dm.id.padStart(18, "0")) !== undefined,
+      followsTag(store, id, "removal"),
+      featuredTagsOf(store, id).length > 0,
+      getEndorsement(store, id, friend.id.padStart(18, "0")) !== undefined,
+      blocksDomain(store, id, "gone.example"),
+      mutesAnyThread(store, id),
+    ];
+    expect(before()).toEqual([true, true, true, true, true, true]);
+    expect((await api(t, "POST", `/api/v1/admin/accounts/${victim.id}/action`, admin.token, { type: "suspend", send_email_notification: false })).status).toBe(200);
+    expect((await api(t, "DELETE", `/api/v1/admin/accounts/${victim.id}`, admin.token)).status).toBe(200);
+    await t.deps.jobs.drain();
+    expect(before()).toEqual([false, false, false, false, false, false]);
   });
 });

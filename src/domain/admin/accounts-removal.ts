@@ -1,7 +1,8 @@
 // Removing a suspended account's data (Mastodon's DeleteAccountService with the username kept): its statuses
 // and reblogs (their media, feed rows, notifications and the rest go through the usual status removal), its
 // favourites and bookmarks, its follows both ways and pending requests both ways, the blocks and mutes it
-// made, its notifications, lists and annual reports, its profile texts and images, its tokens. The account
+// made, its notifications, lists and annual reports, its conversations, followed and featured hashtags,
+// endorsements, domain blocks and thread mutes, its profile texts and images, its tokens. The account
 // record stays, suspended, so its name is never taken by someone else.
 //
 // Run by the subscribers of `account.suspended` (after the retention; only if that very suspension still
@@ -15,6 +16,12 @@ import { dropOwnedRow, ownedRows, type OwnedKeyspace } from "../../store/admin-a
 import { removeAnnualReportsOf } from "../../store/annual-reports.ts";
 import { removeUserIps } from "../../store/user-ips.ts";
 import { removeActorKeys } from "../../store/federation-kv.ts";
+import { removeConversationsOf } from "../../store/conversations.ts";
+import { removeTagFollowsOf } from "../../store/tag-follows.ts";
+import { removeFeaturedTagsOf } from "../../store/featured-tags.ts";
+import { removeEndorsementsOf } from "../../store/endorsements.ts";
+import { removeUserDomainBlocksOf } from "../../store/user-domain-blocks.ts";
+import { removeThreadMutesOf } from "../../store/thread-mutes.ts";
 import { listsOf, removeList } from "../../store/lists.ts";
 import { clearNotifications } from "../../store/notifications.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
@@ -153,6 +160,12 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     removeAnnualReportsOf(store, accountId);
     removeUserIps(store, accountId);
     removeActorKeys(store, accountId);
+    removeConversationsOf(store, accountId);
+    removeTagFollowsOf(store, accountId);
+    removeFeaturedTagsOf(store, accountId);
+    removeEndorsementsOf(store, accountId);
+    removeUserDomainBlocksOf(store, accountId);
+    removeThreadMutesOf(store, accountId);
     for (const list of listsOf(store, accountId)) {
       removeList(store, list);
       recordEvent(ctx, "list.deleted", { listId: list.id });
