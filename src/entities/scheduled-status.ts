@@ -22,8 +22,8 @@ const ParamsSchema = t.Object({
   idempotency: t.Null(),
   with_rate_limit: t.Boolean(),
   allowed_mentions: t.Null(),
-  quoted_status_id: t.Null(),
-  quote_approval_policy: t.Null(),
+  quoted_status_id: Nullable(t.String()),
+  quote_approval_policy: Nullable(t.String({ description: "public, followers or nobody" })),
 });
 
 export const ScheduledStatusSchema = t.Object(
@@ -53,8 +53,8 @@ export function presentScheduledStatus(config: Config, record: ScheduledStatusRe
       idempotency: null,
       with_rate_limit: false,
       allowed_mentions: null,
-      quoted_status_id: null,
-      quote_approval_policy: null,
+      quoted_status_id: params.quotedStatusId ? publicId(params.quotedStatusId) : null,
+      quote_approval_policy: params.quotePolicy ?? null,
     },
     media_attachments: media.map((m) => presentMediaAttachment(config, m)),
   };

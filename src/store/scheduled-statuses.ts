@@ -2,7 +2,7 @@
 // the rules live in domain/statuses/scheduled.ts.
 import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
-import type { Visibility } from "./records.ts";
+import type { QuotePolicy, Visibility } from "./records.ts";
 
 export interface ScheduledPoll {
   options: string[];
@@ -23,6 +23,10 @@ export interface ScheduledParams {
   mediaIds: string[];
   poll: ScheduledPoll | null;
   applicationId: string | null;
+  /** The status it quotes (absent: none; quotable again when published, else posted without it) */
+  quotedStatusId?: string | null;
+  /** Who may quote it (absent on records from before quotes: public) */
+  quotePolicy?: QuotePolicy;
 }
 
 export interface ScheduledStatusRecord {

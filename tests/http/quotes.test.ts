@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { block, call, follow, get, mute, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 import { recount } from "../../src/domain/recount.ts";
+import { publishScheduled } from "../../src/domain/statuses/scheduled-publish.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { getStatus, putStatus } from "../../src/store/statuses.ts";
 
@@ -89,10 +90,20 @@ describe("quoting", () => {
     expect(mentioned.body.quote.state).toBe("accepted");
   });
 
-  test("a quote cannot be scheduled yet (422) rather than published without it", async () => {
-    const original = await postStatus(t, alice, "later");
+  test("a scheduled quote keeps its quote and policy; published, it quotes what may still be quoted, else nothing", async () => {
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    expect((await quote(bob, original.id, { scheduled_at: at })).status).toBe(422);
+    const original = await postStatus(t, alice, "later");
+    const doomed = await postStatus(t, alice, "gone by then");
+    const scheduled = (await quote(bob, original.id, { scheduled_at: at, quote_approval_policy: "followers" })).body;
+    expect(scheduled.params).toMatchObject({ quoted_status_id: original.id, quote_approval_policy: "followers" });
+    const orphan = (await quote(bob, doomed.id, { scheduled_at: at, status: "orphan" })).body;
+    expect((await quote(bob, doomed.id, { scheduled_at: at, visibility: "direct" })).status).toBe(422);
+    await call(t, "DELETE", `/api/v1/statuses/${doomed.id}`, alice.token);
+    for (const s of [scheduled, orphan]) await publishScheduled(t.deps, { id: normaliseId(s.id)!, scheduledAt: Date.parse(at) });
+    const [newest, older] = (await get(t, `/api/v1/accounts/${bob.id}/statuses?limit=2`, bob.token)).body;
+    expect(older).toMatchObject({ quote: { state: "accepted", quoted_status: { id: original.id } }, quote_approval: { automatic: ["followers"] } });
+    expect((await show(alice, original.id)).quotes_count).toBe(1);
+    expect(newest).toMatchObject({ content: "<p>orphan</p>", quote: null });
   });
 });
 

@@ -26,6 +26,12 @@ export function quotableStatus(store: Store, quoterId: string, rawId: string): S
   return status;
 }
 
+/** The status `quoterId` quoted when scheduling, if they may still quote it (else null: posted without it). */
+export function stillQuotable(store: Store, quoterId: string, statusId: string): StatusRecord | null {
+  const status = getStatus(store, statusId);
+  return status && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
+}
+
 /** Quoting a private status (only its author may) makes a public or unlisted quote private, as on Mastodon. */
 export function quotingVisibility(visibility: Visibility, quoted: StatusRecord): Visibility {
   return quoted.visibility === "private" && (visibility === "public" || visibility === "unlisted") ? "private" : visibility;

@@ -12,6 +12,7 @@ import { getScheduledStatus, removeScheduledStatus } from "../../store/scheduled
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { postStatus } from "./create.ts";
+import { stillQuotable } from "../quotes/attach.ts";
 import { releaseMedia, type ScheduledPublish } from "./scheduled.ts";
 
 class AlreadyGone extends Error {}
@@ -38,6 +39,8 @@ export async function publishScheduled(ctx: { store: Store; config: Config; jobs
   // A reply whose parent is gone (or hidden from its author by now) is posted on its own, as Mastodon does.
   const parent = params.inReplyToId ? (getStatus(store, params.inReplyToId) ?? null) : null;
   const visibleParent = parent && !parent.deletedAt && canSeeStatus(store, author.id, parent) ? parent : null;
+  // So is a quote of a status gone, or no longer quotable by its author.
+  const quoted = params.quotedStatusId ? stillQuotable(store, author.id, params.quotedStatusId) : null;
   try {
     await postStatus(deps, author, {
       text: params.text,
@@ -49,6 +52,8 @@ export async function publishScheduled(ctx: { store: Store; config: Config; jobs
       mediaIds: params.mediaIds.filter((id) => media.some((m) => m.id === id)),
       applicationId: params.applicationId,
       poll: params.poll,
+      quoted,
+      quotePolicy: params.quotePolicy,
       inWrite: () => {
         const current = getScheduledStatus(store, job.id);
         if (!current || current.scheduledAt !== job.scheduledAt) throw new AlreadyGone();

@@ -20,6 +20,7 @@ import {
 import type { UserViewer } from "../auth/viewer.ts";
 import { recordEvent } from "../events.ts";
 import { checkAllowedMentions, composeText, createStatus, statusDraft, type NewStatusInput } from "./create.ts";
+import { checkDirectQuote, quotingVisibility } from "../quotes/attach.ts";
 
 export const SCHEDULED_LIMITS = { minOffsetMs: 5 * 60_000, perDay: 25, total: 300 } as const;
 /** A timer, not an event: posts a scheduled status at its time. */
@@ -66,10 +67,9 @@ export async function postOrSchedule(deps: Deps, viewer: UserViewer, input: NewS
   const author = viewer.account;
   checkSchedule(store, author.id, at, now);
   const draft = statusDraft(deps, viewer, input);
-  // The scheduled record keeps no quote yet: refused rather than published without it.
-  if (draft.quoted) throw new Unprocessable("Validation failed: A quote cannot be scheduled yet");
   // Checked now, so that the client hears of a bad text at once rather than never.
-  const { formatted } = composeText(deps, draft.text, draft.spoilerText, draft.mediaIds.length > 0 || !!draft.poll);
+  const { formatted } = composeText(deps, draft.text, draft.spoilerText, draft.mediaIds.length > 0 || !!draft.poll || !!draft.quoted);
+  if (draft.quoted) checkDirectQuote(quotingVisibility(draft.visibility, draft.quoted), author.id, formatted.mentionIds, draft.quoted);
   // allowed_mentions[] is checked now: the scheduled record does not keep it.
   checkAllowedMentions(deps.store, formatted.mentionIds, draft.allowedMentionIds);
   const record: ScheduledStatusRecord = {
@@ -87,6 +87,8 @@ export async function postOrSchedule(deps: Deps, viewer: UserViewer, input: NewS
       mediaIds: draft.mediaIds,
       poll: draft.poll ?? null,
       applicationId: draft.applicationId,
+      quotedStatusId: draft.quoted?.id ?? null,
+      quotePolicy: draft.quotePolicy,
     },
     createdAt: now,
   };
