@@ -49,6 +49,12 @@ describe("what a direct status makes", () => {
     expect((await conversations(carol)).body).toMatchObject([{ unread: true, last_status: { id: reply.id } }]);
   });
 
+  test("a direct status to nobody is a conversation with oneself", async () => {
+    const alice = await newUser(t, "c");
+    const note = await postStatus(t, alice, { status: "a note to self", visibility: "direct" });
+    expect((await conversations(alice)).body).toMatchObject([{ unread: false, accounts: [{ id: alice.id }], last_status: { id: note.id } }]);
+  });
+
   test("public, unlisted and private statuses make none", async () => {
     const [alice, bob] = [await newUser(t, "c"), await newUser(t, "c")];
     for (const visibility of ["public", "unlisted", "private"]) await dm(alice, [bob], "hi", { visibility });

@@ -41,7 +41,9 @@ export function loadConversations(deps: Deps, viewerId: string, records: readonl
     const last = lastVisible(deps.store, record);
     const [lastStatus] = last ? loadStatuses(deps, viewerId, [last]).statuses : [];
     if (!lastStatus) continue;
-    const accounts = record.participantIds
+    // As Mastodon: a conversation with nobody else (a direct status mentioning no one) lists its owner.
+    const ids = record.participantIds.length > 0 ? record.participantIds : [viewerId];
+    const accounts = ids
       .map((id) => cachedAccount(deps.store, id))
       .filter((account): account is AccountRecord => account !== null && accountVisible(deps.store, account));
     conversations.push({ record, accounts, lastStatus });
