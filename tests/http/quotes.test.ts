@@ -209,6 +209,13 @@ describe("the quoted author's tools", () => {
     expect((await get(t, `/api/v1/statuses/${original.id}/quotes`, alice.token)).body).toEqual([]);
     expect((await post(t, path, alice.token)).body.quote.state).toBe("revoked");
     expect((await show(alice, original.id)).quotes_count).toBe(0);
+    // A quote by someone who blocks the quoted author is not revealed to them by a revocation.
+    const lou = await newUser(t, "qlou");
+    const hidden = (await quote(lou, original.id, { status: "lou's secret words" })).body;
+    await block(t, lou, alice);
+    const refused = await post(t, `/api/v1/statuses/${original.id}/quotes/${hidden.id}/revoke`, alice.token);
+    expect(refused.status).toBe(404);
+    expect(JSON.stringify(refused.body)).not.toContain("secret");
   });
 
   test("PUT /interaction_policy: only the author; a private status keeps nobody", async () => {

@@ -35,7 +35,8 @@ export function quotesOf(store: Store, viewerId: string, rawId: string, page: Pa
 
 /**
  * POST /api/v1/statuses/:id/quotes/:quoting_id/revoke: the quote is `revoked` (a pending one `rejected`) and
- * stops counting; the answer is the quoting status. 404 when that status does not quote this one.
+ * stops counting; the answer is the quoting status. 404 when that status does not quote this one or the viewer
+ * may not see it.
  */
 export async function revokeQuote(deps: Deps, viewerId: string, rawId: string, rawQuotingId: string): Promise<StatusRecord> {
   const { store } = deps;
@@ -44,7 +45,8 @@ export async function revokeQuote(deps: Deps, viewerId: string, rawId: string, r
   return store.write(() => {
     const quoting = quotingId ? getStatus(store, quotingId) : undefined;
     const quote = quoting?.quote;
-    if (!quoting || quoting.deletedAt || !quote || quote.statusId !== quoted.id) throw new NotFound();
+    // A quote the viewer may not see (its author blocks them) is not revealed by revoking it either.
+    if (!quoting || !quote || quote.statusId !== quoted.id || !canSeeStatus(store, viewerId, quoting)) throw new NotFound();
     if (quote.state === "revoked" || quote.state === "rejected") return quoting;
     const state = quote.state === "accepted" ? "revoked" : "rejected";
     uncountQuote(store, quoting);
