@@ -35,6 +35,8 @@ import { streamingRoutes } from "./http/streaming/routes.ts";
 import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { notificationV2Routes } from "./http/api/v2/notifications.ts";
+import { trendRoutes } from "./http/api/v1/trends.ts";
+import { adminTrendRoutes } from "./http/api/v1/admin/trends.ts";
 import { notificationPolicyRoutes } from "./http/api/v2/notification-policy.ts";
 import { notificationRequestRoutes } from "./http/api/v1/notification-requests.ts";
 import { wellKnownRoutes } from "./http/wellknown/routes.ts";
@@ -102,6 +104,8 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(threadMuteRoutes(deps))
     .use(markerRoutes(deps))
     .use(notificationRequestRoutes(deps))
+    .use(trendRoutes(deps))
+    .use(adminTrendRoutes(deps))
     .use(notificationPolicyRoutes(deps))
     .use(notificationV1Routes(deps))
     .use(streamingRoutes(deps))

@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import { FFMPEG_MISSING, findFfmpeg } from "./media/ffmpeg.ts";
 import { buildApp, createDeps } from "./app.ts";
 import { log } from "./lib/log.ts";
+import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 
 export interface RunningServer {
   url: string;
@@ -19,6 +20,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0" });
   const port = app.server!.port!;
   await deps.jobs.start();
+  await startTrendsRefresh(deps);
   log.info("warren listening", { port, url: config.url, data: config.dataDir });
   if (!findFfmpeg()) log.warn("video and audio uploads are off", { reason: FFMPEG_MISSING });
   let stopping: Promise<void> | null = null;

@@ -8,6 +8,7 @@ import { runReportsCommand } from "./reports.ts";
 import { runSearchCommand } from "./search.ts";
 import { runSettingsCommand } from "./settings.ts";
 import { runSuggestionsCommand } from "./suggestions.ts";
+import { runTrendsCommand } from "./trends.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -26,6 +27,7 @@ export const USAGE = `usage:
   warren reports list [--unresolved]
   warren search deploy
   warren suggestions list | add USERNAME[@DOMAIN] | remove USERNAME[@DOMAIN]
+  warren trends refresh | auto-approve [on|off] | list
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -46,6 +48,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runSearchCommand(args);
     case "suggestions":
       return runSuggestionsCommand(args);
+    case "trends":
+      return runTrendsCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

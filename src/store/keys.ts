@@ -160,6 +160,11 @@ export const KEYSPACES = {
   /** [tag, day, accountId] → null: this account used the tag that day */
   tagDayAccounts: "tag_day_accounts",
 
+  // Trends (src/store/trends.ts; docs/trends.md), families by the first element
+  /** ["list", "tags" | "statuses" | "links"] → TrendList (computed by the trends.refresh job); ["review", kind, key]
+   * → "approved" | "rejected"; ["auto_approve"] → true; ["next"] → runAt (ms) of the pending refresh */
+  trends: "trends",
+
   // Follow suggestions (src/store/suggestions.ts): two record families in one keyspace, by the first element
   /** ["featured", accountId] → FeaturedRecord (staff picks); ["dismissed", viewerId, targetId] → dismissedAt (ms) */
   suggestions: "suggestions",

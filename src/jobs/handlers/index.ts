@@ -13,6 +13,7 @@ import { expirePoll } from "../../domain/polls/expire.ts";
 import { SCHEDULED_PUBLISH, type ScheduledPublish } from "../../domain/statuses/scheduled.ts";
 import { publishScheduled } from "../../domain/statuses/scheduled-publish.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
+import { refreshTrends, TRENDS_REFRESH, type TrendsRefresh } from "../../domain/trends/refresh.ts";
 import { filtersChanged } from "./stream-signals.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
 import { runFederationMessage } from "../../federation/jobs.ts";
@@ -73,6 +74,8 @@ export const handlers: Record<string, JobHandler> = {
   [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
   [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
   [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(ctx, payload),
+  // Every 10 minutes, a chain started at start-up (domain/trends/refresh.ts; docs/trends.md).
+  [TRENDS_REFRESH]: (ctx, payload: TrendsRefresh) => refreshTrends(ctx, payload),
   // Stream signals: filter changes (domain/filters/manage.ts); edits have their subscriber (status.updated).
   "filters.changed": filtersChanged,
   // Fedify's queued messages (deliveries, incoming activities, fan-outs): src/federation/queue.ts.

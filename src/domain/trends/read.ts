@@ -1,0 +1,70 @@
+// Reading trends (GET /api/v1/trends/*; docs/trends.md): the refresh job's candidates that staff approved (or
+// all of them with auto-approval on), checked again at read time: a status that may no longer trend, or that
+// the viewer may not see, blocks or mutes, is left out.
+import type { Deps } from "../../deps.ts";
+import type { Store } from "../../store/db.ts";
+import type { StatusRecord } from "../../store/records.ts";
+import { getMute, isBlocking } from "../../store/relationships.ts";
+import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
+import { getStatus } from "../../store/statuses.ts";
+import { autoApprove, getReview, getTrendList, type LinkTrend, type TrendKind } from "../../store/trends.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import { loadTag, type LoadedTag } from "../tags/follow.ts";
+import { trendable } from "./compute.ts";
+
+/** Mastodon's limits (API.md §9): tags and links 10 (at most 20), statuses 20 (at most 40). */
+export const TREND_TAGS_LIMIT = 10;
+export const TREND_LINKS_LIMIT = 10;
+export const TREND_STATUSES_LIMIT = 20;
+
+export interface OffsetPage {
+  offset: number;
+  limit: number;
+}
+
+/** Shown to the public: approved, or not yet reviewed while auto-approval is on. */
+export function listed(store: Store, kind: TrendKind, key: string): boolean {
+  const review = getReview(store, kind, key);
+  return review === "approved" || (review === undefined && autoApprove(store));
+}
+
+const slice = <T>(items: T[], page: OffsetPage) => items.slice(page.offset, page.offset + page.limit);
+
+export function trendingTags(deps: Deps, viewerId: string | null, page: OffsetPage): LoadedTag[] {
+  const names = getTrendList(deps.store, "tags").items.filter((t) => listed(deps.store, "tags", t.name)).map((t) => t.name);
+  return slice(names, page).map((name) => loadTag(deps.store, viewerId, name));
+}
+
+function shownTo(store: Store, viewerId: string | null, status: StatusRecord): boolean {
+  if (!canSeeStatus(store, viewerId, status)) return false;
+  if (!viewerId) return true;
+  return !isBlocking(store, viewerId, status.accountId) && !getMute(store, viewerId, status.accountId);
+}
+
+export function trendingStatuses(deps: Deps, viewerId: string | null, page: OffsetPage): StatusRecord[] {
+  const statuses: StatusRecord[] = [];
+  for (const item of getTrendList(deps.store, "statuses").items) {
+    if (!listed(deps.store, "statuses", item.statusId)) continue;
+    const status = getStatus(deps.store, item.statusId);
+    if (trendable(deps.store, status) && shownTo(deps.store, viewerId, status)) statuses.push(status);
+  }
+  return slice(statuses, page);
+}
+
+export interface LoadedLink {
+  link: LinkTrend;
+  card: PreviewCardRecord;
+}
+
+/** Links whose card is still there (read from the newest status that carried it). */
+export function linksOf(store: Store, items: readonly LinkTrend[]): LoadedLink[] {
+  return items.flatMap((link) => {
+    const card = trendable(store, getStatus(store, link.statusId)) ? getCard(store, link.statusId) : undefined;
+    return card ? [{ link, card }] : [];
+  });
+}
+
+export function trendingLinks(deps: Deps, page: OffsetPage): LoadedLink[] {
+  const items = getTrendList(deps.store, "links").items.filter((l) => listed(deps.store, "links", l.id));
+  return slice(linksOf(deps.store, items), page);
+}

@@ -1,0 +1,81 @@
+// Trends (keyspace `trends`; docs/trends.md): what the `trends.refresh` job computed last, the staff's reviews
+// and the refresh chain's bookkeeping. Families told apart by the key's first element:
+//   ["list", kind]          → TrendList (the ranked candidates of "tags", "statuses" or "links")
+//   ["review", kind, key]   → "approved" | "rejected" (tag name, status id or link id)
+//   ["auto_approve"]        → true: candidates are listed without review
+//   ["next"]                → runAt (ms) of the refresh job that keeps the chain going
+import type { Store } from "./db.ts";
+
+export type TrendKind = "tags" | "statuses" | "links";
+export type Review = "approved" | "rejected";
+
+export interface TagTrend {
+  name: string;
+  score: number;
+}
+
+export interface StatusTrend {
+  statusId: string;
+  score: number;
+}
+
+export interface LinkTrend {
+  /** a digest of the URL (admin review addresses links by it) */
+  id: string;
+  url: string;
+  /** the newest counted status carrying the card (the card is read from it) */
+  statusId: string;
+  score: number;
+  /** the last 7 days, today first: distinct accounts and statuses that shared it */
+  history: { day: number; accounts: number; uses: number }[];
+}
+
+export interface TrendList<T> {
+  computedAt: number;
+  items: T[];
+}
+
+export interface TrendLists {
+  tags: TrendList<TagTrend>;
+  statuses: TrendList<StatusTrend>;
+  links: TrendList<LinkTrend>;
+}
+
+const db = (store: Store) => store.db.trends;
+
+export function getTrendList<K extends TrendKind>(store: Store, kind: K): TrendLists[K] {
+  return (db(store).get(["list", kind]) as TrendLists[K] | undefined) ?? { computedAt: 0, items: [] };
+}
+
+/** Inside a write. */
+export function putTrendList<K extends TrendKind>(store: Store, kind: K, list: TrendLists[K]): void {
+  db(store).put(["list", kind], list);
+}
+
+export function getReview(store: Store, kind: TrendKind, key: string): Review | undefined {
+  return db(store).get(["review", kind, key]);
+}
+
+/** Inside a write. */
+export function putReview(store: Store, kind: TrendKind, key: string, review: Review): void {
+  db(store).put(["review", kind, key], review);
+}
+
+export function autoApprove(store: Store): boolean {
+  return db(store).get(["auto_approve"]) === true;
+}
+
+/** Inside a write. */
+export function setAutoApprove(store: Store, on: boolean): void {
+  if (on) db(store).put(["auto_approve"], true);
+  else db(store).remove(["auto_approve"]);
+}
+
+export function nextRefreshAt(store: Store): number | undefined {
+  return db(store).get(["next"]);
+}
+
+/** Inside a write. */
+export function putNextRefreshAt(store: Store, runAt: number): void {
+  db(store).put(["next"], runAt);
+}
