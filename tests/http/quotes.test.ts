@@ -26,14 +26,16 @@ const notifications = async (user: User, type: string) => (await get(t, `/api/v1
 const NOT_FOUND = { error: "The post you are trying to quote does not appear to exist." };
 
 describe("quoting", () => {
-  test("a public status is quoted at once: accepted, counted, its author notified; the text may be blank", async () => {
+  test("a public status is quoted at once: accepted, counted, its author notified; the text may be blank, RE: link first", async () => {
     const original = await postStatus(t, alice, "quote me");
     expect(original.quotes_count).toBe(0);
     expect(original.quote).toBeNull();
     expect(original.quote_approval).toEqual({ automatic: ["public"], manual: [], current_user: "automatic" });
     const res = await post(t, "/api/v1/statuses", bob.token, { status: "", quoted_status_id: original.id });
     expect(res.status).toBe(200);
-    expect(res.body.content).toBe("");
+    // Mastodon's fallback for clients without quotes, unless the text links the quoted status itself.
+    expect(res.body.content).toStartWith(`<p class="quote-inline">RE: <a href="${original.url}" target="_blank" rel="nofollow noopener" translate="no">`);
+    expect(res.body.content).toEndWith("</a></p>");
     expect(res.body.quote.state).toBe("accepted");
     expect(res.body.quote.quoted_status).toMatchObject({ id: original.id, content: "<p>quote me</p>", quotes_count: 1 });
     expect(res.body.quote.quoted_status.quote).toBeNull();
@@ -41,6 +43,8 @@ describe("quoting", () => {
     expect((await show(null, original.id)).quote_approval.current_user).toBe("denied");
     const [n] = (await notifications(alice, "quote")).filter((x) => x.status?.id === res.body.id);
     expect(n).toMatchObject({ type: "quote", account: { id: bob.id } });
+    const linked = await quote(carol, original.id, { status: `see ${original.url}` });
+    expect(linked.body.content).not.toContain("quote-inline");
   });
 
   test("a reblog's id quotes what it wraps; unknown ids are 404", async () => {
@@ -238,7 +242,8 @@ describe("the quoted author's tools", () => {
     const q = (await quote(alice, original.id, { status: "with words" })).body;
     const blanked = await edit(alice, q.id, { status: "" });
     expect(blanked.status).toBe(200);
-    expect(blanked.body).toMatchObject({ content: "", quote: { state: "accepted", quoted_status: { id: original.id } } });
+    expect(blanked.body).toMatchObject({ quote: { state: "accepted", quoted_status: { id: original.id } } });
+    expect(blanked.body.content).toMatch(/^<p class="quote-inline">RE: <a [^>]+>.*<\/a><\/p>$/);
     const edited = await edit(alice, original.id, { status: "edited now", quote_approval_policy: "nobody" });
     expect(edited.body).toMatchObject({ quotes_count: 1, quote_approval: { automatic: [] } });
     expect(edited.body.edited_at).not.toBeNull();

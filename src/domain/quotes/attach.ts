@@ -4,6 +4,7 @@
 // and is notified (`quote`). Counters move in the write that adds or removes the row they count.
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
+import { linkHtml } from "../../lib/html.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { countQuoteRows, putQuoteRow, removeQuoteRow, removeQuoteRowsOf } from "../../store/quotes.ts";
@@ -30,6 +31,16 @@ export function quotableStatus(store: Store, quoterId: string, rawId: string): S
 export function stillQuotable(store: Store, quoterId: string, statusId: string): StatusRecord | null {
   const status = getStatus(store, statusId);
   return status && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
+}
+
+/**
+ * Mastodon's fallback for clients without quote posts: `RE: <link>` to the quoted status before the text,
+ * unless the text links it already (clients that show quotes hide `.quote-inline`).
+ */
+export function withQuoteFallback(html: string, text: string, quoted: StatusRecord): string {
+  const url = quoted.url ?? quoted.uri;
+  if (text.includes(url) || text.includes(quoted.uri)) return html;
+  return `<p class="quote-inline">RE: ${linkHtml(url)}</p>${html}`;
 }
 
 /** Quoting a private status (only its author may) makes a public or unlisted quote private, as on Mastodon. */

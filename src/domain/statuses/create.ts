@@ -19,7 +19,7 @@ import { attachMedia, resolveMediaIds } from "../media/attach.ts";
 import { newStatusRecord } from "./record.ts";
 import { pollDraft, type PollDraft, type PollInput } from "../polls/input.ts";
 import { startPoll } from "../polls/poll.ts";
-import { checkDirectQuote, quotableStatus, quotingVisibility, recordQuote } from "../quotes/attach.ts";
+import { checkDirectQuote, quotableStatus, quotingVisibility, recordQuote, withQuoteFallback } from "../quotes/attach.ts";
 import { policyFor } from "../quotes/policy.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
@@ -198,7 +198,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     author,
     createdAt: now,
     text,
-    content: formatted.html,
+    content: quoted ? withQuoteFallback(formatted.html, text, quoted) : formatted.html,
     spoilerText,
     sensitive,
     visibility,

@@ -25,6 +25,7 @@ import { composeText, language } from "./create.ts";
 import { visibleStatus } from "./read.ts";
 import { setQuotePolicy } from "../quotes/manage.ts";
 import { withQuoteFieldsOf } from "../quotes/policy.ts";
+import { withQuoteFallback } from "../quotes/attach.ts";
 
 export interface MediaAttributesInput {
   id: string;
@@ -137,10 +138,11 @@ export async function editStatus(deps: Deps, viewer: UserViewer, rawId: string, 
   // A quote may go without text (domain/quotes).
   const { text, spoilerText, formatted } = composeText(deps, input.status ?? status.text, spoiler, media.length > 0 || poll !== null || !!status.quote);
   const sensitive = input.sensitive === undefined && input.spoilerText === undefined ? status.sensitive : (input.sensitive ?? false) || spoiler.trim() !== "";
+  const quoted = status.quote ? getStatus(store, status.quote.statusId) : undefined;
   const edited: StatusRecord = {
     ...status,
     text,
-    content: formatted.html,
+    content: quoted && !quoted.deletedAt ? withQuoteFallback(formatted.html, text, quoted) : formatted.html,
     spoilerText,
     sensitive,
     language: input.language === undefined ? status.language : language(input.language, status.language),
