@@ -4,6 +4,7 @@
 import { mailFollowRequest } from "./relationships/follow-request-mail.ts";
 import { removeExpiredMute } from "./relationships/mute.ts";
 import { cleanUpAfterBlock } from "./relationships/block-cleanup.ts";
+import { cleanUpAfterDomainBlock } from "./relationships/domain-blocks.ts";
 import { completeFavouriteRemoval } from "./statuses/favourite.ts";
 import { fetchStatusCard } from "./statuses/card.ts";
 import { removeStatus } from "./statuses/remove.ts";
@@ -17,6 +18,8 @@ import { removeStatusFromTimelines } from "./timelines/removal.ts";
 import { removeMediaOfStatus, expireUnattached, UNATTACHED_TTL_MS } from "./media/cleanup.ts";
 import { processQueuedMedia } from "./media/process.ts";
 import { countTagsOf } from "./tags/history.ts";
+import { addToConversations, removeFromConversations } from "./conversations/record.ts";
+import { countFeaturedUses, uncountFeaturedUses } from "./tags/featured.ts";
 import { notifyStaffOfReport } from "./reports/notify-staff.ts";
 import { notifySubscribers } from "./notifications/subscribed.ts";
 import { dropDismissedRequest, mergeAcceptedRequest } from "./notifications/requests.ts";
@@ -25,6 +28,9 @@ import { deliverPush } from "./push/deliver.ts";
 import { generateAnnualReport } from "./annual-reports/generate.ts";
 import { removeAccountData } from "./admin/accounts-removal.ts";
 import { mailAccountWarning } from "./admin/accounts-mail.ts";
+import { mailConfirmation } from "./auth/confirmation.ts";
+import { mailPasswordReset } from "./auth/password-reset.ts";
+import { notifyStaffOfSignUp } from "./auth/notify-staff-sign-up.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
@@ -167,6 +173,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => cleanUpAfterBlock(ctx.store, event.payload),
   }),
   on({
+    name: "relationships.domain_block_cleanup",
+    on: "domain_block.created",
+    lane: "default",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => cleanUpAfterDomainBlock(ctx, event.payload.accountId, event.payload.domain),
+  }),
+  on({
     name: "relationships.mute_expiry",
     on: "mute.created",
     lane: "default",
@@ -195,6 +208,20 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => notifyStaffOfReport(ctx, event.payload.reportId),
   }),
 
+  // Sign-ups waiting for approval (domain/auth): an admin.sign_up notification to every user manager, once confirmed
+  on({
+    name: "accounts.notify_staff_sign_up",
+    on: "account.created",
+    lane: "default",
+    run: (ctx, event) => notifyStaffOfSignUp(ctx, event.payload.accountId),
+  }),
+  on({
+    name: "accounts.notify_staff_confirmed_sign_up",
+    on: "user.confirmed",
+    lane: "default",
+    run: (ctx, event) => notifyStaffOfSignUp(ctx, event.payload.accountId),
+  }),
+
   // Notification requests (domain/notifications/requests.ts): accepted ones merge, dismissed ones go
   on({
     name: "notifications.merge_request",
@@ -217,11 +244,39 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => notifySubscribers(ctx, event.payload.statusId),
   }),
 
+  // Conversations (domain/conversations; docs/conversations.md): direct threads per participant, the direct stream
+  on({
+    name: "conversations.add_status",
+    on: "status.created",
+    lane: "realtime",
+    run: (ctx, event) => addToConversations(ctx.store, ctx.emit, event.payload.statusId),
+  }),
+  on({
+    name: "conversations.remove_status",
+    on: "status.deleted",
+    lane: "default",
+    run: (ctx, event) => removeFromConversations(ctx.store, event.payload.statusId),
+  }),
+
   on({
     name: "tags.count_use",
     on: "status.created",
     lane: "default",
     run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId),
+  }),
+
+  // Featured hashtags (domain/tags/featured.ts; docs/tags.md): each keeps its owner's count of statuses using it
+  on({
+    name: "featured_tags.count",
+    on: "status.created",
+    lane: "default",
+    run: (ctx, event) => countFeaturedUses(ctx.store, event.payload.statusId),
+  }),
+  on({
+    name: "featured_tags.uncount",
+    on: "status.deleted",
+    lane: "default",
+    run: (ctx, event) => uncountFeaturedUses(ctx.store, event.payload.statusId),
   }),
 
   // Search index (domain/search/indexing.ts; docs/search.md): a batch's documents in one engine write
@@ -302,6 +357,18 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "account.warned",
     lane: "network",
     run: (ctx, event) => mailAccountWarning(ctx.store, ctx.config, event.payload),
+  }),
+  on({
+    name: "mail.confirmation",
+    on: "user.confirmation_requested",
+    lane: "network",
+    run: (ctx, event) => mailConfirmation(ctx, event),
+  }),
+  on({
+    name: "mail.password_reset",
+    on: "user.password_reset_requested",
+    lane: "network",
+    run: (ctx, event) => mailPasswordReset(ctx, event),
   }),
   // Federation (src/federation/follows.ts; docs/federation.md): activities for what local accounts did,
   // sent through Fedify on its queue; loaded on first use so processes that never federate skip Fedify

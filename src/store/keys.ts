@@ -160,6 +160,26 @@ export const KEYSPACES = {
   /** [tag, day, accountId] → null: this account used the tag that day */
   tagDayAccounts: "tag_day_accounts",
 
+  // Hashtags accounts follow or feature (src/store/tag-follows.ts, featured-tags.ts; docs/tags.md), families by the first element
+  /** ["f", accountId, tag] → TagFollowRecord; ["fi", accountId, followId] → tag (followed_tags, by follow id);
+   * ["by", tag, accountId] → null (a tag's local followers, for fan-out); ["ft", accountId, featuredId] →
+   * FeaturedTagRecord; ["fn", accountId, tag] → featuredId; ["fs", statusId, tag] → FeaturedUse (a status counted) */
+  tagChoices: "tag_choices",
+
+  // An account's own choices about others (src/store/endorsements.ts, user-domain-blocks.ts, thread-mutes.ts;
+  // docs/account-extras.md), families by the first element
+  /** ["e", accountId, targetId] → EndorsementRecord; ["ei", accountId, endorsementId] → targetId;
+   * ["d", accountId, domain] → UserDomainBlockRecord; ["di", accountId, blockId] → domain;
+   * ["m", accountId, threadId] → mutedAt (ms): a muted thread (its root status id) */
+  accountChoices: "account_choices",
+
+  // Conversations (src/store/conversations.ts; docs/conversations.md): direct threads per local participant,
+  // four families by the first element
+  /** ["c", accountId, conversationId] → ConversationRecord; ["l", accountId, lastStatusId, conversationId] → null
+   * (the list, by last status); ["k", accountId, threadId] → conversationId; ["t", statusId] → ThreadEntry (the
+   * thread of a direct status and the conversations it went into) */
+  conversations: "conversations",
+
   // Trends (src/store/trends.ts; docs/trends.md), families by the first element
   /** ["list", "tags" | "statuses" | "links"] → TrendList (computed by the trends.refresh job); ["review", kind, key]
    * → "approved" | "rejected"; ["auto_approve"] → true; ["next"] → runAt (ms) of the pending refresh */
@@ -220,6 +240,12 @@ export const KEYSPACES = {
    * ["k", accountId | "instance", "Ed25519" | "RSASSA-PKCS1-v1_5"] → ActorKeyRecord: keys made on first use
    * (local accounts' RSA pairs stay in account_keys) */
   federationKv: "federation_kv",
+
+  // One-time links sent by e-mail (src/store/user-tokens.ts; docs/web.md): confirmation and password reset,
+  // two families by the first element
+  /** ["t", sha256(token)] → UserTokenRecord (kept, marked used, until it expires); ["x", expiresAt (ms),
+   * sha256(token)] → null: tokens by expiry, swept as new ones are issued */
+  userTokens: "user_tokens",
 
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
