@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { block, call, follow, get, mute, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
+import { createRestAPIClient, MastoHttpError } from "masto";
 import { recount } from "../../src/domain/recount.ts";
 import { publishScheduled } from "../../src/domain/statuses/scheduled-publish.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
@@ -288,5 +289,28 @@ describe("quoted_update", () => {
     expect(updates[0]).toMatchObject({ account: { id: alice.id }, status: { content: "<p>after again</p>" } });
     expect((await notifications(bob, "quoted_update")).filter((n) => n.status?.id === original.id)).toEqual([]);
     expect((await show(carol, q.id)).quote.quoted_status.content).toBe("<p>after again</p>");
+  });
+});
+
+describe("masto.js", () => {
+  test("quotes through the client library behind Elk and Phanpy: create, read back, page the quotes", async () => {
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => t.app.handle(request) });
+    try {
+      const url = `http://127.0.0.1:${server.port}`;
+      const [asAlice, asBob] = [alice, bob].map((user) => createRestAPIClient({ url, accessToken: user.token }));
+      const original = await asAlice!.v1.statuses.create({ status: "via masto", quoteApprovalPolicy: "public" });
+      expect(original.quoteApproval).toEqual({ automatic: ["public"], manual: [], currentUser: "automatic" });
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await asBob!.v1.statuses.create({ status: `quote ${i}`, quotedStatusId: original.id })).id);
+      const quoting = await asBob!.v1.statuses.$select(ids[0]!).fetch();
+      expect(quoting.quote).toMatchObject({ state: "accepted", quotedStatus: { id: original.id } });
+      const pages: string[][] = [];
+      for await (const page of asAlice!.v1.statuses.$select(original.id).quotes.list({ limit: 2 })) pages.push(page.map((s) => s.id));
+      expect(pages.flat()).toEqual([...ids].reverse());
+      const refused = await asBob!.v1.statuses.$select(original.id).quotes.list().then(() => 200, (e) => (e instanceof MastoHttpError ? e.statusCode : e));
+      expect(refused).toBe(403);
+    } finally {
+      server.stop(true);
+    }
   });
 });
