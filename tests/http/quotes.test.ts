@@ -6,6 +6,8 @@ import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { block, call, follow, get, mute, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 import { createRestAPIClient, MastoHttpError } from "masto";
 import { recount } from "../../src/domain/recount.ts";
+import { publicId } from "../../src/lib/ids.ts";
+import { remoteAccount, remoteStatus } from "./timelines-helpers.ts";
 import { publishScheduled } from "../../src/domain/statuses/scheduled-publish.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { getStatus, putStatus } from "../../src/store/statuses.ts";
@@ -46,6 +48,12 @@ describe("quoting", () => {
     expect(n).toMatchObject({ type: "quote", account: { id: bob.id } });
     const linked = await quote(carol, original.id, { status: `see ${original.url}` });
     expect(linked.body.content).not.toContain("quote-inline");
+  });
+
+  test("a status from another server is not quotable yet, even with a policy that would allow it (404)", async () => {
+    const author = await remoteAccount(t, "faraway");
+    const remote = await remoteStatus(t, author, { content: "<p>from afar</p>", quotePolicy: "public" });
+    expect(await quote(bob, publicId(remote.id))).toMatchObject({ status: 404, body: NOT_FOUND });
   });
 
   test("a reblog's id quotes what it wraps; unknown ids are 404", async () => {

@@ -16,12 +16,16 @@ import { quoteApprovalFor } from "./policy.ts";
 
 export const QUOTED_NOT_FOUND = "The post you are trying to quote does not appear to exist.";
 
-/** The status `quoterId` asks to quote (a reblog stands for what it wraps); 404 unless they may quote it. */
+/**
+ * The status `quoterId` asks to quote (a reblog stands for what it wraps); 404 unless they may quote it. A
+ * status from another server is not quotable yet: its quote would wait for its author's approval, which
+ * federation does not ask for.
+ */
 export function quotableStatus(store: Store, quoterId: string, rawId: string): StatusRecord {
   const id = normaliseId(rawId);
   let status = id ? getStatus(store, id) : undefined;
   if (status?.reblogOfId) status = getStatus(store, status.reblogOfId);
-  if (!status || !canSeeStatus(store, quoterId, status) || quoteApprovalFor(store, quoterId, status) === "denied") {
+  if (!status?.local || !canSeeStatus(store, quoterId, status) || quoteApprovalFor(store, quoterId, status) === "denied") {
     throw new NotFound(QUOTED_NOT_FOUND);
   }
   return status;
@@ -30,7 +34,7 @@ export function quotableStatus(store: Store, quoterId: string, rawId: string): S
 /** The status `quoterId` quoted when scheduling, if they may still quote it (else null: posted without it). */
 export function stillQuotable(store: Store, quoterId: string, statusId: string): StatusRecord | null {
   const status = getStatus(store, statusId);
-  return status && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
+  return status?.local && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
 }
 
 /**
