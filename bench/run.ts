@@ -21,6 +21,7 @@ import { SCALE_SCENARIOS } from "./scenarios/scale.ts";
 import { SCALE_CHECKS } from "./scenarios/scale-checks.ts";
 import { MEDIA_CHECKS, type MediaReport } from "./scenarios/media-upload.ts";
 import { SEARCH_CHECK_NAMES, searchFigures, searchStatusesHttp } from "./scenarios/search.ts";
+import { DELIVERY_CHECKS, type DeliveryReport } from "./scenarios/federation-delivery.ts";
 import type { Scenario } from "./scenarios/types.ts";
 
 function option(name: string, fallback: string): string {
@@ -124,11 +125,12 @@ const scenarios = only.length ? everyScenario.filter((s) => only.includes(s.name
 const checks = only.length ? TIMED_CHECKS.filter((c) => only.includes(c.name)) : TIMED_CHECKS;
 const scaleChecks = only.length ? SCALE_CHECKS.filter((c) => only.includes(c.name)) : SCALE_CHECKS;
 const mediaChecks = only.length ? MEDIA_CHECKS.filter((c) => only.includes(c.name)) : MEDIA_CHECKS;
+const deliveryChecks = only.length ? DELIVERY_CHECKS.filter((c) => only.includes(c.name)) : DELIVERY_CHECKS;
 // Search (bench/scenarios/search.ts): its checks, and the index they and scale_search_statuses need, built first.
 const searchChecks = new Set<string>(SEARCH_CHECK_NAMES.filter((name) => !only.length || only.includes(name)));
 const searchWanted = searchChecks.size > 0 || scenarios.includes(searchStatusesHttp);
-if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length + searchChecks.size === 0) {
-  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS, ...MEDIA_CHECKS].map((s) => s.name).concat(SEARCH_CHECK_NAMES).join(", ")}`);
+if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length + deliveryChecks.length + searchChecks.size === 0) {
+  console.error(`no scenario named ${only.join(", ")}; known: ${[...everyScenario, ...TIMED_CHECKS, ...SCALE_CHECKS, ...MEDIA_CHECKS, ...DELIVERY_CHECKS].map((s) => s.name).concat(SEARCH_CHECK_NAMES).join(", ")}`);
   process.exit(64);
 }
 const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length || searchWanted ? await seededCopy(process.argv.slice(2)) : null;
@@ -145,6 +147,9 @@ for (const check of checks) {
 }
 const media: MediaReport[] = [];
 for (const check of mediaChecks) media.push(await check.run({ durationMs, warmupMs, rounds }));
+// Federation delivery (bench/scenarios/federation-delivery.ts): one post to 500 loopback servers, per round.
+const deliveries: DeliveryReport[] = [];
+for (const check of deliveryChecks) deliveries.push(await check.run({ rounds }));
 
 const when = new Date().toISOString();
 console.log(`\nWarren benchmark ${when}: ${connections} connections, ${threads} generator thread(s), ` +
@@ -158,10 +163,12 @@ for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
 }
 for (const report of media) console.log(`\n${report.lines.join("\n")}`);
+for (const report of deliveries) console.log(`\n${report.lines.join("\n")}`);
 for (const report of searchReports) console.log(`\n${report.lines.join("\n")}`);
 const issues = [
   ...problems(rows),
   ...media.flatMap((report) => report.problems),
+  ...deliveries.flatMap((report) => report.problems),
   ...searchReports.flatMap((report) => report.problems),
   ...timed.filter((c) => Math.max(...c.runsMs) > c.limitMs).map((c) => `${c.name}: slowest run ${Math.max(...c.runsMs).toFixed(0)} ms > ${c.limitMs} ms`),
 ];
@@ -187,5 +194,5 @@ if (issues.length) console.log(`\nproblems:\n  ${issues.join("\n  ")}`);
 mkdirSync(outDir, { recursive: true });
 if (profile) console.log(`\nCPU profiles of Warren: ${profileDir}/`);
 const settings = { connections, threads, durationMs, warmupMs, rounds, cpus: availableParallelism(), bun: Bun.version };
-writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed, media: media.map((r) => ({ name: r.name, ...r.figures })), search: searchReports.map((r) => ({ name: r.name, ...r.figures })) }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
+writeFileSync(join(outDir, `${when.replaceAll(":", "-")}.json`), JSON.stringify({ when, settings, rows, timed, media: media.map((r) => ({ name: r.name, ...r.figures })), search: searchReports.map((r) => ({ name: r.name, ...r.figures })), deliveries: deliveries.map((r) => ({ name: r.name, ...r.figures })) }, (_k, v) => (v instanceof Float64Array ? undefined : v), 2));
 if (issues.length) process.exitCode = 1;
