@@ -36,6 +36,7 @@ import { instanceV1Routes } from "./http/api/v1/instance.ts";
 import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { notificationV2Routes } from "./http/api/v2/notifications.ts";
 import { trendRoutes } from "./http/api/v1/trends.ts";
+import { announcementRoutes } from "./http/api/v1/announcements.ts";
 import { adminTrendRoutes } from "./http/api/v1/admin/trends.ts";
 import { notificationPolicyRoutes } from "./http/api/v2/notification-policy.ts";
 import { notificationRequestRoutes } from "./http/api/v1/notification-requests.ts";
@@ -105,6 +106,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(markerRoutes(deps))
     .use(notificationRequestRoutes(deps))
     .use(trendRoutes(deps))
+    .use(announcementRoutes(deps))
     .use(adminTrendRoutes(deps))
     .use(notificationPolicyRoutes(deps))
     .use(notificationV1Routes(deps))

@@ -9,6 +9,7 @@ import { runSearchCommand } from "./search.ts";
 import { runSettingsCommand } from "./settings.ts";
 import { runSuggestionsCommand } from "./suggestions.ts";
 import { runTrendsCommand } from "./trends.ts";
+import { runAnnouncementsCommand } from "./announcements.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -28,6 +29,7 @@ export const USAGE = `usage:
   warren search deploy
   warren suggestions list | add USERNAME[@DOMAIN] | remove USERNAME[@DOMAIN]
   warren trends refresh | auto-approve [on|off] | list
+  warren announcements add "TEXT" [--starts-at=TIME] [--ends-at=TIME] [--all-day] | list | remove ID
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -50,6 +52,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runSuggestionsCommand(args);
     case "trends":
       return runTrendsCommand(args);
+    case "announcements":
+      return runAnnouncementsCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

@@ -185,6 +185,14 @@ export const KEYSPACES = {
    * → "approved" | "rejected"; ["auto_approve"] → true; ["next"] → runAt (ms) of the pending refresh */
   trends: "trends",
 
+  // Announcements (src/store/announcements.ts; docs/instance.md), families by the first element
+  /** ["a", announcementId] → AnnouncementRecord; ["d", accountId, announcementId] → dismissedAt (ms);
+   * ["r", announcementId, name, accountId] → reactedAt (ms) */
+  announcements: "announcements",
+  // Custom emojis (src/store/emojis.ts; docs/instance.md)
+  /** ["e", shortcode] → CustomEmojiRecord (its files under data/media/emojis/) */
+  customEmojis: "custom_emojis",
+
   // Follow suggestions (src/store/suggestions.ts): two record families in one keyspace, by the first element
   /** ["featured", accountId] → FeaturedRecord (staff picks); ["dismissed", viewerId, targetId] → dismissedAt (ms) */
   suggestions: "suggestions",

@@ -1,0 +1,125 @@
+// Announcements (docs/instance.md#announcements): published by the operator (`warren announcements add`),
+// shown to every signed-in user until they end, dismissed per user, reacted to with emoji (at most 8 different
+// ones per announcement, as Mastodon's ReactionValidator).
+import type { Deps } from "../../deps.ts";
+import { NotFound, Unprocessable } from "../../lib/errors.ts";
+import { newId, normaliseId } from "../../lib/ids.ts";
+import { findAccountByAcct } from "../../store/accounts.ts";
+import {
+  allAnnouncements,
+  getAnnouncement,
+  hasReaction,
+  isDismissed,
+  putAnnouncement,
+  putDismissal,
+  putReaction,
+  reactionsOf,
+  removeAnnouncement,
+  removeReaction,
+  type AnnouncementRecord,
+  type ReactionCount,
+} from "../../store/announcements.ts";
+import type { Store } from "../../store/db.ts";
+import type { AccountRecord } from "../../store/records.ts";
+import { parseStatusText } from "../statuses/format.ts";
+import { getEmoji, type CustomEmojiRecord } from "../../store/emojis.ts";
+import { isReactionName, isUnicodeEmoji } from "./reaction-name.ts";
+
+const SHORTCODE_IN_TEXT = /:([a-zA-Z0-9_]{2,}):/g;
+
+/** Different reactions one announcement may have. */
+export const REACTION_LIMIT = 8;
+export const ANNOUNCEMENT_MAX_LENGTH = 10_000;
+
+export interface AnnouncementDraft {
+  text: string;
+  startsAt: number | null;
+  endsAt: number | null;
+  allDay: boolean;
+}
+
+export async function publishAnnouncement(deps: Pick<Deps, "store">, draft: AnnouncementDraft, now = Date.now()): Promise<AnnouncementRecord> {
+  const text = draft.text.trim();
+  if (!text || text.length > ANNOUNCEMENT_MAX_LENGTH) throw new Unprocessable(`Validation failed: Text must be 1 to ${ANNOUNCEMENT_MAX_LENGTH} characters`);
+  if (draft.startsAt !== null && draft.endsAt !== null && draft.endsAt < draft.startsAt) throw new Unprocessable("Validation failed: Ends at must be after starts at");
+  const record: AnnouncementRecord = { v: 1, id: newId(now), ...draft, text, publishedAt: now, updatedAt: now };
+  await deps.store.write(() => putAnnouncement(deps.store, record));
+  return record;
+}
+
+export async function deleteAnnouncement(deps: Pick<Deps, "store">, rawId: string): Promise<void> {
+  const id = normaliseId(rawId);
+  await deps.store.write(() => {
+    if (!id || !getAnnouncement(deps.store, id)) throw new NotFound();
+    removeAnnouncement(deps.store, id);
+  });
+}
+
+/** Not over yet: shown to users. */
+const active = (a: AnnouncementRecord, now: number) => a.endsAt === null || a.endsAt > now;
+
+export function listAnnouncements(store: Store): AnnouncementRecord[] {
+  return allAnnouncements(store);
+}
+
+export interface LoadedAnnouncement {
+  announcement: AnnouncementRecord;
+  read: boolean;
+  reactions: ReactionCount[];
+  tags: string[];
+  mentions: AccountRecord[];
+  /** the custom emojis its text names (`:shortcode:`) */
+  emojis: CustomEmojiRecord[];
+  /** the custom emojis among its reactions, by shortcode */
+  reactionEmojis: Map<string, CustomEmojiRecord>;
+}
+
+function load(store: Store, viewerId: string, a: AnnouncementRecord): LoadedAnnouncement {
+  const segments = parseStatusText(a.text);
+  const tags = [...new Set(segments.flatMap((s) => (s.kind === "tag" ? [s.name.toLowerCase()] : [])))];
+  const mentions = segments.flatMap((s) => {
+    const account = s.kind === "mention" ? findAccountByAcct(store, s.username, s.domain) : undefined;
+    return account && !account.suspended ? [account] : [];
+  });
+  const emojis = [...new Set([...a.text.matchAll(SHORTCODE_IN_TEXT)].map((m) => m[1]!))].flatMap((code) => getEmoji(store, code) ?? []);
+  const reactions = reactionsOf(store, a.id, viewerId);
+  const reactionEmojis = new Map(reactions.flatMap((r) => (isUnicodeEmoji(r.name) ? [] : [[r.name, getEmoji(store, r.name)!] as const])).filter(([, e]) => e));
+  return { announcement: a, read: isDismissed(store, viewerId, a.id), reactions, tags, mentions, emojis, reactionEmojis };
+}
+
+/** The active announcements, oldest first; dismissed ones only `withDismissed`. */
+export function announcementsFor(store: Store, viewerId: string, withDismissed: boolean, now = Date.now()): LoadedAnnouncement[] {
+  return allAnnouncements(store)
+    .filter((a) => active(a, now) && (withDismissed || !isDismissed(store, viewerId, a.id)))
+    .map((a) => load(store, viewerId, a));
+}
+
+function findActive(store: Store, rawId: string, now = Date.now()): AnnouncementRecord {
+  const id = normaliseId(rawId);
+  const a = id ? getAnnouncement(store, id) : undefined;
+  if (!a || !active(a, now)) throw new NotFound();
+  return a;
+}
+
+export async function dismissAnnouncement(deps: Pick<Deps, "store">, viewerId: string, rawId: string, now = Date.now()): Promise<void> {
+  await deps.store.write(() => putDismissal(deps.store, viewerId, findActive(deps.store, rawId, now).id, now));
+}
+
+export async function addReaction(deps: Pick<Deps, "store">, viewerId: string, rawId: string, name: string, now = Date.now()): Promise<void> {
+  await deps.store.write(() => {
+    const a = findActive(deps.store, rawId, now);
+    if (!isReactionName(deps.store, name)) throw new Unprocessable("Validation failed: Name is not a recognized emoji");
+    if (hasReaction(deps.store, a.id, name, viewerId)) return;
+    const names = reactionsOf(deps.store, a.id, null).map((r) => r.name);
+    if (!names.includes(name) && names.length >= REACTION_LIMIT) throw new Unprocessable("Validation failed: Maximum number of different reactions reached");
+    putReaction(deps.store, a.id, name, viewerId, now);
+  });
+}
+
+export async function withdrawReaction(deps: Pick<Deps, "store">, viewerId: string, rawId: string, name: string): Promise<void> {
+  await deps.store.write(() => {
+    const a = findActive(deps.store, rawId);
+    if (!hasReaction(deps.store, a.id, name, viewerId)) throw new NotFound();
+    removeReaction(deps.store, a.id, name, viewerId);
+  });
+}

@@ -1,0 +1,23 @@
+// CustomEmoji (Mastodon's): an image addressed by `:shortcode:`, served from this server's media files.
+import { t, type Static } from "elysia";
+import type { Config } from "../config.ts";
+import type { CustomEmojiRecord } from "../store/emojis.ts";
+import { Nullable } from "./nullable.ts";
+
+export const CustomEmojiSchema = t.Object(
+  {
+    shortcode: t.String(),
+    url: t.String(),
+    static_url: t.String({ description: "The first frame, for animated emojis" }),
+    visible_in_picker: t.Boolean(),
+    category: Nullable(t.String()),
+  },
+  { description: "Mastodon CustomEmoji" },
+);
+export type CustomEmoji = Static<typeof CustomEmojiSchema>;
+
+export const emojiUrls = (config: Config, emoji: CustomEmojiRecord) => ({ url: config.url + emoji.file, static_url: config.url + emoji.staticFile });
+
+export function presentCustomEmoji(config: Config, emoji: CustomEmojiRecord): CustomEmoji {
+  return { shortcode: emoji.shortcode, ...emojiUrls(config, emoji), visible_in_picker: emoji.visibleInPicker, category: emoji.category };
+}
