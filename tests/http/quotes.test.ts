@@ -192,7 +192,7 @@ describe("deleting", () => {
 });
 
 describe("the quoted author's tools", () => {
-  test("GET /quotes: the author's, paged with Link headers; others 403, anonymous 401", async () => {
+  test("GET /quotes: the author's, paged with Link headers, not those of accounts they mute; others 403, anonymous 401", async () => {
     const original = await postStatus(t, alice, "listed");
     const ids: string[] = [];
     for (const user of [bob, carol, bob]) ids.push((await quote(user, original.id)).body.id);
@@ -204,6 +204,10 @@ describe("the quoted author's tools", () => {
     expect(link).toContain(`since_id=${ids[2]}`);
     const next = await get(t, new URL(link.match(/<([^>]+)>; rel="next"/)![1]!).pathname + `?limit=2&max_id=${ids[1]}`, alice.token);
     expect(next.body.map((s: any) => s.id)).toEqual([ids[0]]);
+    const muted = await newUser(t, "qmuted");
+    await quote(muted, original.id);
+    await mute(t, alice, muted);
+    expect((await get(t, `/api/v1/statuses/${original.id}/quotes`, alice.token)).body.map((s: any) => s.id)).toEqual([...ids].reverse());
     expect((await get(t, `/api/v1/statuses/${original.id}/quotes`, bob.token)).status).toBe(403);
     expect((await get(t, `/api/v1/statuses/${original.id}/quotes`)).status).toBe(401);
   });

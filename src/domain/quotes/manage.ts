@@ -10,7 +10,7 @@ import { pageQuoteRows } from "../../store/quotes.ts";
 import type { QuotePolicy, StatusRecord } from "../../store/records.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { recordEvent } from "../events.ts";
-import { canSeeStatus } from "../policy/visibility.ts";
+import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
 import { visibleStatus } from "../statuses/read.ts";
 import { uncountQuote } from "./attach.ts";
 import { withQuotePolicy } from "./policy.ts";
@@ -23,12 +23,13 @@ function ownStatus(store: Store, viewerId: string, rawId: string): StatusRecord 
   return status;
 }
 
-/** GET /api/v1/statuses/:id/quotes: the accepted quotes the viewer may see, newest quote first. */
+/** GET /api/v1/statuses/:id/quotes: the accepted quotes the viewer may see, newest quote first; as on Mastodon,
+ * not those by accounts the viewer blocks or mutes. */
 export function quotesOf(store: Store, viewerId: string, rawId: string, page: PageQuery): StatusRecord[] {
   const quoted = ownStatus(store, viewerId, rawId);
   const rows = pageQuoteRows(store, quoted.id, page, (row) => {
     const quoting = getStatus(store, row.statusId);
-    return !!quoting && quoting.quote?.statusId === quoted.id && canSeeStatus(store, viewerId, quoting);
+    return !!quoting && quoting.quote?.statusId === quoted.id && canSeeStatus(store, viewerId, quoting) && !hiddenByViewer(store, viewerId, quoting);
   });
   return rows.map((row) => getStatus(store, row.statusId)!);
 }
