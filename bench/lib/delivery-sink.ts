@@ -7,7 +7,7 @@
 // is answered 202 after `delayMs` (0: at once; more plays a distant or slow server, so the sender's
 // concurrency limit becomes visible as requests in flight).
 //
-// Control (JSON): POST /reset {delayMs} clears the records; GET /count and GET /stats return them. On start it prints one
+// Control (JSON): POST /reset {delayMs, slowEvery, slowMs} (every slowEvery-th server holds slowMs) clears the records; GET /count and GET /stats return them. On start it prints one
 // line: {"control": <port>, "ports": [<port>, …]}.
 
 const servers = Number(process.env.SINK_SERVERS ?? "500");
@@ -22,6 +22,10 @@ interface Arrival {
 }
 
 let delayMs = 0;
+/** Every `slowEvery`-th server (in the order of `ports`) holds its POSTs `slowMs` instead (0: none). */
+let slowEvery = 0;
+let slowMs = 0;
+const slowPorts = new Set<number>();
 let arrivals: Arrival[] = [];
 let inFlight = 0;
 let peak = 0;
@@ -52,7 +56,8 @@ async function inbox(request: Request, port: number, path: string): Promise<Resp
     const signed = signedRequest(request.headers);
     arrivals.push({ port, path, at, signed, activityId });
     if (signed && !sample) sample = { url: request.url, headers: [...request.headers], body };
-    if (delayMs > 0) await Bun.sleep(delayMs);
+    const hold = slowPorts.has(port) ? slowMs : delayMs;
+    if (hold > 0) await Bun.sleep(hold);
     return new Response(null, { status: 202 });
   } catch (error) {
     errors.push(String(error));
@@ -82,8 +87,12 @@ const control = Bun.serve({
   async fetch(request) {
     const url = new URL(request.url);
     if (request.method === "POST" && url.pathname === "/reset") {
-      const options = (await request.json()) as { delayMs?: number };
+      const options = (await request.json()) as { delayMs?: number; slowEvery?: number; slowMs?: number };
       delayMs = options.delayMs ?? 0;
+      slowEvery = options.slowEvery ?? 0;
+      slowMs = options.slowMs ?? 0;
+      slowPorts.clear();
+      if (slowEvery > 0) ports.forEach((port, i) => i % slowEvery === 0 && slowPorts.add(port));
       arrivals = [];
       peak = inFlight;
       sample = null;

@@ -12,8 +12,9 @@
 // POST /api/v1/statuses.
 //
 // Measured per round, in phases where the sink answers each POST at once (`instant`: the sender's cost per
-// delivery decides the rate) and where it holds each for HOLD_MS (`held`: a distant server; the sender's
-// concurrency limit decides the rate, and shows as requests in flight at the sink):
+// delivery decides the rate), where it holds each for HOLD_MS (`held`: distant servers; the sender's
+// concurrency limit decides the rate, and shows as requests in flight at the sink), and where 10 of the 500
+// servers hold theirs SLOW_MS and the rest answer at once (`slow`: what a few slow servers cost the others):
 //   - enqueue: from sending the POST until the `federation.message` delivery jobs were written (their
 //     `createdAt`), found by polling Warren's job keyspaces from this process (a read-only LMDB handle on the
 //     same data directory): how many `outbox` messages (one per inbox Fedify delivers to), `fanout` messages
@@ -44,6 +45,22 @@ export const SERVERS = 500;
 export const FOLLOWERS_PER_SERVER = 10;
 /** How long the sink holds each POST in the `held` phase. */
 export const HOLD_MS = 100;
+/** The `slow` phase: every SLOW_EVERY-th server (10 of 500) holds its POST SLOW_MS, the others answer at once. */
+export const SLOW_EVERY = 50;
+export const SLOW_MS = 1_000;
+
+interface Phase {
+  name: string;
+  delayMs: number;
+  slowEvery?: number;
+  slowMs?: number;
+}
+
+const PHASES: Phase[] = [
+  { name: "instant", delayMs: 0 },
+  { name: "held", delayMs: HOLD_MS },
+  { name: "slow", delayMs: 0, slowEvery: SLOW_EVERY, slowMs: SLOW_MS },
+];
 const DELIVERY_TIMEOUT_MS = 120_000;
 
 export interface DeliveryCheckOptions {
@@ -87,7 +104,7 @@ const root = join(import.meta.dir, "../..");
 
 interface Sink {
   ports: number[];
-  reset(delayMs: number): Promise<void>;
+  reset(phase: Phase): Promise<void>;
   count(): Promise<number>;
   stats(): Promise<SinkStats>;
   stop(): Promise<void>;
@@ -113,8 +130,8 @@ async function startSink(servers: number): Promise<Sink> {
   const control = `http://127.0.0.1:${started.control}`;
   return {
     ports: started.ports,
-    async reset(delayMs) {
-      await (await fetch(`${control}/reset`, { method: "POST", body: JSON.stringify({ delayMs }) })).arrayBuffer();
+    async reset(phase) {
+      await (await fetch(`${control}/reset`, { method: "POST", body: JSON.stringify(phase) })).arrayBuffer();
     },
     async count() {
       return ((await (await fetch(`${control}/count`)).json()) as { count: number }).count;
@@ -205,8 +222,8 @@ interface WarrenRound {
   sample: SinkStats["sample"];
 }
 
-async function warrenRound(warren: Warren, store: Store, sink: Sink, token: string, phase: string, delayMs: number, round: number, concurrency: number): Promise<WarrenRound> {
-  await sink.reset(delayMs);
+async function warrenRound(warren: Warren, store: Store, sink: Sink, token: string, { name: phase, ...holds }: Phase, round: number, concurrency: number): Promise<WarrenRound> {
+  await sink.reset({ name: phase, ...holds });
   const watcher = watchJobs(store);
   const started = now();
   const res = await fetch(`${warren.url}/api/v1/statuses`, {
@@ -273,8 +290,8 @@ interface BareRound {
 }
 
 /** The same number of POSTs of the same body, unsigned, one per server, `concurrency` at a time. */
-async function bareRound(sink: Sink, body: string, phase: string, delayMs: number, round: number, concurrency: number): Promise<BareRound> {
-  await sink.reset(delayMs);
+async function bareRound(sink: Sink, body: string, { name: phase, ...holds }: Phase, round: number, concurrency: number): Promise<BareRound> {
+  await sink.reset({ name: phase, ...holds });
   const queue = [...sink.ports];
   const started = now();
   await Promise.all(
@@ -333,14 +350,14 @@ export const federationDelivery: DeliveryCheck = {
       const bareRounds: BareRound[] = [];
       let sampleKey: string | null = null;
       let spec = "";
-      for (const [phase, delayMs] of [["instant", 0], ["held", HOLD_MS]] as const) {
+      for (const phase of PHASES) {
         for (let round = 1; round <= rounds; round++) {
-          const w = await warrenRound(warren, store, sink, author.token, phase, delayMs, round, concurrency);
+          const w = await warrenRound(warren, store, sink, author.token, phase, round, concurrency);
           warrenRounds.push(w);
           if (!w.sample) throw new Error("no signed delivery to take a body from");
           sampleKey ??= await verifySample(w.sample);
           spec ||= w.sample.headers.some(([name]) => name.toLowerCase() === "signature-input") ? "RFC 9421" : "draft-cavage";
-          bareRounds.push(await bareRound(sink, w.sample.body, phase, delayMs, round, concurrency));
+          bareRounds.push(await bareRound(sink, w.sample.body, phase, round, concurrency));
         }
       }
 
@@ -348,7 +365,8 @@ export const federationDelivery: DeliveryCheck = {
       if (!sampleKey) problems.push("a delivery's HTTP signature did not verify against the author's key");
       const lines = [
         `federation_delivery (${SERVERS} servers × ${FOLLOWERS_PER_SERVER} followers; network lane: at most ${concurrency} concurrent deliveries = ` +
-          `batch ${LANE_POLICY.network.batch} × ${config.jobWorkers} worker(s); sink holds each POST 0 ms (instant) or ${HOLD_MS} ms (held)):`,
+          `batch ${LANE_POLICY.network.batch} × ${config.jobWorkers} worker(s); sink holds each POST 0 ms (instant), ${HOLD_MS} ms (held), ` +
+          `or 0 ms but ${fmt(SLOW_MS)} ms at ${SERVERS / SLOW_EVERY} servers (slow)):`,
       ];
       for (const w of warrenRounds) {
         const bare = bareRounds.find((b) => b.phase === w.phase && b.round === w.round)!;
@@ -370,6 +388,7 @@ export const federationDelivery: DeliveryCheck = {
           followersPerServer: FOLLOWERS_PER_SERVER,
           concurrency,
           holdMs: HOLD_MS,
+          slow: { every: SLOW_EVERY, ms: SLOW_MS },
           signatureKey: sampleKey,
           signatureSpec: spec,
           rounds: warrenRounds.map(({ sample: _sample, ...w }) => ({ ...w, bare: bareRounds.find((b) => b.phase === w.phase && b.round === w.round) })),
