@@ -171,6 +171,11 @@ describe("what each viewer sees", () => {
       const page = await timeline(carol);
       expect(page.find((s) => s.id === q.id).quote).toMatchObject({ state: "accepted", quoted_status: { id: original.id } });
     }
+    // A reblog of the quote: the wrapper quotes nothing and shows the approval of what it wraps.
+    await post(t, `/api/v1/statuses/${q.id}/reblog`, carol.token);
+    const [wrapper] = (await get(t, `/api/v1/accounts/${carol.id}/statuses?limit=1`, bob.token)).body;
+    expect(wrapper).toMatchObject({ quote: null, reblog: { id: q.id, quote: { state: "accepted", quoted_status: { id: original.id } } } });
+    expect(wrapper.quote_approval).toEqual(wrapper.reblog.quote_approval);
     await post(t, `/api/v1/statuses/${original.id}/quotes/${q.id}/revoke`, alice.token);
     expect((await timeline(carol)).find((s) => s.id === q.id).quote).toEqual({ state: "revoked", quoted_status: null });
   });

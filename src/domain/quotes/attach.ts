@@ -23,15 +23,13 @@ export const QUOTED_NOT_FOUND = "The post you are trying to quote does not appea
  */
 export function quotableStatus(store: Store, quoterId: string, rawId: string): StatusRecord {
   const id = normaliseId(rawId);
-  let status = id ? getStatus(store, id) : undefined;
-  if (status?.reblogOfId) status = getStatus(store, status.reblogOfId);
-  if (!status?.local || !canSeeStatus(store, quoterId, status) || quoteApprovalFor(store, quoterId, status) === "denied") {
-    throw new NotFound(QUOTED_NOT_FOUND);
-  }
-  return status;
+  const status = id ? getStatus(store, id) : undefined;
+  const quotable = status ? stillQuotable(store, quoterId, status.reblogOfId ?? status.id) : null;
+  if (!quotable) throw new NotFound(QUOTED_NOT_FOUND);
+  return quotable;
 }
 
-/** The status `quoterId` quoted when scheduling, if they may still quote it (else null: posted without it). */
+/** The status `statusId` if `quoterId` may quote it (checked again when the quote is written, or published). */
 export function stillQuotable(store: Store, quoterId: string, statusId: string): StatusRecord | null {
   const status = getStatus(store, statusId);
   return status?.local && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
@@ -63,9 +61,9 @@ export function recordQuote(deps: Pick<Deps, "store" | "jobs">, status: StatusRe
   const { store } = deps;
   const quote = status.quote;
   if (!quote) return;
-  const quoted = getStatus(store, quote.statusId);
+  const quoted = stillQuotable(store, status.accountId, quote.statusId);
   // Deleted (or no longer quotable) since the draft was checked: the post is refused as it would have been.
-  if (!quoted || quoted.deletedAt || quoteApprovalFor(store, status.accountId, quoted) === "denied") throw new NotFound(QUOTED_NOT_FOUND);
+  if (!quoted) throw new NotFound(QUOTED_NOT_FOUND);
   putQuoteRow(store, quoted.id, { statusId: status.id, accountId: status.accountId });
   adjustQuotesCount(store, quoted.id, 1);
   if (canSeeStatus(store, quote.accountId, status)) {
