@@ -6,7 +6,8 @@ import { publicId } from "../lib/ids.ts";
 import { Nullable } from "./nullable.ts";
 
 const QuoteStateSchema = t.String({
-  description: "pending, accepted, rejected, revoked, deleted, unauthorized, blocked_account or muted_account; quoted_status only when accepted (or blocked/muted)",
+  description:
+    "pending, accepted, rejected, revoked, deleted, unauthorized, blocked_account, blocked_domain or muted_account; quoted_status only when accepted (or blocked/muted)",
 });
 
 /** A quote inside a quoted status: the id only. */

@@ -156,6 +156,17 @@ describe("what each viewer sees", () => {
     expect((await show(jay, q.id)).quote).toEqual({ state: "unauthorized", quoted_status: null });
   });
 
+  test("a quote of a status from a domain the viewer blocks: blocked_domain (a quote from another server)", async () => {
+    const author = await remoteAccount(t, "farquoted", "blocked-quotes.example");
+    const quoted = await remoteStatus(t, author, { content: "<p>from a blocked domain</p>" });
+    const quoter = await remoteAccount(t, "farquoter", "elsewhere.example");
+    const quoting = await remoteStatus(t, quoter, { quote: { statusId: quoted.id, accountId: author.id, state: "accepted" } });
+    const mia = await newUser(t, "qmia");
+    expect((await show(mia, publicId(quoting.id))).quote).toMatchObject({ state: "accepted", quoted_status: { id: publicId(quoted.id) } });
+    await post(t, "/api/v1/domain_blocks", mia.token, { domain: "blocked-quotes.example" });
+    expect((await show(mia, publicId(quoting.id))).quote).toMatchObject({ state: "blocked_domain", quoted_status: { id: publicId(quoted.id) } });
+  });
+
   test("a quote inside a quoted status is shallow: its state and id", async () => {
     const first = await postStatus(t, alice, "first");
     const second = (await quote(bob, first.id)).body;

@@ -1,16 +1,19 @@
 // A quote as a viewer sees it (Mastodon's REST::BaseQuoteSerializer with StatusFilter#filter_state_for_quote):
 // the stored state unless accepted; an accepted quote of a status gone is `deleted`, of one the viewer may not
 // see `unauthorized` (without the status: a quote never reveals what its viewer may not see), of an author the
-// viewer blocks or mutes `blocked_account` / `muted_account` (with the status, which clients hide behind a click).
+// viewer blocks, whose domain it blocks, or whom it mutes `blocked_account` / `blocked_domain` / `muted_account`
+// (with the status, which clients hide behind a click).
 import type { Store } from "../../store/db.ts";
 import type { QuoteOfStatus, StatusRecord } from "../../store/records.ts";
 import { isBlocking, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
+import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
+import { cachedAccount } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import type { LoadedStatus } from "../statuses/load.ts";
 import type { QuoteApproval } from "./policy.ts";
 
-export type ShownQuoteState = QuoteOfStatus["state"] | "deleted" | "unauthorized" | "blocked_account" | "muted_account";
+export type ShownQuoteState = QuoteOfStatus["state"] | "deleted" | "unauthorized" | "blocked_account" | "blocked_domain" | "muted_account";
 
 export interface LoadedQuote {
   state: ShownQuoteState;
@@ -35,6 +38,7 @@ export function shownQuote(store: Store, viewerId: string | null, quote: QuoteOf
   if (viewerId === quoted.accountId) return { state: "accepted", quoted };
   if (!canSeeStatus(store, viewerId, quoted)) return { state: "unauthorized", quoted: null };
   if (viewerId && isBlocking(store, viewerId, quoted.accountId)) return { state: "blocked_account", quoted };
+  if (viewerId && blocksDomainOf(store, viewerId, cachedAccount(store, quoted.accountId))) return { state: "blocked_domain", quoted };
   if (viewerId && isMuting(store, viewerId, quoted.accountId)) return { state: "muted_account", quoted };
   return { state: "accepted", quoted };
 }
