@@ -37,6 +37,7 @@ import { instanceV2Routes } from "./http/api/v2/instance.ts";
 import { notificationV2Routes } from "./http/api/v2/notifications.ts";
 import { trendRoutes } from "./http/api/v1/trends.ts";
 import { announcementRoutes } from "./http/api/v1/announcements.ts";
+import { customEmojiRoutes } from "./http/api/v1/custom-emojis.ts";
 import { adminTrendRoutes } from "./http/api/v1/admin/trends.ts";
 import { notificationPolicyRoutes } from "./http/api/v2/notification-policy.ts";
 import { notificationRequestRoutes } from "./http/api/v1/notification-requests.ts";
@@ -107,6 +108,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(notificationRequestRoutes(deps))
     .use(trendRoutes(deps))
     .use(announcementRoutes(deps))
+    .use(customEmojiRoutes(deps))
     .use(adminTrendRoutes(deps))
     .use(notificationPolicyRoutes(deps))
     .use(notificationV1Routes(deps))

@@ -10,6 +10,7 @@ import { runSettingsCommand } from "./settings.ts";
 import { runSuggestionsCommand } from "./suggestions.ts";
 import { runTrendsCommand } from "./trends.ts";
 import { runAnnouncementsCommand } from "./announcements.ts";
+import { runEmojiCommand } from "./emoji.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -30,6 +31,7 @@ export const USAGE = `usage:
   warren suggestions list | add USERNAME[@DOMAIN] | remove USERNAME[@DOMAIN]
   warren trends refresh | auto-approve [on|off] | list
   warren announcements add "TEXT" [--starts-at=TIME] [--ends-at=TIME] [--all-day] | list | remove ID
+  warren emoji import FILE|DIRECTORY [--shortcode=CODE] [--category=NAME] [--unlisted] [--overwrite] | list | remove CODE
 `;
 
 export async function runCli(command: string, args: string[]): Promise<number> {
@@ -54,6 +56,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runTrendsCommand(args);
     case "announcements":
       return runAnnouncementsCommand(args);
+    case "emoji":
+      return runEmojiCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

@@ -151,17 +151,6 @@ export const ActivitySchema = t.Object(
 
 export const LanguageSchema = t.Object({ code: t.String(), name: t.String() }, { description: "Language" });
 
-export const CustomEmojiSchema = t.Object(
-  {
-    shortcode: t.String(),
-    url: t.String(),
-    static_url: t.String(),
-    visible_in_picker: t.Boolean(),
-    category: Nullable(t.String()),
-  },
-  { description: "CustomEmoji" },
-);
-
 type InstanceV2 = Static<typeof InstanceV2Schema>;
 type InstanceV1 = Static<typeof InstanceV1Schema>;
 export type Rule = Static<typeof RuleSchema>;

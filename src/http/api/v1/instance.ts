@@ -10,7 +10,6 @@ import { statusLanguages } from "../../../domain/instance/languages.ts";
 import { privacyPolicy } from "../../../domain/instance/privacy-policy.ts";
 import {
   ActivitySchema,
-  CustomEmojiSchema,
   ExtendedDescriptionSchema,
   InstanceV1Schema,
   LanguageSchema,
@@ -79,9 +78,4 @@ export const instanceV1Routes = (deps: Deps) =>
       publicCache: INSTANCE_CACHE,
       response: { 200: t.Record(t.String(), t.Array(t.String()), { description: "Always {}: no translation service" }) },
       detail: { summary: "Translation language pairs (none: translation is not offered)", tags },
-    })
-    .get("/api/v1/custom_emojis", () => [], {
-      publicCache: { seconds: 180, always: true },
-      response: { 200: t.Array(CustomEmojiSchema) },
-      detail: { summary: "Custom emojis (none: Warren has no custom emojis yet)", tags: ["custom_emojis"] },
     });
