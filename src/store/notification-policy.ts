@@ -27,7 +27,7 @@ export interface NotificationRequestRecord {
   fromAccountId: string;
   /** the status of the newest filtered notification that had one */
   lastStatusId: string | null;
-  /** filtered notifications of the sender when last counted (at most REQUEST_COUNT_CAP) */
+  /** filtered notifications of the sender, counted as they came (at most REQUEST_COUNT_CAP) */
   notificationsCount: number;
   createdAt: number;
   updatedAt: number;

@@ -51,7 +51,8 @@ function heldFrom(store: Store, recipientId: string, fromAccountId: string): Not
 /** Inside the write that stored a filtered notification: opens or updates its sender's request. */
 export function holdInRequest(store: Store, n: NotificationRecord, now: number): void {
   const existing = requestOfSender(store, n.recipientId, n.fromAccountId);
-  const count = Math.min(REQUEST_COUNT_CAP, heldFrom(store, n.recipientId, n.fromAccountId).length);
+  // Counted as they come (a recount would read every notification between the two each time).
+  const count = Math.min(REQUEST_COUNT_CAP, (existing?.notificationsCount ?? 0) + 1);
   putRequest(store, {
     v: 1,
     id: existing?.id ?? newId(now),
