@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
 import { notify } from "../../src/domain/notifications/notify.ts";
+import { openSse, settle, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
 import { call, favourite, follow, get, newUser, notifications, post, postStatus, type User } from "./notifications-helpers.ts";
 
 let t: TestApp;
@@ -262,5 +263,32 @@ describe("v2 grouping window and partial accounts", () => {
     expect(keyOf(d)).toBe(`follow-${start / hour + 12}`);
     // A v2 page lists each row in its own group, whatever the ids.
     expect((await get(t, "/api/v2/notifications", owner.token)).status).toBe(200);
+  });
+});
+
+describe("streams", () => {
+  test("a held notification is not streamed; accepting its request streams notifications_merged", async () => {
+    const { t: app, base } = await startListeningApp();
+    try {
+      const [owner, stranger, friend] = [await newUser(app, "ps"), await newUser(app, "ps"), await newUser(app, "ps")];
+      await call(app, "PATCH", "/api/v2/notifications/policy", owner.token, { for_not_following: "filter" });
+      await follow(app, owner, friend);
+      const stream = await openSse(base, "/api/v1/streaming/user/notification", owner.token);
+      try {
+        await postStatus(app, stranger, `held @${owner.username}`);
+        const shown = await postStatus(app, friend, `shown @${owner.username}`);
+        await until(() => stream.events.find((e) => e.event === "notification" && JSON.parse(e.data).status?.id === shown.id), "the friend's notification");
+        await settle(app);
+        expect(stream.events.filter((e) => e.event === "notification")).toHaveLength(1);
+        const [request] = (await get(app, "/api/v1/notifications/requests", owner.token)).body;
+        await post(app, `/api/v1/notifications/requests/${request.id}/accept`, owner.token);
+        const merged = await until(() => stream.events.find((e) => e.event === "notifications_merged"), "notifications_merged");
+        expect(merged.data).toBe("1");
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await stopListeningApp(app);
+    }
   });
 });

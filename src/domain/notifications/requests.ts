@@ -27,6 +27,7 @@ import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { loadStatuses, type LoadedStatus } from "../statuses/load.ts";
 import { recordEvent, type SubscriberContext } from "../events.ts";
+import { STREAM_TOPIC } from "../streaming/signals.ts";
 import type { JobEnqueuer } from "../../jobs/queue.ts";
 
 /** GET /api/v1/notifications/requests: 40, at most 80 (API.md §9). */
@@ -140,8 +141,9 @@ export function requestsMerged(store: Store, recipientId: string): boolean {
   return !hasMerging(store, recipientId);
 }
 
-/** Subscriber: the sender's held notifications join the normal list, then the request counts as merged. */
-export async function mergeAcceptedRequest(ctx: Pick<SubscriberContext, "store">, p: { recipientId: string; requestId: string; fromAccountId: string }): Promise<void> {
+/** Subscriber: the sender's held notifications join the normal list, then the request counts as merged and,
+ * once no other accepted request is merging, the recipient's streams hear `notifications_merged`. */
+export async function mergeAcceptedRequest(ctx: Pick<SubscriberContext, "store" | "emit">, p: { recipientId: string; requestId: string; fromAccountId: string }): Promise<void> {
   const { store } = ctx;
   for (;;) {
     const done = await store.write(() => {
@@ -153,7 +155,9 @@ export async function mergeAcceptedRequest(ctx: Pick<SubscriberContext, "store">
       if (batch.length < BATCH) removeMerging(store, p.recipientId, p.requestId);
       return batch.length < BATCH;
     });
-    if (done) return;
+    if (!done) continue;
+    if (requestsMerged(store, p.recipientId)) ctx.emit({ topic: STREAM_TOPIC, kind: "notifications_merged", accountId: p.recipientId });
+    return;
   }
 }
 

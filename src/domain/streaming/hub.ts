@@ -160,6 +160,12 @@ export class StreamHub {
         for (const sub of this.byAccount.get(signal.accountId) ?? []) {
           if (sub.channel.name === "user") sub.client.send(sub.label, "filters_changed", undefined);
         }
+        return;
+      case "notifications_merged":
+        // Mastodon's payload is "1"; clients reload their notifications.
+        for (const sub of this.byAccount.get(signal.accountId) ?? []) {
+          if (sub.channel.name === "user" || sub.channel.name === "user:notification") sub.client.send(sub.label, "notifications_merged", "1");
+        }
     }
   }
 

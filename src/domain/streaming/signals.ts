@@ -44,7 +44,17 @@ export type ConversationSignal = { topic: typeof STREAM_TOPIC; kind: "conversati
 
 export type FiltersChangedSignal = { topic: typeof STREAM_TOPIC; kind: "filters_changed"; accountId: string };
 
-export type StreamSignal = UpdateSignal | StatusUpdateSignal | DeleteSignal | NotificationSignal | FiltersChangedSignal | ConversationSignal;
+/** The notifications of an accepted notification request joined the account's list (domain/notifications/requests.ts). */
+export type NotificationsMergedSignal = { topic: typeof STREAM_TOPIC; kind: "notifications_merged"; accountId: string };
+
+export type StreamSignal =
+  | UpdateSignal
+  | StatusUpdateSignal
+  | DeleteSignal
+  | NotificationSignal
+  | FiltersChangedSignal
+  | ConversationSignal
+  | NotificationsMergedSignal;
 
 /** How domain code raises a signal (a job handler passes its `ctx.emit`). */
 export type EmitSignal = (signal: StreamSignal) => void;
