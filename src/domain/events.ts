@@ -64,6 +64,10 @@ export interface EventPayloads {
   "notification_request.accepted": { recipientId: string; requestId: string; fromAccountId: string };
   /** A recipient dismissed a notification request: the sender's held notifications (up to then) are to go. */
   "notification_request.dismissed": { recipientId: string; fromAccountId: string };
+  /** The operator published or removed an announcement (`warren announcements`), or a user reacted to one or withdrew a reaction. */
+  "announcement.published": { announcementId: string };
+  "announcement.deleted": { announcementId: string };
+  "announcement.reacted": { announcementId: string; name: string };
   "list.member_added": { ownerId: string; listId: string; accountId: string };
   "list.deleted": { listId: string };
   /** An upload was stored; `processing`: it waits for its video/audio job. */

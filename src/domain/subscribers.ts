@@ -222,6 +222,26 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => notifyStaffOfSignUp(ctx, event.payload.accountId),
   }),
 
+  // Announcements (domain/announcements): every user's stream hears of them
+  on({
+    name: "streaming.announcement",
+    on: "announcement.published",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "announcement", announcementId: event.payload.announcementId }),
+  }),
+  on({
+    name: "streaming.announcement_delete",
+    on: "announcement.deleted",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "announcement.delete", announcementId: event.payload.announcementId }),
+  }),
+  on({
+    name: "streaming.announcement_reaction",
+    on: "announcement.reacted",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "announcement.reaction", ...event.payload }),
+  }),
+
   // Notification requests (domain/notifications/requests.ts): accepted ones merge, dismissed ones go
   on({
     name: "notifications.merge_request",

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { runWarren } from "../helpers/cli.ts";
+import { openSse, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
 import { call, get, newUser, post } from "./notifications-helpers.ts";
 
 let t: TestApp;
@@ -91,5 +92,31 @@ describe("announcements", () => {
     expect((await list(reader.token)).status).toBe(200);
     expect((await post(t, `/api/v1/announcements/${id}/dismiss`, reader.token)).status).toBe(403);
     expect((await react(reader.token, id, "👍")).status).toBe(403);
+  });
+});
+
+describe("streams", () => {
+  test("user streams hear announcement (from the CLI), announcement.reaction and announcement.delete", async () => {
+    const { t: app, base } = await startListeningApp();
+    try {
+      const [a, b] = [await newUser(app, "as"), await newUser(app, "as")];
+      const stream = await openSse(base, "/api/v1/streaming/user", a.token);
+      try {
+        const added = await runWarren(app.dir, "announcements", "add", "Streamed news");
+        const id = added.stdout.trim().split("\n")[1]!;
+        const pushed = await until(() => stream.events.find((e) => e.event === "announcement"), "announcement", 10_000);
+        expect(JSON.parse(pushed.data)).toMatchObject({ id, read: false, reactions: [] });
+        await call(app, "PUT", `/api/v1/announcements/${id}/reactions/${encodeURIComponent("🎉")}`, b.token);
+        const reaction = await until(() => stream.events.find((e) => e.event === "announcement.reaction"), "announcement.reaction");
+        expect(JSON.parse(reaction.data)).toEqual({ name: "🎉", count: 1, announcement_id: id });
+        expect((await runWarren(app.dir, "announcements", "remove", id)).code).toBe(0);
+        const removed = await until(() => stream.events.find((e) => e.event === "announcement.delete"), "announcement.delete", 10_000);
+        expect(removed.data).toBe(id);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await stopListeningApp(app);
+    }
   });
 });

@@ -22,6 +22,7 @@ import {
 import type { Store } from "../../store/db.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { parseStatusText } from "../statuses/format.ts";
+import { recordEvent } from "../events.ts";
 import { getEmoji, type CustomEmojiRecord } from "../../store/emojis.ts";
 import { isReactionName, isUnicodeEmoji } from "./reaction-name.ts";
 
@@ -38,20 +39,26 @@ export interface AnnouncementDraft {
   allDay: boolean;
 }
 
-export async function publishAnnouncement(deps: Pick<Deps, "store">, draft: AnnouncementDraft, now = Date.now()): Promise<AnnouncementRecord> {
+type WriteDeps = Pick<Deps, "store" | "jobs">;
+
+export async function publishAnnouncement(deps: WriteDeps, draft: AnnouncementDraft, now = Date.now()): Promise<AnnouncementRecord> {
   const text = draft.text.trim();
   if (!text || text.length > ANNOUNCEMENT_MAX_LENGTH) throw new Unprocessable(`Validation failed: Text must be 1 to ${ANNOUNCEMENT_MAX_LENGTH} characters`);
   if (draft.startsAt !== null && draft.endsAt !== null && draft.endsAt < draft.startsAt) throw new Unprocessable("Validation failed: Ends at must be after starts at");
   const record: AnnouncementRecord = { v: 1, id: newId(now), ...draft, text, publishedAt: now, updatedAt: now };
-  await deps.store.write(() => putAnnouncement(deps.store, record));
+  await deps.store.write(() => {
+    putAnnouncement(deps.store, record);
+    recordEvent(deps, "announcement.published", { announcementId: record.id }, "local", now);
+  });
   return record;
 }
 
-export async function deleteAnnouncement(deps: Pick<Deps, "store">, rawId: string): Promise<void> {
+export async function deleteAnnouncement(deps: WriteDeps, rawId: string): Promise<void> {
   const id = normaliseId(rawId);
   await deps.store.write(() => {
     if (!id || !getAnnouncement(deps.store, id)) throw new NotFound();
     removeAnnouncement(deps.store, id);
+    recordEvent(deps, "announcement.deleted", { announcementId: id });
   });
 }
 
@@ -94,6 +101,16 @@ export function announcementsFor(store: Store, viewerId: string, withDismissed: 
     .map((a) => load(store, viewerId, a));
 }
 
+/** One active announcement as `viewerId` sees it (a stream push), or null. */
+export function announcementFor(store: Store, viewerId: string, id: string, now = Date.now()): LoadedAnnouncement | null {
+  const a = getAnnouncement(store, id);
+  return a && active(a, now) ? load(store, viewerId, a) : null;
+}
+
+export function reactionCount(store: Store, id: string, name: string): number {
+  return reactionsOf(store, id, null).find((r) => r.name === name)?.count ?? 0;
+}
+
 function findActive(store: Store, rawId: string, now = Date.now()): AnnouncementRecord {
   const id = normaliseId(rawId);
   const a = id ? getAnnouncement(store, id) : undefined;
@@ -101,11 +118,11 @@ function findActive(store: Store, rawId: string, now = Date.now()): Announcement
   return a;
 }
 
-export async function dismissAnnouncement(deps: Pick<Deps, "store">, viewerId: string, rawId: string, now = Date.now()): Promise<void> {
+export async function dismissAnnouncement(deps: WriteDeps, viewerId: string, rawId: string, now = Date.now()): Promise<void> {
   await deps.store.write(() => putDismissal(deps.store, viewerId, findActive(deps.store, rawId, now).id, now));
 }
 
-export async function addReaction(deps: Pick<Deps, "store">, viewerId: string, rawId: string, name: string, now = Date.now()): Promise<void> {
+export async function addReaction(deps: WriteDeps, viewerId: string, rawId: string, name: string, now = Date.now()): Promise<void> {
   await deps.store.write(() => {
     const a = findActive(deps.store, rawId, now);
     if (!isReactionName(deps.store, name)) throw new Unprocessable("Validation failed: Name is not a recognized emoji");
@@ -113,13 +130,15 @@ export async function addReaction(deps: Pick<Deps, "store">, viewerId: string, r
     const names = reactionsOf(deps.store, a.id, null).map((r) => r.name);
     if (!names.includes(name) && names.length >= REACTION_LIMIT) throw new Unprocessable("Validation failed: Maximum number of different reactions reached");
     putReaction(deps.store, a.id, name, viewerId, now);
+    recordEvent(deps, "announcement.reacted", { announcementId: a.id, name }, "local", now);
   });
 }
 
-export async function withdrawReaction(deps: Pick<Deps, "store">, viewerId: string, rawId: string, name: string): Promise<void> {
+export async function withdrawReaction(deps: WriteDeps, viewerId: string, rawId: string, name: string): Promise<void> {
   await deps.store.write(() => {
     const a = findActive(deps.store, rawId);
     if (!hasReaction(deps.store, a.id, name, viewerId)) throw new NotFound();
     removeReaction(deps.store, a.id, name, viewerId);
+    recordEvent(deps, "announcement.reacted", { announcementId: a.id, name });
   });
 }

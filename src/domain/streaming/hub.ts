@@ -10,7 +10,7 @@ import { homeHas, listFeedHas } from "../../store/timelines.ts";
 import { viewerFromToken } from "../auth/viewer.ts";
 import { homeShows, listShows, publicShows, tagShows, TimelineViewer } from "../timelines/policy.ts";
 import { channelKey, mayReadNotifications, mediaOnly, originOf, streamLabel, type Channel, type StreamViewer } from "./channels.ts";
-import type { DeleteSignal, StreamSignal } from "./signals.ts";
+import type { AnnouncementReactionSignal, AnnouncementSignal, DeleteSignal, StreamSignal } from "./signals.ts";
 import type { FilterContext } from "../../store/filters.ts";
 import { activeFilters, matchStatus } from "../filters/match.ts";
 
@@ -35,6 +35,10 @@ export interface Renderer {
   notification(recipientId: string, notificationId: string): string | null;
   /** A Conversation as its owner sees it; null when it has nothing to show. */
   conversation(accountId: string, conversationId: string): string | null;
+  /** An Announcement as the account sees it (read, its reactions); null once it is gone or over. */
+  announcement(accountId: string, announcementId: string): string | null;
+  /** `{name, count, announcement_id}` of one reaction now. */
+  announcementReaction(announcementId: string, name: string): string;
 }
 
 interface Subscription {
@@ -161,11 +165,28 @@ export class StreamHub {
           if (sub.channel.name === "user") sub.client.send(sub.label, "filters_changed", undefined);
         }
         return;
+      case "announcement":
+      case "announcement.delete":
+      case "announcement.reaction":
+        return this.dispatchAnnouncement(signal);
       case "notifications_merged":
         // Mastodon's payload is "1"; clients reload their notifications.
         for (const sub of this.byAccount.get(signal.accountId) ?? []) {
           if (sub.channel.name === "user" || sub.channel.name === "user:notification") sub.client.send(sub.label, "notifications_merged", "1");
         }
+    }
+  }
+
+  /** To every `user` stream: the announcement as each account sees it, its id when deleted, a reaction's count. */
+  private dispatchAnnouncement(signal: AnnouncementSignal | AnnouncementReactionSignal): void {
+    const shared = signal.kind === "announcement.delete" ? signal.announcementId
+      : signal.kind === "announcement.reaction" ? this.renderer.announcementReaction(signal.announcementId, signal.name) : null;
+    for (const subs of this.byAccount.values()) {
+      for (const sub of subs) {
+        if (sub.channel.name !== "user") continue;
+        const payload = shared ?? this.renderer.announcement(sub.client.viewer.accountId, signal.announcementId);
+        if (payload !== null) sub.client.send(sub.label, signal.kind, payload);
+      }
     }
   }
 

@@ -47,6 +47,10 @@ export type FiltersChangedSignal = { topic: typeof STREAM_TOPIC; kind: "filters_
 /** The notifications of an accepted notification request joined the account's list (domain/notifications/requests.ts). */
 export type NotificationsMergedSignal = { topic: typeof STREAM_TOPIC; kind: "notifications_merged"; accountId: string };
 
+/** An announcement was published, reacted to, or removed: every `user` stream hears of it. */
+export type AnnouncementSignal = { topic: typeof STREAM_TOPIC; kind: "announcement" | "announcement.delete"; announcementId: string };
+export type AnnouncementReactionSignal = { topic: typeof STREAM_TOPIC; kind: "announcement.reaction"; announcementId: string; name: string };
+
 export type StreamSignal =
   | UpdateSignal
   | StatusUpdateSignal
@@ -54,7 +58,9 @@ export type StreamSignal =
   | NotificationSignal
   | FiltersChangedSignal
   | ConversationSignal
-  | NotificationsMergedSignal;
+  | NotificationsMergedSignal
+  | AnnouncementSignal
+  | AnnouncementReactionSignal;
 
 /** How domain code raises a signal (a job handler passes its `ctx.emit`). */
 export type EmitSignal = (signal: StreamSignal) => void;

@@ -14,6 +14,9 @@ import { presentConversations } from "../../entities/conversation.ts";
 import { loadConversations } from "../../domain/conversations/read.ts";
 import { getConversation } from "../../store/conversations.ts";
 import { presentStatuses } from "../../entities/status.ts";
+import { announcementFor, reactionCount } from "../../domain/announcements/announcements.ts";
+import { presentAnnouncement } from "../../entities/announcement.ts";
+import { publicId } from "../../lib/ids.ts";
 
 const hubs = new WeakMap<Deps, StreamHub>();
 
@@ -35,6 +38,13 @@ function renderer(deps: Deps): Renderer {
       const record = getConversation(deps.store, accountId, conversationId);
       const [presented] = record ? presentConversations(deps.config, loadConversations(deps, accountId, [record])) : [];
       return presented ? JSON.stringify(presented) : null;
+    },
+    announcement(accountId, announcementId) {
+      const loaded = announcementFor(deps.store, accountId, announcementId);
+      return loaded ? JSON.stringify(presentAnnouncement(deps.config, loaded)) : null;
+    },
+    announcementReaction(announcementId, name) {
+      return JSON.stringify({ name, count: reactionCount(deps.store, announcementId, name), announcement_id: publicId(announcementId) });
     },
   };
 }
