@@ -6,7 +6,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import type { Deps } from "../deps.ts";
 import { Failure, runSubcommand, UsageError } from "./command.ts";
-import { deleteEmoji, everyEmoji, importEmoji } from "../domain/emojis/import.ts";
+import { checkEmojiSize, deleteEmoji, everyEmoji, importEmoji } from "../domain/emojis/import.ts";
 import { ApiError } from "../lib/errors.ts";
 
 const USAGE = `usage:
@@ -43,6 +43,8 @@ async function importCommand(deps: Deps, args: string[]): Promise<void> {
   let failed = 0;
   for (const { file, shortcode } of files) {
     try {
+      // A file far over the limit is refused before it is read into memory.
+      checkEmojiSize((await stat(file)).size);
       await importEmoji(deps, await readFile(file), shortcode, {
         category: options.get("--category") ?? null,
         visibleInPicker: !options.has("--unlisted"),

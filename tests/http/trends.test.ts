@@ -69,6 +69,7 @@ describe("GET /api/v1/trends/*", () => {
     expect((await post(t, "/api/v1/admin/trends/tags/spring/approve", staff.token)).body).toMatchObject({ name: "spring", requires_review: false, trendable: true });
     const tags = await get(t, "/api/v1/trends/tags");
     expect(names(tags.body)).toEqual(["spring"]);
+    expect((await get(t, "/api/v1/trends")).body).toEqual(tags.body);
     expect(tags.body[0].history[0]).toMatchObject({ accounts: "3", uses: "3" });
 
     const statuses = (await get(t, "/api/v1/admin/trends/statuses", staff.token)).body as { id: string }[];

@@ -26,10 +26,15 @@ export interface EmojiOptions {
 
 type EmojiDeps = Pick<Deps, "store" | "config">;
 
+/** Unprocessable past EMOJI_MAX_BYTES (the CLI asks before reading a file). */
+export function checkEmojiSize(bytes: number): void {
+  if (bytes > EMOJI_MAX_BYTES) throw new Unprocessable(`Validation failed: Image must be at most ${EMOJI_MAX_BYTES / 1024} KiB`);
+}
+
 /** Checks, stores and records one emoji; Unprocessable (with the reason) when it cannot be one. */
 export async function importEmoji(deps: EmojiDeps, bytes: Uint8Array, shortcode: string, options: EmojiOptions = {}): Promise<CustomEmojiRecord> {
   if (!SHORTCODE.test(shortcode)) throw new Unprocessable("Validation failed: Shortcode must be 2 to 64 letters, digits or underscores");
-  if (bytes.length > EMOJI_MAX_BYTES) throw new Unprocessable(`Validation failed: Image must be at most ${EMOJI_MAX_BYTES / 1024} KiB`);
+  checkEmojiSize(bytes.length);
   if (!options.overwrite && getEmoji(deps.store, shortcode)) throw new Unprocessable(`Validation failed: Shortcode ${shortcode} is already taken`);
   let format: string;
   let still: Buffer;

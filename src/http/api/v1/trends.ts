@@ -2,6 +2,7 @@
 // while more may follow, prev after the first page). Public; signed-in viewers get their flags and filters.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
+import type { Viewer } from "../../../domain/auth/viewer.ts";
 import {
   trendingLinks,
   trendingStatuses,
@@ -45,26 +46,27 @@ function offsetLinks(baseUrl: string, request: Request, page: OffsetPage, count:
   return links.length ? links.join(", ") : null;
 }
 
-export const trendRoutes = (deps: Deps) =>
-  new Elysia({ name: "trend-routes", seed: deps.store.dir })
+export const trendRoutes = (deps: Deps) => {
+  const tags = {
+    handler: ({ viewer, query, request, set }: { viewer: Viewer | null; query: { offset?: string; limit?: string }; request: Request; set: { headers: Record<string, unknown> } }) => {
+      const page = offsetPage(query, TREND_TAGS_LIMIT);
+      const loaded = trendingTags(deps, viewer?.account?.id ?? null, page);
+      const link = offsetLinks(deps.config.url, request, page, loaded.length);
+      if (link) set.headers["link"] = link;
+      return loaded.map((tag) => presentTag(deps.config, tag.name, tag.history, tag.flags));
+    },
+    options: (summary: string) => ({
+      maybeAuth: ["read"],
+      query: OffsetQuery,
+      response: { 200: t.Array(TagSchema), ...errors },
+      detail: { summary, tags: ["trends"] },
+    }),
+  };
+  return new Elysia({ name: "trend-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
-    .get(
-      "/api/v1/trends/tags",
-      ({ viewer, query, request, set }) => {
-        const page = offsetPage(query, TREND_TAGS_LIMIT);
-        const tags = trendingTags(deps, viewer?.account?.id ?? null, page);
-        const link = offsetLinks(deps.config.url, request, page, tags.length);
-        if (link) set.headers["link"] = link;
-        return tags.map((tag) => presentTag(deps.config, tag.name, tag.history, tag.flags));
-      },
-      {
-        maybeAuth: ["read"],
-        query: OffsetQuery,
-        response: { 200: t.Array(TagSchema), ...errors },
-        detail: { summary: "Hashtags used by more accounts than usual, with their week of history", tags: ["trends"] },
-      },
-    )
+    .get("/api/v1/trends/tags", tags.handler, tags.options("Hashtags used by more accounts than usual, with their week of history"))
+    .get("/api/v1/trends", tags.handler, tags.options("The trending hashtags (Mastodon's older path of /api/v1/trends/tags)"))
     .get(
       "/api/v1/trends/statuses",
       ({ viewer, query, request, set }) => {
@@ -97,3 +99,4 @@ export const trendRoutes = (deps: Deps) =>
         detail: { summary: "Links many accounts shared lately, as preview cards with their week of history", tags: ["trends"] },
       },
     );
+};
