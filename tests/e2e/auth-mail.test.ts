@@ -2,25 +2,12 @@
 // confirmation link of a web sign-up confirms the account; the password reset link sets a new password. While
 // the SMTP server refuses mail, the job is retried and nothing is lost.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { SMTPServer } from "smtp-server";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser } from "../helpers/clients.ts";
 import { CookieJar } from "../helpers/oauth.ts";
+import { mailHeader as header, readableMail as readable, startSmtpSink, type ReceivedMail as Received, type SmtpSink } from "../helpers/smtp.ts";
 
 setDefaultTimeout(30_000);
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** Undoes quoted-printable soft line breaks and escapes, enough to read the text of a message. */
-const readable = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
-
-function header(raw: string, name: string): string | undefined {
-  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " ");
-  return new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1];
-}
 
 /** Opens `page` for its CSRF field, then posts `fields` to `action`. */
 async function submit(t: TestApp, jar: CookieJar, page: string, action: string, fields: Record<string, string>) {
@@ -40,33 +27,12 @@ function link(mail: Received, path: string): string {
 
 describe("mails of the /auth pages over SMTP", () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const inbox: Received[] = [];
-  let refuse = false;
-  let refusals = 0;
+  let smtp: SmtpSink;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onRcptTo(_address, _session, callback) {
-        if (refuse) refusals++;
-        callback(refuse ? Object.assign(new Error("try later"), { responseCode: 451 }) : undefined);
-      },
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as { port: number }).port;
+    smtp = await startSmtpSink();
     t = await startTestApp({
-      WARREN_SMTP_URL: `smtp://127.0.0.1:${port}`,
+      WARREN_SMTP_URL: smtp.url,
       WARREN_SMTP_FROM: "warren@social.test",
       WARREN_JOB_WORKERS: "1",
       WARREN_REQUIRE_EMAIL_CONFIRMATION: "true",
@@ -75,7 +41,7 @@ describe("mails of the /auth pages over SMTP", () => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   test("a web sign-up is mailed a confirmation link that confirms it once", async () => {
@@ -89,8 +55,8 @@ describe("mails of the /auth pages over SMTP", () => {
     });
     expect(res.status).toBe(200);
     await t.deps.jobs.drain();
-    expect(inbox).toHaveLength(1);
-    const mail = inbox[0]!;
+    expect(smtp.inbox).toHaveLength(1);
+    const mail = smtp.inbox[0]!;
     expect(mail.to).toEqual(["mailed@example.com"]);
     expect(header(mail.raw, "Subject")).toBe("Warren: confirm your e-mail address");
     expect(header(mail.raw, "Message-ID")).toMatch(/^<confirmation-\d{18}-\d+@localhost>$/);
@@ -103,23 +69,23 @@ describe("mails of the /auth pages over SMTP", () => {
 
   test("a reset mail refused by the SMTP server is retried; its link sets the new password", async () => {
     const user = await createUser(t, "forgot", { password: "old password" });
-    const before = inbox.length;
-    refuse = true;
+    const before = smtp.inbox.length;
+    smtp.refuse = true;
     const res = await submit(t, new CookieJar(), "/auth/password/new", "/auth/password/new", { email: user.email });
     expect(res.status).toBe(200);
     const waitUntil = Date.now() + 10_000;
-    while (refusals === 0 && Date.now() < waitUntil) await Bun.sleep(100);
-    expect(refusals).toBeGreaterThan(0);
-    expect(inbox.length).toBe(before);
-    refuse = false;
+    while (smtp.refusals === 0 && Date.now() < waitUntil) await Bun.sleep(100);
+    expect(smtp.refusals).toBeGreaterThan(0);
+    expect(smtp.inbox.length).toBe(before);
+    smtp.refuse = false;
     await t.deps.jobs.drain();
     const deadline = Date.now() + 20_000;
-    while (inbox.length === before && Date.now() < deadline) {
+    while (smtp.inbox.length === before && Date.now() < deadline) {
       await Bun.sleep(200);
       await t.deps.jobs.drain();
     }
-    expect(inbox.length).toBe(before + 1);
-    const mail = inbox.at(-1)!;
+    expect(smtp.inbox.length).toBe(before + 1);
+    const mail = smtp.inbox.at(-1)!;
     expect(mail.to).toEqual([user.email]);
     expect(header(mail.raw, "Subject")).toBe("Warren: reset your password");
 

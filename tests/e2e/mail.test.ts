@@ -4,17 +4,11 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { startSmtpSink, type SmtpSink } from "../helpers/smtp.ts";
 import { newUser, post, updateProfile } from "../http/relationships-helpers.ts";
 
 setDefaultTimeout(30_000);
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
 
 /** Undoes quoted-printable soft line breaks and escapes, enough to read the text of a message. */
 function readable(raw: string): string {
@@ -34,39 +28,19 @@ async function lockedOwner(t: TestApp) {
 
 describe("with SMTP configured", () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const inbox: Received[] = [];
+  let smtp: SmtpSink;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          const envelope = session.envelope;
-          inbox.push({
-            from: envelope.mailFrom ? envelope.mailFrom.address : "",
-            to: envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString("utf8"),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const port = (smtp.server.address() as { port: number }).port;
+    smtp = await startSmtpSink();
     t = await startTestApp({
-      WARREN_SMTP_URL: `smtp://127.0.0.1:${port}`,
+      WARREN_SMTP_URL: smtp.url,
       WARREN_SMTP_FROM: "warren@social.test",
       WARREN_JOB_WORKERS: "1",
     });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   test("a follow request to a locked account mails its owner, naming the requester", async () => {
@@ -76,8 +50,8 @@ describe("with SMTP configured", () => {
     const res = await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token);
     expect(res.body.requested).toBe(true);
     await t.deps.jobs.drain();
-    expect(inbox).toHaveLength(1);
-    const mail = inbox[0]!;
+    expect(smtp.inbox).toHaveLength(1);
+    const mail = smtp.inbox[0]!;
     expect(mail.to).toEqual([owner.email]);
     expect(mail.from).toBe("warren@social.test");
     expect(header(mail.raw, "To")).toContain(owner.email);
@@ -88,12 +62,12 @@ describe("with SMTP configured", () => {
     // follow requests never appear in the notifications API, and calling follow again sends no new mail
     await post(t, `/api/v1/accounts/${owner.id}/follow`, fan.token, { reblogs: false });
     await t.deps.jobs.drain();
-    expect(inbox).toHaveLength(1);
+    expect(smtp.inbox).toHaveLength(1);
     expect(existsSync(join(t.dir, "outbox"))).toBe(false);
   });
 
   test("no mail for following an unlocked account, nor for a request withdrawn before the job ran", async () => {
-    const before = inbox.length;
+    const before = smtp.inbox.length;
     const open = await newUser(t, "open");
     const owner = await lockedOwner(t);
     const fan = await newUser(t, "fan");
@@ -103,7 +77,7 @@ describe("with SMTP configured", () => {
     await post(t, `/api/v1/accounts/${owner.id}/unfollow`, fan.token);
     t.deps.jobs.resume();
     await t.deps.jobs.drain();
-    expect(inbox.length).toBe(before);
+    expect(smtp.inbox.length).toBe(before);
   });
 });
 

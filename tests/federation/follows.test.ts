@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
-import { SMTPServer } from "smtp-server";
+import { startSmtpSink } from "../helpers/smtp.ts";
 
 let a: Instance;
 let b: Instance;
@@ -118,35 +118,20 @@ test("an activity with a forged signature is refused (401) and changes nothing",
 });
 
 test("the owner of a locked account is e-mailed a remote follow request", async () => {
-  const mails: { to: string[]; raw: string }[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  const c = await startInstance({ WARREN_SMTP_URL: `smtp://127.0.0.1:${port}`, WARREN_SMTP_FROM: "warren@c.test" });
+  const smtp = await startSmtpSink();
+  const c = await startInstance({ WARREN_SMTP_URL: smtp.url, WARREN_SMTP_FROM: "warren@c.test" });
   try {
     const dora = await signedInUser(c.t, "dora");
     expect((await c.t.request("/api/v1/accounts/update_credentials", { method: "PATCH", token: dora.token, json: { locked: true } })).status).toBe(200);
     const remote = await resolveAccount(a, alice.token, "dora", c);
     expect((await json(a, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" })).requested).toBe(true);
-    const mail = await until(async () => mails.find((m) => m.to.includes(dora.email)));
+    const mail = await until(async () => smtp.inbox.find((m) => m.to.includes(dora.email)));
     const head = mail.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " ");
     expect(head).toMatch(new RegExp(`^Subject: Pending follower: @alice@${a.domain.replace(/\./g, "\\.")}$`, "m"));
     expect(mail.raw.replace(/=\r?\n/g, "")).toContain(`@alice@${a.domain} has requested to follow you.`);
-    expect(mails).toHaveLength(1);
+    expect(smtp.inbox).toHaveLength(1);
   } finally {
     await stopInstance(c);
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   }
 });
