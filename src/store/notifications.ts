@@ -31,6 +31,16 @@ export function notificationsOfStatus(store: Store, statusId: string): Notificat
   return out;
 }
 
+/** The newest of `recipientId`'s notifications of `type` about a status (its group's start, group-key.ts). */
+export function latestNotificationOfStatus(store: Store, statusId: string, recipientId: string, type: string): NotificationRecord | undefined {
+  for (const { key, value } of store.db.notificationsByStatus.getRange({ start: [statusId, END], end: [statusId], reverse: true })) {
+    if (value !== recipientId) continue;
+    const n = getNotification(store, recipientId, (key as string[])[1]!);
+    if (n?.type === type) return n;
+  }
+  return undefined;
+}
+
 /** Notifications `recipientId` received from `fromAccountId` (removed by block clean-up). */
 export function notificationsBetween(store: Store, recipientId: string, fromAccountId: string): NotificationRecord[] {
   const out: NotificationRecord[] = [];

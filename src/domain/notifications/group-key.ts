@@ -4,7 +4,7 @@
 // `ungrouped-<id>`. Keys are derived from the record (type, status, group hour), so they need no index.
 import { idAtTime, normaliseId, publicId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { notificationsOfStatus, pageNotifications } from "../../store/notifications.ts";
+import { latestNotificationOfStatus, pageNotifications } from "../../store/notifications.ts";
 import { RowBudget } from "../../store/paging.ts";
 import type { NotificationRecord, NotificationType } from "../../store/records.ts";
 
@@ -28,7 +28,7 @@ export function groupBucketFor(store: Store, input: { type: NotificationType; re
   const sameKind = (n: NotificationRecord) => n.type === input.type && n.recipientId === input.recipientId;
   let latest: NotificationRecord | undefined;
   if (input.statusId) {
-    for (const n of notificationsOfStatus(store, input.statusId)) if (sameKind(n) && (!latest || n.id > latest.id)) latest = n;
+    latest = latestNotificationOfStatus(store, input.statusId, input.recipientId, input.type);
   } else {
     const since = idAtTime((hour - GROUP_SPAN_HOURS) * HOUR);
     [latest] = pageNotifications(store, input.recipientId, { limit: 1, sinceId: since, budget: new RowBudget(FOLLOW_LOOKBACK_ROWS) }, sameKind);
