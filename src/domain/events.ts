@@ -59,6 +59,8 @@ export interface EventPayloads {
   "user.confirmed": { accountId: string };
   /** Someone asked for a password reset link for this user (/auth/password/new). */
   "user.password_reset_requested": { accountId: string };
+  /** /settings/email: a confirmation link is to go to the new address (domain/auth/email-change.ts) */
+  "user.email_change_requested": { accountId: string; email: string };
   "notification.created": { recipientId: string; notificationId: string };
   /** A recipient accepted a notification request: the sender's held notifications are to join the normal list. */
   "notification_request.accepted": { recipientId: string; requestId: string; fromAccountId: string };

@@ -30,6 +30,7 @@ import { removeAccountData } from "./admin/accounts-removal.ts";
 import { mailAccountWarning } from "./admin/accounts-mail.ts";
 import { mailConfirmation } from "./auth/confirmation.ts";
 import { mailPasswordReset } from "./auth/password-reset.ts";
+import { mailEmailChange } from "./auth/email-change.ts";
 import { notifyStaffOfSignUp } from "./auth/notify-staff-sign-up.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
@@ -389,6 +390,12 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     on: "user.password_reset_requested",
     lane: "network",
     run: (ctx, event) => mailPasswordReset(ctx, event),
+  }),
+  on({
+    name: "mail.email_change",
+    on: "user.email_change_requested",
+    lane: "network",
+    run: (ctx, event) => mailEmailChange(ctx, event),
   }),
   // Federation (src/federation/follows.ts; docs/federation.md): activities for what local accounts did,
   // sent through Fedify on its queue; loaded on first use so processes that never federate skip Fedify

@@ -92,6 +92,8 @@ export interface UserRecord {
   language: string | null;
   /** Who may quote new posts (source[quote_policy]); absent: public, Mastodon's default */
   quotePolicy?: QuotePolicy;
+  /** A new address asked for in /settings/email, in force once its confirmation link is used (Mastodon's unconfirmed_email) */
+  unconfirmedEmail?: string | null;
 }
 
 export interface AppRecord {

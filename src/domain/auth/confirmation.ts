@@ -14,7 +14,9 @@ import { Problems } from "../accounts/validation.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
 import { checkMailToken, issueMailToken, useMailToken, type TokenCheck } from "./mail-tokens.ts";
 
-const stampOf = (user: UserRecord) => user.email;
+// A link is for the address waiting for confirmation: a new one asked for in /settings/email (email-change.ts),
+// or else the sign-up's.
+const stampOf = (user: UserRecord) => user.unconfirmedEmail ?? user.email;
 
 /** Inside a write: a confirmation mail for `user` (unconfirmed) is to go out. */
 export function requestConfirmationMail(deps: Pick<Deps, "jobs">, user: UserRecord): void {
@@ -42,7 +44,13 @@ export async function confirmEmail(deps: Deps, raw: string | undefined, now = Da
     const checked = checkMailToken(deps.store, "confirmation", raw, stampOf, now);
     if (!checked.ok) return checked;
     useMailToken(deps.store, checked.token, now);
-    if (checked.user.confirmedAt === null) {
+    const changed = checked.user.unconfirmedEmail;
+    if (changed) {
+      // The new address replaces the old one, unless someone signed up with it meanwhile.
+      const owner = findUserByEmail(deps.store, changed);
+      if (owner && owner.accountId !== checked.user.accountId) return { ok: false, reason: "used" };
+      putUser(deps.store, { ...checked.user, email: changed, unconfirmedEmail: null }, checked.user.email);
+    } else if (checked.user.confirmedAt === null) {
       putUser(deps.store, { ...checked.user, confirmedAt: now });
       recordEvent(deps, "user.confirmed", { accountId: checked.user.accountId }, "local", now);
     }

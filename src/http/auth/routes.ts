@@ -7,7 +7,8 @@ import { passwordRoutes } from "./password.ts";
 import { signInRoutes } from "./sign-in.ts";
 import { signUpRoutes } from "./sign-up.ts";
 import { settingsRoutes } from "./settings.ts";
+import { settingsAccountRoutes } from "./settings-routes.ts";
 
 export const authWebRoutes = (deps: Deps) =>
   new Elysia({ name: "auth-web-routes" }).use(signUpRoutes(deps)).use(signInRoutes(deps)).use(confirmationRoutes(deps)).use(passwordRoutes(deps))
-    .use(settingsRoutes(deps));
+    .use(settingsRoutes(deps)).use(settingsAccountRoutes(deps));

@@ -1,0 +1,203 @@
+// The /settings/* pages besides the profile (docs/web.md), driven like a browser: a cookie jar, the CSRF field
+// of each page's form. Preferences through update_credentials' rules, e-mail change confirmed by its link,
+// password change ending other sessions and tokens, authorised apps revoked, exports, imports, deletion.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { signedInUser } from "../helpers/clients.ts";
+import { CookieJar } from "../helpers/oauth.ts";
+
+const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ WARREN_REGISTRATIONS: "open" });
+});
+afterAll(() => t.close());
+
+async function open(jar: CookieJar, path: string) {
+  const res = await t.request(path, { headers: { cookie: jar.header() } });
+  jar.take(res);
+  const html = await res.text();
+  const csrf = /name="authenticity_token" value="([^"]*)"/.exec(html)?.[1];
+  return { res, html, csrf: csrf ? unescape(csrf) : "" };
+}
+
+/** Opens `page` for its CSRF token, then posts `fields` to `action`. */
+async function submit(jar: CookieJar, page: string, action: string, fields: Record<string, string>) {
+  const { csrf } = await open(jar, page);
+  const res = await t.request(action, { method: "POST", form: { authenticity_token: csrf, ...fields }, headers: { cookie: jar.header() } });
+  jar.take(res);
+  return { res, html: res.status === 303 ? "" : await res.text() };
+}
+
+/** A user with an API token, signed in with a browser (the jar). */
+async function signedIn(name: string) {
+  const user = await signedInUser(t, name);
+  const jar = new CookieJar();
+  const res = await submit(jar, "/auth/sign_in", "/auth/sign_in", { username: name, password: user.password });
+  expect(res.res.status).toBe(303);
+  return { user, jar };
+}
+
+const me = async (token: string) => (await t.request("/api/v1/accounts/verify_credentials", { token })).json() as Promise<Record<string, any>>;
+
+function outbox(): { name: string; text: string }[] {
+  const dir = join(t.dir, "outbox");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".eml"))
+    .map((name) => ({ name, text: readFileSync(join(dir, name), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=") }));
+}
+
+describe("every settings page", () => {
+  const pages = ["/settings/preferences", "/settings/email", "/settings/password", "/settings/applications"];
+
+  test("sends a browser without a session to sign in, and refuses a POST without the CSRF pair", async () => {
+    const { jar } = await signedIn("gated");
+    for (const page of pages) {
+      const anonymous = await t.request(page);
+      expect(anonymous.status).toBe(303);
+      expect(anonymous.headers.get("location")).toBe("/auth/sign_in");
+      const opened = await open(jar, page);
+      expect(opened.res.status).toBe(200);
+      expect(opened.res.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(opened.html).toContain(`<a href="${page}" aria-current="page">`);
+    }
+    for (const action of ["/settings/preferences", "/settings/email", "/settings/password", "/settings/applications/revoke"]) {
+      const forged = await t.request(action, { method: "POST", form: { authenticity_token: "forged" }, headers: { cookie: jar.header() } });
+      expect(forged.status).toBe(403);
+      expect(await forged.text()).toContain("Invalid form");
+    }
+  });
+});
+
+describe("preferences", () => {
+  test("saves the posting defaults through update_credentials' rules", async () => {
+    const { user, jar } = await signedIn("prefs");
+    const page = await open(jar, "/settings/preferences");
+    expect(page.html).toContain('<label for="privacy">');
+    expect(page.html).toContain('<option value="public" selected>');
+
+    const saved = await submit(jar, "/settings/preferences", "/settings/preferences", { privacy: "private", sensitive: "1", language: "de" });
+    expect(saved.res.status).toBe(200);
+    expect(saved.html).toContain("Your preferences have been saved.");
+    expect(saved.html).toContain('<option value="private" selected>');
+    expect((await me(user.token)).source).toMatchObject({ privacy: "private", sensitive: true, language: "de" });
+
+    const bad = await submit(jar, "/settings/preferences", "/settings/preferences", { privacy: "everyone", language: "<x>" });
+    expect(bad.res.status).toBe(422);
+    expect(bad.html).toContain("Visibility is not included in the list");
+    expect(bad.html).toContain("&lt;x&gt;");
+    expect((await me(user.token)).source).toMatchObject({ privacy: "private", sensitive: true, language: "de" });
+
+    const cleared = await submit(jar, "/settings/preferences", "/settings/preferences", { privacy: "unlisted", language: "" });
+    expect(cleared.res.status).toBe(200);
+    expect((await me(user.token)).source).toMatchObject({ privacy: "unlisted", sensitive: false, language: null });
+  });
+});
+
+describe("e-mail address", () => {
+  test("a new address needs the password, and replaces the old one only once its link is opened", async () => {
+    const { user, jar } = await signedIn("mover");
+    await signedInUser(t, "squatter");
+    const wrong = await submit(jar, "/settings/email", "/settings/email", { email: "new@example.net", current_password: "nope" });
+    expect(wrong.res.status).toBe(422);
+    expect(wrong.html).toContain("Current password is invalid");
+    const taken = await submit(jar, "/settings/email", "/settings/email", { email: "squatter@example.com", current_password: user.password });
+    expect(taken.res.status).toBe(422);
+    expect(taken.html).toContain("New e-mail address has already been taken");
+    const invalid = await submit(jar, "/settings/email", "/settings/email", { email: "not an address", current_password: user.password });
+    expect(invalid.res.status).toBe(422);
+
+    const asked = await submit(jar, "/settings/email", "/settings/email", { email: "Mover@Example.NET", current_password: user.password });
+    expect(asked.res.status).toBe(200);
+    expect(asked.html).toContain("Waiting for confirmation: <strong>mover@example.net</strong>");
+    expect(asked.html).toContain("Current address: <strong>mover@example.com</strong>");
+    await t.deps.jobs.drain();
+    const mail = outbox().find((m) => m.name.startsWith("email-change-") && m.text.includes("To: mover@example.net"));
+    expect(mail).toBeDefined();
+    // Until then the old address still signs in and the new one does not.
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "mover@example.net", password: user.password })).res.status).toBe(401);
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "mover@example.com", password: user.password })).res.status).toBe(303);
+
+    const link = /http:\/\/localhost:3000(\/auth\/confirmation\?confirmation_token=[\w-]+)/.exec(mail!.text)![1]!;
+    expect((await t.request(link)).status).toBe(200);
+    expect((await t.request(link)).status).toBe(410);
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "mover@example.net", password: user.password })).res.status).toBe(303);
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "mover@example.com", password: user.password })).res.status).toBe(401);
+    const after = await open(jar, "/settings/email");
+    expect(after.html).toContain("Current address: <strong>mover@example.net</strong>");
+    expect(after.html).not.toContain("Waiting for confirmation");
+  });
+
+  test("a link for an address replaced by a later request no longer works", async () => {
+    const { user, jar } = await signedIn("hesitant");
+    await submit(jar, "/settings/email", "/settings/email", { email: "first@example.net", current_password: user.password });
+    await t.deps.jobs.drain();
+    await submit(jar, "/settings/email", "/settings/email", { email: "second@example.net", current_password: user.password });
+    await t.deps.jobs.drain();
+    const linkTo = (address: string) => {
+      const mail = outbox().find((m) => m.name.startsWith("email-change-") && m.text.includes(`To: ${address}`))!;
+      return /http:\/\/localhost:3000(\/auth\/confirmation\?confirmation_token=[\w-]+)/.exec(mail.text)![1]!;
+    };
+    expect((await t.request(linkTo("first@example.net"))).status).toBe(410);
+    expect((await t.request(linkTo("second@example.net"))).status).toBe(200);
+  });
+});
+
+describe("password", () => {
+  test("needs the current password and the API's lengths; ends other sessions and tokens, keeps this one", async () => {
+    const { user, jar } = await signedIn("rotator");
+    const other = new CookieJar();
+    await submit(other, "/auth/sign_in", "/auth/sign_in", { username: "rotator", password: user.password });
+    expect((await open(other, "/settings/password")).res.status).toBe(200);
+
+    const wrong = await submit(jar, "/settings/password", "/settings/password", { current_password: "nope", password: "new password 1", password_confirmation: "new password 1" });
+    expect(wrong.res.status).toBe(422);
+    expect(wrong.html).toContain("Current password is invalid");
+    const short = await submit(jar, "/settings/password", "/settings/password", { current_password: user.password, password: "short", password_confirmation: "short" });
+    expect(short.res.status).toBe(422);
+    expect(short.html).toContain("is too short (minimum is 8 characters)");
+    const mismatch = await submit(jar, "/settings/password", "/settings/password", { current_password: user.password, password: "new password 1", password_confirmation: "new password 2" });
+    expect(mismatch.res.status).toBe(422);
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(200);
+
+    const changed = await submit(jar, "/settings/password", "/settings/password", { current_password: user.password, password: "new password 1", password_confirmation: "new password 1" });
+    expect(changed.res.status).toBe(200);
+    expect(changed.html).toContain("Your password has been changed.");
+    expect((await open(jar, "/settings/password")).res.status).toBe(200);
+    expect((await open(other, "/settings/password")).res.status).toBe(303);
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(401);
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "rotator", password: user.password })).res.status).toBe(401);
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "rotator", password: "new password 1" })).res.status).toBe(303);
+  });
+});
+
+describe("applications", () => {
+  test("lists the apps with live tokens for the user; revoking one ends only its tokens for this user", async () => {
+    const { user, jar } = await signedIn("appuser");
+    const neighbour = await signedInUser(t, "appneighbour");
+    const page = await open(jar, "/settings/applications");
+    const appId = /name="app_id" value="([^"]+)"/.exec(page.html)?.[1];
+    expect(appId).toBe(user.app.id);
+    expect(page.html).toContain("<h2>");
+
+    const forged = await t.request("/settings/applications/revoke", { method: "POST", form: { authenticity_token: "x", app_id: appId! }, headers: { cookie: jar.header() } });
+    expect(forged.status).toBe(403);
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(200);
+
+    const unknown = await submit(jar, "/settings/applications", "/settings/applications/revoke", { app_id: neighbour.app.id });
+    expect(unknown.html).toContain("had no access to revoke");
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: neighbour.token })).status).toBe(200);
+
+    const revoked = await submit(jar, "/settings/applications", "/settings/applications/revoke", { app_id: appId! });
+    expect(revoked.res.status).toBe(200);
+    expect(revoked.html).toContain("access has been revoked");
+    expect(revoked.html).toContain("No application is authorised");
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(401);
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: neighbour.token })).status).toBe(200);
+  });
+});
