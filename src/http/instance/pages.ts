@@ -21,7 +21,7 @@ h1{margin:.75rem 0 0}.domain{margin:0;color:#666}h2{margin-top:2rem;font-size:1.
 ol li{margin:.5rem 0}.hint{color:#555}footer{margin-top:3rem;font-size:.9rem;color:#666}a{color:#2f6a2a}`;
 
 function page(config: Config, title: string, body: string): Response {
-  const html = `<!doctype html>
+  const html = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -13,7 +13,7 @@ const STYLE = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#222;backg
 main{max-width:42rem;margin:0 auto;padding:1.5rem}a{color:#2f6a2a}h2{margin-top:2rem;font-size:1.2rem}
 .header{width:100%;height:auto;max-height:14rem;object-fit:cover;border-radius:.5rem;display:block}
 .avatar{border-radius:.5rem;background:#ddd}.profile .avatar{margin-top:-3rem;border:4px solid #f6f3ee}
-h1{margin:.25rem 0 0;overflow-wrap:anywhere}.acct{margin:0;color:#555;overflow-wrap:anywhere}
+h1{margin:.25rem 0 0;overflow-wrap:anywhere}h1.thread{font-size:1.3rem;margin:1rem 0}.acct{margin:0;color:#555;overflow-wrap:anywhere}
 dl{display:grid;grid-template-columns:minmax(6rem,auto) 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 .counts{display:flex;gap:1.25rem;padding:0;list-style:none}.notice{background:#fde8e8;padding:.75rem;border-radius:.5rem}
 article{background:#fff;border-radius:.5rem;padding:1rem;margin:1rem 0;box-shadow:0 1px 3px #0002;overflow-wrap:anywhere}
@@ -67,7 +67,7 @@ export function htmlPage(config: Config, head: Head, body: string): string {
     head.url ? `<link rel="canonical" href="${attr(head.url)}">` : "",
     ...head.alternates.map((a) => `<link rel="alternate" type="${attr(a.type)}" href="${attr(a.href)}"${a.title ? ` title="${attr(a.title)}"` : ""}>`),
   ].filter(Boolean);
-  return `<!doctype html>
+  return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import { htmlToText } from "../../domain/filters/text.ts";
 import type { PublicThread } from "../../domain/public-pages/thread.ts";
 import { presentStatuses, type Status } from "../../entities/status.ts";
+import { escapeHtml } from "../../lib/html.ts";
 import { htmlPage, type Head } from "./layout.ts";
 import { displayName, fullAcct, statusHtml } from "./status-html.ts";
 
@@ -27,7 +28,9 @@ export function threadPage(config: Config, thread: PublicThread): string {
   const [status] = presentStatuses(config, thread.status) as [Status];
   const above = presentStatuses(config, thread.ancestors).map((s) => statusHtml(config, s));
   const below = presentStatuses(config, thread.descendants).map((s) => statusHtml(config, s));
+  // The page's one h1 names the post's author; the posts themselves are articles under it.
   const body = [
+    `<h1 class="thread">Post by ${escapeHtml(displayName(status.account))}</h1>`,
     ...above,
     statusHtml(config, status, true),
     below.length ? `<h2>Replies</h2>\n${below.join("\n")}` : "",
