@@ -201,3 +201,70 @@ describe("applications", () => {
     expect((await t.request("/api/v1/accounts/verify_credentials", { token: neighbour.token })).status).toBe(200);
   });
 });
+
+describe("export", () => {
+  test("downloads follows, blocks and mutes in Mastodon's CSV formats, as attachments", async () => {
+    const { user, jar } = await signedIn("exporter");
+    const [a, b, c] = [await signedInUser(t, "exp_a"), await signedInUser(t, "exp_b"), await signedInUser(t, "exp_c")];
+    const api = (path: string, form: Record<string, string> = {}) => t.request(path, { method: "POST", token: user.token, form });
+    expect((await api(`/api/v1/accounts/${a.id}/follow`)).status).toBe(200);
+    expect((await t.request(`/api/v1/accounts/${b.id}/follow`, { method: "POST", token: user.token, json: { reblogs: false, notify: true, languages: ["de", "en"] } })).status).toBe(200);
+    expect((await api(`/api/v1/accounts/${c.id}/block`)).status).toBe(200);
+    expect((await t.request(`/api/v1/accounts/${a.id}/mute`, { method: "POST", token: user.token, json: { notifications: false } })).status).toBe(200);
+
+    const page = await open(jar, "/settings/export");
+    expect(page.res.status).toBe(200);
+    expect(page.html).toContain('href="/settings/export/following_accounts.csv"');
+    const download = async (file: string) => {
+      const res = await t.request(`/settings/export/${file}`, { headers: { cookie: jar.header() } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${file}"`);
+      return res.text();
+    };
+    expect(await download("following_accounts.csv")).toBe(
+      'Account address,Show boosts,Notify on new posts,Languages\nexp_a@localhost:3000,true,false,\nexp_b@localhost:3000,false,true,"de, en"\n'.replaceAll("localhost:3000", t.deps.config.domain),
+    );
+    expect(await download("blocked_accounts.csv")).toBe(`exp_c@${t.deps.config.domain}\n`);
+    expect(await download("muted_accounts.csv")).toBe(`Account address,Hide notifications\nexp_a@${t.deps.config.domain},false\n`);
+
+    expect((await t.request("/settings/export/following_accounts.csv")).status).toBe(303);
+    expect((await t.request("/settings/export/passwords.csv", { headers: { cookie: jar.header() } })).status).toBe(404);
+  });
+});
+
+describe("account deletion", () => {
+  test("needs the password and the username; ends the session, removes the data in a job, keeps the name taken", async () => {
+    const { user, jar } = await signedIn("leaver");
+    const friend = await signedInUser(t, "leaver_friend");
+    expect((await t.request(`/api/v1/accounts/${friend.id}/follow`, { method: "POST", token: user.token })).status).toBe(200);
+    expect((await t.request("/api/v1/statuses", { method: "POST", token: user.token, json: { status: "goodbye" } })).status).toBe(200);
+    const followers = async () => ((await (await t.request(`/api/v1/accounts/${friend.id}`, { token: friend.token })).json()) as { followers_count: number }).followers_count;
+    expect(await followers()).toBe(1);
+
+    const wrongName = await submit(jar, "/settings/delete", "/settings/delete", { confirm_username: "someone", current_password: user.password });
+    expect(wrongName.res.status).toBe(422);
+    expect(wrongName.html).toContain("doesn&#39;t match your username");
+    const wrongPassword = await submit(jar, "/settings/delete", "/settings/delete", { confirm_username: "leaver", current_password: "nope" });
+    expect(wrongPassword.res.status).toBe(422);
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(200);
+
+    const deleted = await submit(jar, "/settings/delete", "/settings/delete", { confirm_username: "@Leaver", current_password: user.password });
+    expect(deleted.res.status).toBe(200);
+    expect(deleted.html).toContain("Your account has been deleted.");
+    expect(deleted.res.headers.getSetCookie().some((c) => c.startsWith("warren_session=;"))).toBe(true);
+    expect((await t.request("/settings/delete", { headers: { cookie: jar.header() } })).status).toBe(303);
+    expect((await t.request("/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(401);
+    expect((await submit(new CookieJar(), "/auth/sign_in", "/auth/sign_in", { username: "leaver", password: user.password })).res.status).not.toBe(303);
+
+    await t.deps.jobs.drain();
+    expect(await followers()).toBe(0);
+    const account = t.deps.store.db.accounts.get(user.id.padStart(18, "0"));
+    expect(account).toMatchObject({ suspended: true, statusesCount: 0 });
+    expect(account.dataDeletedAt).toBeNumber();
+
+    const again = await submit(new CookieJar(), "/auth/sign_up", "/auth/sign_up", { username: "leaver", email: "other-leaver@example.com", password: "correct horse", password_confirmation: "correct horse", agreement: "1" });
+    expect(again.res.status).toBe(422);
+    expect(again.html).toContain("Username has already been taken");
+  });
+});

@@ -2,7 +2,9 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { settingsApplicationsRoutes } from "./settings-applications.ts";
+import { settingsDeleteRoutes } from "./settings-delete.ts";
 import { settingsEmailRoutes } from "./settings-email.ts";
+import { settingsExportRoutes } from "./settings-export.ts";
 import { settingsPasswordRoutes } from "./settings-password.ts";
 import { settingsPreferencesRoutes } from "./settings-preferences.ts";
 
@@ -11,4 +13,6 @@ export const settingsAccountRoutes = (deps: Deps) =>
     .use(settingsPreferencesRoutes(deps))
     .use(settingsEmailRoutes(deps))
     .use(settingsPasswordRoutes(deps))
-    .use(settingsApplicationsRoutes(deps));
+    .use(settingsApplicationsRoutes(deps))
+    .use(settingsExportRoutes(deps))
+    .use(settingsDeleteRoutes(deps));
