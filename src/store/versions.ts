@@ -27,6 +27,8 @@ export const versionName = {
   publicFeed: (feed: string) => `f:${feed}`,
   /** who follows an account (fan-out keeps the list) */
   followers: (accountId: string) => `fo:${accountId}`,
+  /** the custom emojis, all of them (what a `:shortcode:` in a local text shows) */
+  emojis: () => "e:",
 };
 
 type KeyRule = (key: unknown) => string[];
@@ -70,10 +72,12 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   tagChoices: (key) => (Array.isArray(key) && key[0] === "f" ? [versionName.viewer(String(key[1]))] : []),
   // Endorsements, domain blocks and thread mutes all change what their account sees.
   accountChoices: byParts(versionName.viewer, 1),
+  customEmojis: () => [versionName.emojis()],
 };
 
 /** Keyspaces whose point reads are noted while recording (see recordingReads). */
 const READ_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
+  customEmojis: () => [versionName.emojis()],
   accounts: byId(versionName.account),
   statuses: byId(versionName.status),
   media: byId(versionName.media),

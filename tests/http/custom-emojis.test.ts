@@ -8,7 +8,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { runWarren } from "../helpers/cli.ts";
-import { call, get, newUser } from "./notifications-helpers.ts";
+import { call, get, newUser, postStatus } from "./notifications-helpers.ts";
 
 let t: TestApp;
 let files: string;
@@ -108,5 +108,28 @@ describe("warren emoji import and GET /api/v1/custom_emojis", () => {
     expect((await emojis()).map((e) => e.shortcode)).not.toContain("wave");
     expect((await fetchPath(wave.url)).status).toBe(404);
     expect((await runWarren(t.dir, "emoji", "remove", "wave")).code).toBe(1);
+  });
+});
+
+describe("custom emojis in statuses", () => {
+  test("a local status lists the emojis its text and content warning name, as soon as they exist, in every rendering", async () => {
+    const user = await newUser(t, "em");
+    const status = await postStatus(t, user, { status: "I love :sparkle_cat: and :nosuchemoji:", spoiler_text: "cats :sparkle_cat:" });
+    expect(status.emojis).toEqual([]);
+    const timeline = () => get(t, `/api/v1/accounts/${user.id}/statuses`, user.token);
+    expect((await timeline()).body[0].emojis).toEqual([]);
+    const local = async () => (await get(t, "/api/v1/timelines/public?local=true")).body.find((s: { id: string }) => s.id === status.id).emojis;
+    // Asked twice, so that the timeline page cache keeps it.
+    expect(await local()).toEqual([]);
+    expect(await local()).toEqual([]);
+    expect((await runWarren(t.dir, "emoji", "import", await file("sparkle_cat.png", await square(16, "png")))).code).toBe(0);
+    const one = (await get(t, `/api/v1/statuses/${status.id}`, user.token)).body;
+    expect(one.emojis).toHaveLength(1);
+    expect(Object.keys(one.emojis[0]).sort()).toEqual(["shortcode", "static_url", "url", "visible_in_picker"]);
+    expect(one.emojis[0]).toMatchObject({ shortcode: "sparkle_cat", visible_in_picker: true });
+    expect((await timeline()).body[0].emojis.map((e: { shortcode: string }) => e.shortcode)).toEqual(["sparkle_cat"]);
+    expect(await local()).toHaveLength(1);
+    expect((await runWarren(t.dir, "emoji", "remove", "sparkle_cat")).code).toBe(0);
+    expect((await timeline()).body[0].emojis).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@
 // reblogs wrap, preview cards, applications, the viewer's flags), read synchronously in one pass so that the
 // whole page comes from one read snapshot. Output formats render what it returns and read nothing
 // themselves: the Mastodon entities (src/entities/status.ts) now, the ActivityPub converter next.
+import { emojisInText } from "../emojis/in-text.ts";
+import type { CustomEmojiRecord } from "../../store/emojis.ts";
 import type { Deps } from "../../deps.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { cachedAccount } from "../accounts/read.ts";
@@ -58,6 +60,9 @@ export interface LoadedStatus {
   quote: LoadedQuote | null;
   /** Who may quote it and how that applies to the viewer (for a reblog wrapper, what it wraps). */
   quoteApproval: LoadedQuoteApproval;
+  /** The custom emojis a local status's text and content warning name (none for remote ones, whose
+   * shortcodes are their servers'). */
+  emojis: CustomEmojiRecord[];
 }
 
 export interface LoadedStatuses {
@@ -137,6 +142,7 @@ class PageLoader {
       poll: this.poll(status),
       quote: status.quote ? this.quote(status.quote, quoted) : null,
       quoteApproval: this.quoteApproval(reblog?.status ?? status),
+      emojis: status.local && !status.reblogOfId ? emojisInText(store, status.text, status.spoilerText) : [],
     };
   }
 
