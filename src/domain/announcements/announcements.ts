@@ -24,9 +24,8 @@ import type { AccountRecord } from "../../store/records.ts";
 import { parseStatusText } from "../statuses/format.ts";
 import { recordEvent } from "../events.ts";
 import { getEmoji, type CustomEmojiRecord } from "../../store/emojis.ts";
+import { emojisInText } from "../emojis/in-text.ts";
 import { isReactionName, isUnicodeEmoji } from "./reaction-name.ts";
-
-const SHORTCODE_IN_TEXT = /:([a-zA-Z0-9_]{2,}):/g;
 
 /** Different reactions one announcement may have. */
 export const REACTION_LIMIT = 8;
@@ -88,7 +87,7 @@ function load(store: Store, viewerId: string, a: AnnouncementRecord): LoadedAnno
     const account = s.kind === "mention" ? findAccountByAcct(store, s.username, s.domain) : undefined;
     return account && !account.suspended ? [account] : [];
   });
-  const emojis = [...new Set([...a.text.matchAll(SHORTCODE_IN_TEXT)].map((m) => m[1]!))].flatMap((code) => getEmoji(store, code) ?? []);
+  const emojis = emojisInText(store, a.text);
   const reactions = reactionsOf(store, a.id, viewerId);
   const reactionEmojis = new Map(reactions.flatMap((r) => (isUnicodeEmoji(r.name) ? [] : [[r.name, getEmoji(store, r.name)!] as const])).filter(([, e]) => e));
   return { announcement: a, read: isDismissed(store, viewerId, a.id), reactions, tags, mentions, emojis, reactionEmojis };
