@@ -136,6 +136,8 @@ interface CssRule {
   selector: string;
   color?: string;
   background?: string;
+  /** The colour of a `border` shorthand, when it has one. */
+  border?: string;
 }
 
 function cssRules(css: string): CssRule[] {
@@ -150,6 +152,7 @@ function cssRules(css: string): CssRule[] {
       if (property === "color" && value !== "inherit") rule.color = value;
       // Backgrounds are plain colours here; a `background` shorthand with more than a colour would fail parseColour.
       if (property === "background" || property === "background-color") rule.background = value;
+      if (property === "border") rule.border = /#[0-9a-f]{3,6}\b/i.exec(value)?.[0];
     }
     rules.push(rule);
   }
@@ -165,14 +168,27 @@ export function colourPairs(css: string): { text: string; background: string; wh
   const rules = cssRules(css);
   const body = rules.find((r) => r.selector === "body");
   if (!body?.color || !body.background) throw new Error("the stylesheet sets no body colour and background");
-  const surfaces = [
-    { background: body.background, where: "body" },
-    ...rules.filter((r) => r.background && !r.color && !/avatar|thumbnail|header/.test(r.selector)).map((r) => ({ background: r.background!, where: r.selector })),
-  ];
   const texts = [{ color: body.color, where: "body" }, ...rules.filter((r) => r.color && !r.background).map((r) => ({ color: r.color!, where: r.selector }))];
   const pairs = rules.filter((r) => r.color && r.background && r !== body).map((r) => ({ text: r.color!, background: r.background!, where: r.selector }));
-  for (const text of texts) for (const surface of surfaces) pairs.push({ text: text.color, background: surface.background, where: `${text.where} on ${surface.where}` });
+  for (const text of texts) for (const surface of surfaces(rules)) pairs.push({ text: text.color, background: surface.background, where: `${text.where} on ${surface.where}` });
   return pairs;
+}
+
+/** The surfaces of a stylesheet: the body's background and the backgrounds set without a text colour. */
+function surfaces(rules: CssRule[]) {
+  const body = rules.find((r) => r.selector === "body")!;
+  return [
+    { background: body.background!, where: "body" },
+    ...rules.filter((r) => r.background && !r.color && !/avatar|thumbnail|header/.test(r.selector)).map((r) => ({ background: r.background!, where: r.selector })),
+  ];
+}
+
+/** Borders of form fields (what shows where to type) on every surface: non-text contrast, 3:1 (WCAG 1.4.11). */
+export function fieldBorders(css: string): { border: string; background: string; where: string }[] {
+  const rules = cssRules(css);
+  return rules
+    .filter((r) => r.border && /input|textarea|select/.test(r.selector))
+    .flatMap((r) => surfaces(rules).map((s) => ({ border: r.border!, background: s.background, where: `${r.selector} on ${s.where}` })));
 }
 
 // ---- the pages ----
@@ -365,12 +381,39 @@ describe("every page", () => {
         if (ratio < 4.5) problems.push({ page: name, what: `${pair.where}: ${pair.text} on ${pair.background} is ${ratio.toFixed(2)}:1` });
       }
     }
-    // One stylesheet each: the public pages, /about, the /auth pages, the authorization page.
-    expect(seen.size).toBe(4);
     // Among them: body text, buttons, notices and errors, muted text, links.
     for (const pair of ["#1d1b26 on #f2f1f6", "#1d1b26 on #fff", "#fff on #563acc", "#8a1c1c on #fde8e8", "#1c5a1c on #e8f3e8", "#5c5870 on #fff", "#563acc on #fff", "#222 on #f6f3ee", "#2f6a2a on #fff", "#fff on #2f6a2a", "#555 on #fff", "#666 on #f6f3ee"]) {
       expect(checked).toContain(pair);
     }
+    expect(problems).toEqual([]);
+  });
+
+  test("has form fields whose borders have a contrast of at least 3:1 with what is around them", () => {
+    const problems: Problem[] = [];
+    let checked = 0;
+    for (const [name, { html }] of pages) {
+      if (!html.includes("<input")) continue;
+      const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+      for (const pair of fieldBorders(css)) {
+        checked += 1;
+        const ratio = contrast(pair.border, pair.background);
+        if (ratio < 3) problems.push({ page: name, what: `${pair.where}: ${pair.border} on ${pair.background} is ${ratio.toFixed(2)}:1` });
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
+  test("uses four stylesheets", () => {
+    const problems: Problem[] = [];
+    const seen = new Set<string>();
+    for (const [name, { html }] of pages) {
+      const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
+      if (css) seen.add(css);
+      else problems.push({ page: name, what: "no stylesheet" });
+    }
+    // One stylesheet each: the public pages, /about, the /auth pages, the authorization page.
+    expect(seen.size).toBe(4);
     expect(problems).toEqual([]);
   });
 });
@@ -394,6 +437,13 @@ describe("the checks themselves", () => {
     expect(pairs.map((p) => `${p.where}: ${p.text} on ${p.background}`).sort()).toEqual(
       ["body on body: #111 on #eee", "body on main: #111 on #fff", ".muted on body: #555 on #eee", ".muted on main: #555 on #fff", "button: #fff on #00f"].sort(),
     );
+  });
+
+  test("field borders: the colour of an input's border on every surface", () => {
+    const borders = fieldBorders("body{color:#111;background:#f2f1f6}main{background:#fff}input[type=text]{border:1px solid #b9b6c6}.avatar{border:4px solid #fff}");
+    expect(borders.map((b) => `${b.where}: ${b.border} on ${b.background}`)).toEqual(["input[type=text] on body: #b9b6c6 on #f2f1f6", "input[type=text] on main: #b9b6c6 on #fff"]);
+    // The light grey the forms had before: too faint to see where to type.
+    expect(contrast("#b9b6c6", "#fff")).toBeLessThan(3);
   });
 
   test("contrast ratios are WCAG's", () => {

@@ -13,7 +13,7 @@ h2{font-size:1.05rem;margin:1.25rem 0 .5rem}
 p{margin:.5rem 0}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 label.check{font-weight:400;display:flex;gap:.5rem;align-items:flex-start}
-input[type=text],input[type=email],input[type=password],textarea{width:100%;padding:.6rem;border:1px solid #b9b6c6;border-radius:8px;font:inherit}
+input[type=text],input[type=email],input[type=password],textarea{width:100%;padding:.6rem;border:1px solid #85819a;border-radius:8px;font:inherit}
 button{margin-top:1.25rem;width:100%;padding:.7rem;border:0;border-radius:8px;font:inherit;font-weight:600;cursor:pointer;background:#563acc;color:#fff}
 .error{background:#fde8e8;color:#8a1c1c;padding:.6rem .8rem;border-radius:8px}
 .field-error{color:#8a1c1c;font-size:.9rem;margin:.25rem 0 0}

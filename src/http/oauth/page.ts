@@ -13,7 +13,7 @@ ul{padding-left:1.2rem;margin:.5rem 0 1rem}
 li{margin:.2rem 0}
 code{font-family:ui-monospace,monospace;background:#f2f1f6;padding:.1rem .3rem;border-radius:4px;word-break:break-all}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
-input[type=text],input[type=password]{width:100%;padding:.6rem;border:1px solid #b9b6c6;border-radius:8px;font:inherit}
+input[type=text],input[type=password]{width:100%;padding:.6rem;border:1px solid #85819a;border-radius:8px;font:inherit}
 .buttons{display:flex;gap:.75rem;margin-top:1.25rem}
 button{flex:1;padding:.7rem;border:0;border-radius:8px;font:inherit;font-weight:600;cursor:pointer}
 .approve{background:#563acc;color:#fff}
