@@ -25,6 +25,8 @@ export interface LinkTrend {
   url: string;
   /** the newest counted status carrying the card (the card is read from it) */
   statusId: string;
+  /** the counted statuses that shared it, newest first (at most LINK_STATUSES_KEPT): its timeline */
+  statusIds: string[];
   score: number;
   /** the last 7 days, today first: distinct accounts and statuses that shared it */
   history: { day: number; accounts: number; uses: number }[];

@@ -87,6 +87,17 @@ describe("GET /api/v1/trends/*", () => {
     expect(listed.body[0]).toMatchObject({ url: `${base}/news-spring`, title: "Big news" });
     expect(listed.body[0].history[0]).toMatchObject({ accounts: "2", uses: "2" });
     expect(listed.body[0].history).toHaveLength(7);
+
+    const url = encodeURIComponent(`${base}/news-spring`);
+    const timeline = await get(t, `/api/v1/timelines/link?url=${url}`);
+    expect(timeline.status).toBe(200);
+    expect(timeline.body).toHaveLength(2);
+    expect(timeline.body[1].id).toBe(popular.id);
+    expect(((await get(t, `/api/v1/timelines/link?url=${url}&limit=1`)).body as { id: string }[]).map((s) => s.id)).toEqual([timeline.body[0].id]);
+    expect(((await get(t, `/api/v1/timelines/link?url=${url}&max_id=${timeline.body[0].id}`)).body as { id: string }[]).map((s) => s.id)).toEqual([popular.id]);
+    expect(((await get(t, `/api/v1/timelines/link?url=${url}&min_id=${popular.id}`)).body as { id: string }[]).map((s) => s.id)).toEqual([timeline.body[0].id]);
+    expect((await get(t, "/api/v1/timelines/link")).status).toBe(400);
+    expect((await get(t, `/api/v1/timelines/link?url=${encodeURIComponent(`${base}/news-autumn`)}`)).status).toBe(404);
   });
 
   test("rejected stays out even with auto-approval; auto-approval lists the unreviewed", async () => {

@@ -28,6 +28,8 @@ const STATUS_HALF_LIFE = 8 * HOUR;
 /** A link trends once this many accounts shared it within LINK_RECENT. */
 export const LINK_MIN_ACCOUNTS = 2;
 const LINK_RECENT = 2 * DAY;
+/** Statuses kept per link for GET /api/v1/timelines/link. */
+export const LINK_STATUSES_KEPT = 200;
 
 /** A status that may trend at all: public, original, by a discoverable account in good standing. */
 export function trendable(store: Store, status: StatusRecord | undefined): status is StatusRecord {
@@ -80,15 +82,16 @@ function statusTrends(statuses: readonly StatusRecord[], now: number): StatusTre
 
 function linkTrends(store: Store, statuses: readonly StatusRecord[], now: number): LinkTrend[] {
   const today = Math.floor(now / DAY);
-  const links = new Map<string, { statusId: string; recent: Set<string>; days: { accounts: Set<string>; uses: number }[] }>();
+  const links = new Map<string, { statusIds: string[]; recent: Set<string>; days: { accounts: Set<string>; uses: number }[] }>();
   for (const s of statuses) {
     const card = getCard(store, s.id);
     if (!card) continue;
     let link = links.get(card.url);
     if (!link) {
-      link = { statusId: s.id, recent: new Set(), days: Array.from({ length: WINDOW_DAYS }, () => ({ accounts: new Set<string>(), uses: 0 })) };
+      link = { statusIds: [], recent: new Set(), days: Array.from({ length: WINDOW_DAYS }, () => ({ accounts: new Set<string>(), uses: 0 })) };
       links.set(card.url, link);
     }
+    if (link.statusIds.length < LINK_STATUSES_KEPT) link.statusIds.push(s.id);
     if (now - s.createdAt < LINK_RECENT) link.recent.add(s.accountId);
     const day = link.days[today - Math.floor(s.createdAt / DAY)];
     if (day) {
@@ -100,7 +103,8 @@ function linkTrends(store: Store, statuses: readonly StatusRecord[], now: number
     [...links].map(([url, link]) => ({
       id: linkId(url),
       url,
-      statusId: link.statusId,
+      statusId: link.statusIds[0]!,
+      statusIds: link.statusIds,
       score: link.recent.size >= LINK_MIN_ACCOUNTS ? link.recent.size : 0,
       history: link.days.map((d, i) => ({ day: (today - i) * DAY, accounts: d.accounts.size, uses: d.uses })),
     })),

@@ -2,6 +2,8 @@
 // all of them with auto-approval on), checked again at read time: a status that may no longer trend, or that
 // the viewer may not see, blocks or mutes, is left out.
 import type { Deps } from "../../deps.ts";
+import { NotFound } from "../../lib/errors.ts";
+import type { PageQuery } from "../../store/paging.ts";
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { getMute, isBlocking } from "../../store/relationships.ts";
@@ -67,4 +69,27 @@ export function linksOf(store: Store, items: readonly LinkTrend[]): LoadedLink[]
 export function trendingLinks(deps: Deps, page: OffsetPage): LoadedLink[] {
   const items = getTrendList(deps.store, "links").items.filter((l) => listed(deps.store, "links", l.id));
   return slice(linksOf(deps.store, items), page);
+}
+
+/** Trending-link timeline (GET /api/v1/timelines/link): 20, at most 40. */
+export const LINK_TIMELINE_LIMIT = 20;
+
+/**
+ * The statuses that shared a listed trending link (as the last refresh counted them), newest first, paged by
+ * id; each checked again, and its card still that link's. 404 for a link that is not trending.
+ */
+export function linkTimeline(deps: Deps, viewerId: string | null, url: string, query: PageQuery): StatusRecord[] {
+  const link = getTrendList(deps.store, "links").items.find((l) => l.url === url);
+  if (!link || !listed(deps.store, "links", link.id)) throw new NotFound();
+  const { maxId, sinceId, minId } = query;
+  // Lists computed before links kept their statuses know the newest one only.
+  const ids = (link.statusIds ?? [link.statusId]).filter((id) => (!maxId || id < maxId) && (!sinceId || id > sinceId) && (!minId || id > minId));
+  const out: StatusRecord[] = [];
+  // With min_id, the page just above it: the oldest first, returned newest first.
+  for (const id of minId ? [...ids].reverse() : ids) {
+    if (out.length >= query.limit) break;
+    const status = getStatus(deps.store, id);
+    if (trendable(deps.store, status) && getCard(deps.store, id)?.url === url && shownTo(deps.store, viewerId, status)) out.push(status);
+  }
+  return minId ? out.reverse() : out;
 }

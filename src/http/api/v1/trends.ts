@@ -4,6 +4,8 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import {
+  LINK_TIMELINE_LIMIT,
+  linkTimeline,
   trendingLinks,
   trendingStatuses,
   trendingTags,
@@ -17,9 +19,10 @@ import { StatusSchema } from "../../../entities/status.ts";
 import { presentTrendLink, TrendLinkSchema } from "../../../entities/trends.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
-import { parseLimit } from "../../plugins/paging.ts";
+import { linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
 import { statusesFor } from "../../present.ts";
-import { ErrorBody } from "../../schemas.ts";
+import { ErrorBody, pagingQuery } from "../../schemas.ts";
+import { BadRequest } from "../../../lib/errors.ts";
 
 const OffsetQuery = t.Object({
   offset: t.Optional(t.String({ description: "Skip this many (default 0)" })),
@@ -97,6 +100,22 @@ export const trendRoutes = (deps: Deps) => {
         query: OffsetQuery,
         response: { 200: t.Array(TrendLinkSchema), ...errors },
         detail: { summary: "Links many accounts shared lately, as preview cards with their week of history", tags: ["trends"] },
+      },
+    )
+    .get(
+      "/api/v1/timelines/link",
+      ({ viewer, query, request, set }) => {
+        if (!query.url) throw new BadRequest("param is missing or the value is empty: url");
+        const statuses = linkTimeline(deps, viewer?.account?.id ?? null, query.url, pageQuery(query, LINK_TIMELINE_LIMIT));
+        const link = linkHeader({ baseUrl: deps.config.url, request, first: statuses[0]?.id, last: statuses.at(-1)?.id, next: true, prevParam: "min_id" });
+        if (link) set.headers["link"] = link;
+        return statusesFor(deps, viewer ?? null, statuses, "public");
+      },
+      {
+        maybeAuth: ["read:statuses"],
+        query: t.Object({ url: t.Optional(t.String({ maxLength: 2048, description: "The trending link" })), ...pagingQuery }),
+        response: { 200: t.Array(StatusSchema), 400: ErrorBody, 404: ErrorBody, ...errors },
+        detail: { summary: "Public statuses that shared a trending link, newest first", tags: ["trends", "timelines"] },
       },
     );
 };
