@@ -25,6 +25,8 @@ export interface EventPayloads {
   "status.deleted": { statusId: string; accountId: string; audience?: StatusAudience };
   /** The quoted author revoked a quote of their status (domain/quotes/manage.ts): `statusId` is the quoting status. */
   "quote.revoked": { statusId: string; quotedStatusId: string; accountId: string };
+  /** A pending quote was accepted or rejected by the quoted author's server (domain/quotes/remote.ts). */
+  "quote.settled": { statusId: string; quotedStatusId: string };
   /** Its author changed who may quote a status (PUT /api/v1/statuses/:id/interaction_policy). */
   "status.quote_policy_changed": { statusId: string; accountId: string };
   "reblog.created": { statusId: string; reblogOfId: string; accountId: string };
@@ -88,6 +90,8 @@ export interface StatusAudience {
   visibility: Visibility;
   mentionIds: string[];
   inReplyToAccountId: string | null;
+  /** The author of the status it quotes (who may see it whatever its visibility). */
+  quotedAccountId?: string | null;
 }
 
 export type EventType = keyof EventPayloads;

@@ -115,6 +115,28 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "status.update", statusId: event.payload.statusId }),
   }),
   on({
+    name: "streaming.quote_settled",
+    on: "quote.settled",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "status.update", statusId: event.payload.statusId }),
+  }),
+  // Quotes across servers (src/federation/quotes.ts): a local quote of a remote status asks its author's server;
+  // a revoked quote by a remote status has its QuoteAuthorization deleted there.
+  on({
+    name: "federation.quote_request",
+    on: "status.created",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/quotes.ts")).sendQuoteRequest(ctx, event.payload),
+  }),
+  on({
+    name: "federation.quote_revoked",
+    on: "quote.revoked",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/quotes.ts")).sendAuthorizationDelete(ctx, event.payload),
+  }),
+  on({
     name: "streaming.quote_policy_changed",
     on: "status.quote_policy_changed",
     lane: "realtime",

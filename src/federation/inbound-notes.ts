@@ -5,7 +5,7 @@
 // attachments are read only as embedded (never fetched). It is kept only when someone here cares (Mastodon's
 // rule): the author is followed from here, a local account is mentioned or addressed, or it replies to a
 // status by a local account or one followed from here; the parent of a reply to an unknown status is fetched.
-// A Create replayed with the same Note id stores nothing.
+// A Create replayed with the same Note id stores nothing. Quotes (FEP-044f) are read by quotes.ts.
 import { Article, Audio, Create, Document, Hashtag, Image, Link, Mention, Note, Question, Video } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
 import type { DocumentLoader } from "@fedify/vocab-runtime";
@@ -18,6 +18,8 @@ import { statusByUri, storeRemoteStatus, type RemoteAttachment, type RemoteStatu
 import type { FederationDeps } from "./index.ts";
 import { asDeps, localAccountOf, remoteSender } from "./follows.ts";
 import { fetchStatus } from "./threads.ts";
+import { readQuote, readQuotePolicy } from "./quotes.ts";
+import { getStatus } from "../store/statuses.ts";
 
 export const NOTE_LIMITS = {
   /** Characters of HTML; a longer Note is refused (Mastodon keeps 500 characters of text, but others differ). */
@@ -104,7 +106,13 @@ function languageOf(note: NoteLike): string | null {
  * A Note as a status draft of `author`, or null when it must be refused: not on the author's origin, not
  * attributed to the author, addressed to nobody, too long. The parent is linked when it is stored already.
  */
-export async function noteDraft(deps: FederationDeps, ctx: Context<void>, note: NoteLike, author: AccountRecord): Promise<RemoteStatusDraft | null> {
+export async function noteDraft(
+  deps: FederationDeps,
+  ctx: Context<void>,
+  note: NoteLike,
+  author: AccountRecord,
+  { fetchQuoted = false } = {},
+): Promise<RemoteStatusDraft | null> {
   const id = note.id;
   if (!id || id.href.length > NOTE_LIMITS.uri || !sameOrigin(id, author.uri)) return null;
   if (note.attributionIds.length !== 1 || note.attributionId?.href !== author.uri) return null;
@@ -153,6 +161,9 @@ export async function noteDraft(deps: FederationDeps, ctx: Context<void>, note: 
     mentionIds: [...mentionIds].filter((mentionId) => mentionId !== author.id),
     tags: [...tags].slice(0, NOTE_LIMITS.tags),
     attachments: await attachmentsOf(note),
+    // FEP-044f (quotes.ts): what it quotes, and who may quote it.
+    quote: await readQuote(deps, ctx, note, author, fetchQuoted),
+    quotePolicy: readQuotePolicy(note, author),
   };
 }
 
@@ -165,6 +176,8 @@ export function followedFromHere(deps: FederationDeps, accountId: string): boole
 function concernsUs(deps: FederationDeps, author: AccountRecord, draft: RemoteStatusDraft): boolean {
   if (draft.mentionIds.some((id) => getAccount(deps.store, id)?.domain === null) || followedFromHere(deps, author.id)) return true;
   const parent = draft.parent;
+  // A quote of a local status concerns its author (Mastodon keeps it too).
+  if (draft.quote && getStatus(deps.store, draft.quote.statusId)?.local) return true;
   return !!parent && (parent.local || followedFromHere(deps, parent.accountId));
 }
 
@@ -175,7 +188,8 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   if (!author || !objectId || !sameOrigin(objectId, author.uri)) return;
   const note = await activity.getObject({ crossOrigin: "throw" }).catch(() => null);
   if (!isNoteLike(note)) return;
-  const draft = await noteDraft(deps, ctx, note, author);
+  if (statusByUri(deps, note.id?.href ?? "")) return;
+  const draft = await noteDraft(deps, ctx, note, author, { fetchQuoted: true });
   if (!draft || statusByUri(deps, draft.uri)) return;
   if (!concernsUs(deps, author, draft)) return;
   // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only

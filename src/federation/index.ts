@@ -7,7 +7,7 @@
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Announce, Block, Create, Delete, Follow, Like, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, Follow, Like, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import type { JobEnqueuer } from "../jobs/queue.ts";
@@ -29,6 +29,7 @@ import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
 import { setStatusObjects } from "./status-objects.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
+import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest, setQuoteAuthorizations } from "./quotes.ts";
 
 export interface FederationDeps {
   store: Store;
@@ -113,8 +114,16 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
   federation
     .setInboxListeners("/users/{identifier}/inbox", "/inbox")
     .on(Follow, (ctx, activity) => onFollow(deps, ctx, activity))
-    .on(Accept, (ctx, activity) => onAccept(deps, ctx, activity))
-    .on(Reject, (ctx, activity) => onReject(deps, ctx, activity))
+    // Of a Follow (follows.ts) or of our QuoteRequest (quotes.ts): each ignores the other kind.
+    .on(Accept, async (ctx, activity) => {
+      await onAccept(deps, ctx, activity);
+      await onQuoteAccept(deps, activity);
+    })
+    .on(Reject, async (ctx, activity) => {
+      await onReject(deps, ctx, activity);
+      await onQuoteReject(deps, activity);
+    })
+    .on(QuoteRequest, (ctx, activity) => onQuoteRequest(deps, ctx, activity))
     .on(Undo, (ctx, activity) => onUndo(deps, ctx, activity))
     .on(Block, (ctx, activity) => onBlock(deps, ctx, activity))
     // Of an actor itself (profiles.ts) or of a status (inbound-interactions.ts): each ignores the other kind.
@@ -125,6 +134,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     .on(Delete, async (ctx, activity) => {
       await onDelete(deps, ctx, activity);
       await onStatusDelete(deps, activity);
+      await onAuthorizationDelete(deps, activity);
     })
     .on(Create, (ctx, activity) => onCreate(deps, ctx, activity))
     .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
@@ -133,6 +143,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
   setStatusCollections(federation, deps, policy.collection);
   setFollowCollections(federation, deps, policy.collection);
   setStatusObjects(federation, deps);
+  setQuoteAuthorizations(federation, deps);
 
   void federation.startQueue(undefined);
   return { federation, queue };

@@ -12,6 +12,7 @@ import { getPoll, type PollRecord } from "../store/polls.ts";
 import type { AccountRecord, StatusRecord, Visibility } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { getFollowRequest, isFollowing } from "../store/relationships.ts";
+import { quoteValuesOf } from "./quotes.ts";
 import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
 
 interface Addressing {
@@ -122,6 +123,8 @@ export function noteOf(ctx: Context<void>, store: Store, config: Config, status:
       ...status.tags.map((tag) => new Hashtag({ href: new URL(`${config.url}/tags/${encodeURIComponent(tag)}`), name: `#${tag}` })),
     ],
     attachments: documents(store, config, status),
+    // FEP-044f (quotes.ts): quote, quoteUri/_misskey_quote, quoteAuthorization, interactionPolicy.canQuote.
+    ...quoteValuesOf(store, status, author, ctx.getFollowersUri(author.username)),
   };
   const poll = status.hasPoll ? getPoll(store, status.id) : undefined;
   return poll ? new CompactedQuestion({ ...values, ...pollFields(poll) }) : new CompactedNote(values);

@@ -4,7 +4,7 @@
 // before. WebFinger and NodeInfo are ours (src/http/wellknown) and never come here.
 import type { FederationDeps } from "./index.ts";
 
-const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|statuses\/\d+(?:\/activity)?))?\/?$/;
+const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json)/i;
 /** Mastodon's profile URL: those asking it for ActivityPub JSON get the actor, as from /users/username. */

@@ -1,7 +1,8 @@
 // Outgoing statuses and interactions (docs/federation.md "Statuses (outgoing)"): local-only subscribers on the
 // network lane (domain/subscribers.ts) send, through Fedify's queue:
 //   status.created   → Create(Note) to remote followers (one delivery per shared inbox), mentioned remote
-//                      accounts and, when public or unlisted, the replied-to remote author; a direct status
+//                      accounts, a quoted remote author and, when public or unlisted, the replied-to remote
+//                      author; a direct status
 //                      only to the personal inboxes of the remote accounts it mentions;
 //   status.updated   → Update(Note) to the same audience;
 //   status.deleted   → Delete(Tombstone), to Public, to the same audience (kept in the event: the record goes);
@@ -41,6 +42,9 @@ function reach(store: Store, author: AccountRecord, audience: StatusAudience): {
   // The replied-to author outside a private status's audience must not get it (Mastodon's StatusReachFinder).
   const repliedTo = audience.visibility === "private" ? null : remoteRecipient(store, audience.inReplyToAccountId);
   if (repliedTo) recipients.push(recipientOf(repliedTo));
+  // The quoted author sees a quote whatever its visibility (FEP-044f, quotes.ts), as Mastodon delivers it.
+  const quoted = remoteRecipient(store, audience.quotedAccountId ?? null);
+  if (quoted) recipients.push(recipientOf(quoted));
   return { recipients, preferSharedInbox: true };
 }
 
@@ -49,6 +53,7 @@ const audienceOf = (status: StatusRecord): StatusAudience => ({
   visibility: status.visibility,
   mentionIds: status.mentionIds,
   inReplyToAccountId: status.inReplyToAccountId,
+  quotedAccountId: status.quote?.accountId ?? null,
 });
 
 /** A live local status (not a reblog) whose author may still speak. */

@@ -81,6 +81,7 @@ export const KEYSPACES = {
 
   // Quote posts (src/store/quotes.ts; docs/statuses.md#quotes): the quote itself is on the quoting status's record
   /** ["s", quotedStatusId, quotingStatusId] → quoting accountId: the accepted quotes of a status, paged by the quoting id */
+  /** ["a", authorization uri] → quoting statusId: QuoteAuthorizations given by other servers (FEP-044f) */
   quotes: "quotes",
 
   // Scheduled statuses (src/store/scheduled-statuses.ts; docs/statuses.md): two families by the first element

@@ -1,5 +1,5 @@
-// The accepted quotes of each status (keyspace `quotes`, one family today: ["s", quotedId, quotingId] → the
-// quoting account). The quote itself (what is quoted, its state) lives on the quoting status's record; this
+// The accepted quotes of each status (keyspace `quotes`: ["s", quotedId, quotingId] → the quoting account) and
+// the QuoteAuthorizations other servers gave our quotes (["a", authorization uri] → the quoting status). The quote itself (what is quoted, its state) lives on the quoting status's record; this
 // index lists a status's quotes (GET /api/v1/statuses/:id/quotes, quoted_update notifications). Typed reads and
 // writes only; the rules live in domain/quotes.
 import { END, type Store } from "./db.ts";
@@ -49,4 +49,13 @@ export function quoteRowsOf(store: Store, quotedId: string, limit: number): Quot
 /** Inside a write: forgets every row of a removed status's quotes. */
 export function removeQuoteRowsOf(store: Store, quotedId: string): void {
   for (const row of quoteRowsOf(store, quotedId, Infinity)) store.db.quotes.remove(["s", quotedId, row.statusId]);
+}
+
+/** Inside a write: the quoting status an authorization (FEP-044f) was given for, to find it on its Delete. */
+export function putQuoteAuthorization(store: Store, uri: string, quotingId: string): void {
+  store.db.quotes.put(["a", uri], quotingId);
+}
+
+export function quotingIdByAuthorization(store: Store, uri: string): string | undefined {
+  return store.db.quotes.get(["a", uri]) as string | undefined;
 }

@@ -189,6 +189,8 @@ export interface QuoteOfStatus {
   /** The quoted status's author (who may revoke it, and who may see a private quote of theirs). */
   accountId: string;
   state: "pending" | "accepted" | "rejected" | "revoked";
+  /** FEP-044f: the QuoteAuthorization's id once accepted by another server (or of ours, for a remote quote). */
+  authorizationUri?: string;
 }
 
 export interface FollowRecord {

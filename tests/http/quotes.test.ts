@@ -50,10 +50,16 @@ describe("quoting", () => {
     expect(linked.body.content).not.toContain("quote-inline");
   });
 
-  test("a status from another server is not quotable yet, even with a policy that would allow it (404)", async () => {
+  test("a status from another server: pending when its policy lets the quoter (its server answers), else 404", async () => {
     const author = await remoteAccount(t, "faraway");
     const remote = await remoteStatus(t, author, { content: "<p>from afar</p>", quotePolicy: "public" });
-    expect(await quote(bob, publicId(remote.id))).toMatchObject({ status: 404, body: NOT_FOUND });
+    const res = await quote(bob, publicId(remote.id));
+    expect(res.status).toBe(200);
+    expect(res.body.quote).toEqual({ state: "pending", quoted_status: null });
+    // Not counted until accepted (tests/federation/quotes.test.ts has the exchange).
+    expect((await show(bob, publicId(remote.id))).quotes_count ?? 0).toBe(0);
+    const closed = await remoteStatus(t, author, { content: "<p>not for quoting</p>" });
+    expect(await quote(bob, publicId(closed.id))).toMatchObject({ status: 404, body: NOT_FOUND });
   });
 
   test("a reblog's id quotes what it wraps; unknown ids are 404", async () => {

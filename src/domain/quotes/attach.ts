@@ -18,8 +18,8 @@ export const QUOTED_NOT_FOUND = "The post you are trying to quote does not appea
 
 /**
  * The status `quoterId` asks to quote (a reblog stands for what it wraps); 404 unless they may quote it. A
- * status from another server is not quotable yet: its quote would wait for its author's approval, which
- * federation does not ask for.
+ * status from another server is quotable when its interactionPolicy (as received) lets the quoter; the quote
+ * then waits (`pending`) for its author's server to answer the QuoteRequest (src/federation/quotes.ts).
  */
 export function quotableStatus(store: Store, quoterId: string, rawId: string): StatusRecord {
   const id = normaliseId(rawId);
@@ -32,8 +32,11 @@ export function quotableStatus(store: Store, quoterId: string, rawId: string): S
 /** The status `statusId` if `quoterId` may quote it (checked again when the quote is written, or published). */
 export function stillQuotable(store: Store, quoterId: string, statusId: string): StatusRecord | null {
   const status = getStatus(store, statusId);
-  return status?.local && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
+  return status && !status.deletedAt && canSeeStatus(store, quoterId, status) && quoteApprovalFor(store, quoterId, status) !== "denied" ? status : null;
 }
+
+/** The state a new local quote starts in: a local status's policy decides at once; another server answers. */
+export const newQuoteState = (quoted: StatusRecord): "accepted" | "pending" => (quoted.local ? "accepted" : "pending");
 
 /**
  * Mastodon's fallback for clients without quote posts: `RE: <link>` to the quoted status before the text,
@@ -64,10 +67,16 @@ export function recordQuote(deps: Pick<Deps, "store" | "jobs">, status: StatusRe
   const quoted = stillQuotable(store, status.accountId, quote.statusId);
   // Deleted (or no longer quotable) since the draft was checked: the post is refused as it would have been.
   if (!quoted) throw new NotFound(QUOTED_NOT_FOUND);
+  if (quote.state === "accepted") countAcceptedQuote(deps, status, quoted, now);
+}
+
+/** Inside a write: an accepted quote's row, count and (to a local quoted author who may see it) notification. */
+export function countAcceptedQuote(deps: Pick<Deps, "store" | "jobs">, status: StatusRecord, quoted: StatusRecord, now: number): void {
+  const { store } = deps;
   putQuoteRow(store, quoted.id, { statusId: status.id, accountId: status.accountId });
   adjustQuotesCount(store, quoted.id, 1);
-  if (canSeeStatus(store, quote.accountId, status)) {
-    notify(deps, { type: "quote", recipientId: quote.accountId, fromAccountId: status.accountId, statusId: status.id }, now);
+  if (quoted.local && canSeeStatus(store, quoted.accountId, status)) {
+    notify(deps, { type: "quote", recipientId: quoted.accountId, fromAccountId: status.accountId, statusId: status.id }, now);
   }
 }
 

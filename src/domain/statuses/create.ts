@@ -19,7 +19,7 @@ import { attachMedia, resolveMediaIds } from "../media/attach.ts";
 import { newStatusRecord } from "./record.ts";
 import { pollDraft, type PollDraft, type PollInput } from "../polls/input.ts";
 import { startPoll } from "../polls/poll.ts";
-import { checkDirectQuote, quotableStatus, quotingVisibility, recordQuote, withQuoteFallback } from "../quotes/attach.ts";
+import { checkDirectQuote, newQuoteState, quotableStatus, quotingVisibility, recordQuote, withQuoteFallback } from "../quotes/attach.ts";
 import { policyFor } from "../quotes/policy.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
@@ -210,7 +210,7 @@ export async function postStatus(deps: Deps, author: AccountRecord, draft: Statu
     mediaIds,
     hasPoll: poll !== null,
     quotePolicy: policyFor(visibility, draft.quotePolicy ?? "public"),
-    quote: quoted && { statusId: quoted.id, accountId: quoted.accountId, state: "accepted" },
+    quote: quoted && { statusId: quoted.id, accountId: quoted.accountId, state: newQuoteState(quoted) },
   });
 
   return store.write(() => {

@@ -56,7 +56,7 @@ export async function discardAndRecord(deps: Deps, status: StatusRecord, origin:
     const now = Date.now();
     discardStatus(store, fresh, now);
     if (keepMedia) detachForRedraft(deps, fresh, now);
-    const audience = { visibility: fresh.visibility, mentionIds: fresh.mentionIds, inReplyToAccountId: fresh.inReplyToAccountId };
+    const audience = { visibility: fresh.visibility, mentionIds: fresh.mentionIds, inReplyToAccountId: fresh.inReplyToAccountId, quotedAccountId: fresh.quote?.accountId ?? null };
     recordEvent(deps, "status.deleted", { statusId: fresh.id, accountId: fresh.accountId, audience }, origin, now);
   });
 }

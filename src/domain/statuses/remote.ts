@@ -8,7 +8,7 @@ import { newId, normaliseId } from "../../lib/ids.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
 import { getMedia, putMedia, type MediaType } from "../../store/media.ts";
 import { putStatusEdit, statusEdits } from "../../store/status-edits.ts";
-import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
+import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus, insertStatus, putStatus, remoteStatusIdByUri } from "../../store/statuses.ts";
 import { notify } from "../notifications/notify.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
@@ -16,6 +16,7 @@ import { onStatusCreated } from "../timelines/distribute.ts";
 import { recordEvent } from "../events.ts";
 import { newStatusRecord } from "./record.ts";
 import { statusVersion } from "./edit.ts";
+import { recordIncomingQuote } from "../quotes/remote.ts";
 
 export interface RemoteAttachment {
   type: MediaType;
@@ -41,6 +42,10 @@ export interface RemoteStatusDraft {
   mentionIds: string[];
   tags: string[];
   attachments: RemoteAttachment[];
+  /** What it quotes, in the state it starts in (domain/quotes/remote.ts). */
+  quote?: QuoteOfStatus | null;
+  /** Who may quote it, from its interactionPolicy (absent: nobody but its author). */
+  quotePolicy?: QuotePolicy;
 }
 
 /** Our status URIs: `<actor>/statuses/<id>` (record.ts). */
@@ -88,7 +93,7 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
       return mediaId;
     });
     const parent = draft.parent ? getStatus(store, draft.parent.id) : undefined;
-    const status = newStatusRecord({
+    let status = newStatusRecord({
       id,
       author,
       visibility: draft.visibility,
@@ -103,8 +108,11 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
       mentionIds: draft.mentionIds,
       tags: draft.tags,
       mediaIds,
+      quote: draft.quote ?? null,
+      quotePolicy: draft.quotePolicy,
     });
     insertStatus(store, status);
+    status = recordIncomingQuote(deps, status, now);
     onStatusCreated(deps, status, null, "remote");
     if (status.inReplyToId) adjustStatusCounter(store, status.inReplyToId, "repliesCount", 1);
     const account = getAccount(store, author.id);

@@ -1,0 +1,217 @@
+// Quote posts across servers (FEP-044f, as Mastodon 4.5; docs/federation.md "Quotes"). The rules are in
+// domain/quotes/remote.ts; this is the wire:
+//   out: a Note carries `quote` (+ `quoteUri`, `_misskey_quote`, `quoteUrl` for older peers), once accepted
+//        `quoteAuthorization`, and `interactionPolicy.canQuote` from `quote_approval_policy`; a local quote of a
+//        remote status sends a QuoteRequest {object: quoted uri, instrument: our Note} to its author; revoking a
+//        remote quote of a local status sends a Delete of our QuoteAuthorization to the quoting author;
+//   in:  a Note's quote is read (a local quoted status decides by its policy; a remote one needs a
+//        QuoteAuthorization fetched from its author's server and naming both statuses); a QuoteRequest to a
+//        local author is answered Accept (result: the authorization) or Reject; an Accept/Reject of our
+//        QuoteRequest settles our pending quote; a Delete of an authorization we were given revokes the quote.
+// Our QuoteAuthorizations are served at `/users/{u}/quote_authorizations/{quoting status id}` while they stand.
+import type { Context, Federation, InboxContext } from "@fedify/fedify";
+import {
+  Accept, type Delete, InteractionPolicy, InteractionRule, PUBLIC_COLLECTION, QuoteAuthorization, QuoteRequest, Reject,
+} from "@fedify/vocab";
+import { normaliseId } from "../lib/ids.ts";
+import { findAccountByAcct, getAccount } from "../store/accounts.ts";
+import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord } from "../store/records.ts";
+import { getStatus } from "../store/statuses.ts";
+import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
+import { incomingQuote, localAuthorizationUri, revokeByAuthorization, settleQuote } from "../domain/quotes/remote.ts";
+import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
+import type { FederationDeps } from "./index.ts";
+import { asDeps, context, remoteSender } from "./follows.ts";
+import { recipientOf } from "./recipients.ts";
+import { isNoteLike, isPublic, NOTE_LIMITS, noteDraft, sameOrigin, type NoteLike } from "./inbound-notes.ts";
+import { localAuthorOf, noteOf } from "./notes.ts";
+
+const deliverable = (account: AccountRecord | undefined): account is AccountRecord =>
+  !!account && account.domain !== null && !account.suspended && !!account.inbox;
+
+/** The id of our QuoteRequest for a local quoting status (a fragment of its uri, so it names it). */
+const quoteRequestId = (status: StatusRecord) => new URL(`${status.uri}#quote_request`);
+
+// Out: the Note's fields
+
+/** The quote fields and interactionPolicy of a local status's Note. */
+export function quoteValuesOf(store: FederationDeps["store"], status: StatusRecord, author: AccountRecord, followers: URL) {
+  const rule =
+    status.quotePolicy === "public"
+      ? [PUBLIC_COLLECTION]
+      : status.quotePolicy === "followers"
+        ? [followers, new URL(author.uri)]
+        : [new URL(author.uri)];
+  const interactionPolicy = new InteractionPolicy({ canQuote: new InteractionRule({ automaticApprovals: rule }) });
+  const quote = status.quote;
+  const quoted = quote ? getStatus(store, quote.statusId) : undefined;
+  if (!quote || !quoted || quoted.deletedAt) return { interactionPolicy };
+  return { interactionPolicy, quote: new URL(quoted.uri), quoteUrl: new URL(quoted.uri), quoteAuthorization: authorizationOf(store, status, quote, quoted) };
+}
+
+/** The authorization of an accepted quote: the one its author's server gave, or ours for a local quoted status. */
+function authorizationOf(store: FederationDeps["store"], status: StatusRecord, quote: QuoteOfStatus, quoted: StatusRecord): URL | null {
+  if (quote.state !== "accepted") return null;
+  if (quote.authorizationUri) return new URL(quote.authorizationUri);
+  const author = quoted.local ? getAccount(store, quoted.accountId) : undefined;
+  return author ? new URL(localAuthorizationUri(author, status.id)) : null;
+}
+
+// In: a Note's quote and policy
+
+/** Who may quote a remote status, from its `interactionPolicy.canQuote.automaticApproval`. */
+export function readQuotePolicy(note: NoteLike, author: AccountRecord): QuotePolicy | undefined {
+  const approvals = note.interactionPolicy?.canQuote?.automaticApprovals ?? [];
+  if (approvals.some(isPublic)) return "public";
+  if (author.followersUrl && approvals.some((url) => url.href === author.followersUrl)) return "followers";
+  return undefined;
+}
+
+/** What a remote Note by `author` quotes, in the state it starts in; null when it quotes nothing we can find.
+ * An unknown quoted status is fetched only when `fetchQuoted` (from an inbox, not while fetching a thread). */
+export async function readQuote(deps: FederationDeps, ctx: Context<void>, note: NoteLike, author: AccountRecord, fetchQuoted: boolean): Promise<QuoteOfStatus | null> {
+  const uri = note.quoteId ?? note.quoteUrl;
+  if (!uri || !note.id || uri.href.length > NOTE_LIMITS.uri || (uri.protocol !== "https:" && uri.protocol !== "http:")) return null;
+  let quoted = statusByUri(deps, uri.href) ?? null;
+  if (!quoted && fetchQuoted && !sameOrigin(uri, deps.config.url)) {
+    const { fetchStatus } = await import("./threads.ts");
+    quoted = await fetchStatus(deps, uri, 0).catch(() => null);
+  }
+  if (!quoted || quoted.reblogOfId || quoted.deletedAt) return null;
+  const authorization = quoted.local ? null : await verifiedAuthorization(deps, ctx, note.quoteAuthorizationId, note.id, quoted);
+  return incomingQuote(deps.store, author, quoted, authorization);
+}
+
+/** The authorization `uri` if, fetched from its own origin, it is a QuoteAuthorization of the quoted author's
+ * server, by that author, for exactly this quoting Note and quoted status; null otherwise. */
+async function verifiedAuthorization(deps: FederationDeps, ctx: Context<void>, uri: URL | null, quotingUri: URL, quoted: StatusRecord): Promise<string | null> {
+  const quotedAuthor = getAccount(deps.store, quoted.accountId);
+  if (!uri || !quotedAuthor || uri.href.length > NOTE_LIMITS.uri || !sameOrigin(uri, quotedAuthor.uri)) return null;
+  // Fedify drops a document whose id is on another origin than the URL it was fetched from.
+  const object = await ctx.lookupObject(uri.href).catch(() => null);
+  if (!(object instanceof QuoteAuthorization) || object.id?.href !== uri.href) return null;
+  const names = object.attributionId?.href === quotedAuthor.uri && object.interactionTargetId?.href === quoted.uri;
+  return names && object.interactingObjectId?.href === quotingUri.href ? uri.href : null;
+}
+
+// In: activities
+
+/** A QuoteRequest to a local author: its instrument (the quoting Note, on the sender's origin, by the sender)
+ * is stored, which decides the quote by the quoted status's policy; the answer is Accept or Reject. */
+export async function onQuoteRequest(deps: FederationDeps, ctx: InboxContext<void>, activity: QuoteRequest): Promise<void> {
+  const sender = await remoteSender(deps, activity.actorId);
+  const target = activity.objectId ? statusByUri(deps, activity.objectId.href) : undefined;
+  const instrumentId = activity.instrumentId;
+  if (!sender || !target?.local || !instrumentId || !sameOrigin(instrumentId, sender.uri)) return;
+  const quotedAuthor = localAuthorOf(deps.store, target);
+  if (!quotedAuthor) return;
+  let quoting = statusByUri(deps, instrumentId.href);
+  if (!quoting) {
+    const note = await activity.getInstrument({ crossOrigin: "throw" }).catch(() => null);
+    if (!isNoteLike(note) || note.id?.href !== instrumentId.href) return;
+    const draft = await noteDraft(deps, ctx, note, sender);
+    if (!draft || draft.quote?.statusId !== target.id) return;
+    quoting = await storeRemoteStatus(asDeps(deps), sender, draft);
+  }
+  if (quoting.accountId !== sender.id || quoting.quote?.statusId !== target.id) return;
+  const actor = new URL(quotedAuthor.uri);
+  const request = new QuoteRequest({ id: activity.id, actor: new URL(sender.uri), object: new URL(target.uri), instrument: new URL(quoting.uri) });
+  const accepted = quoting.quote.state === "accepted";
+  const answerId = new URL(`${quotedAuthor.uri}#${accepted ? "accepts" : "rejects"}/quote_requests/${quoting.id}`);
+  const answer = accepted
+    ? new Accept({ id: answerId, actor, object: request, result: new URL(localAuthorizationUri(quotedAuthor, quoting.id)) })
+    : new Reject({ id: answerId, actor, object: request });
+  await ctx.sendActivity({ identifier: quotedAuthor.username }, recipientOf(sender), answer);
+}
+
+/** The local status whose pending quote an answer is about: the answer's object must be our QuoteRequest's id
+ * (never trusted embedded; it may arrive without its fragment, which is then the quoting status's uri) and its
+ * actor the quoted status's author. */
+function answeredQuote(deps: FederationDeps, activity: Accept | Reject): StatusRecord | null {
+  const objectId = activity.objectId;
+  if (!objectId || (objectId.hash !== "#quote_request" && objectId.hash !== "")) return null;
+  const bare = new URL(objectId.href);
+  bare.hash = "";
+  const quoting = statusByUri(deps, bare.href);
+  const quoted = quoting?.local && quoting.quote ? getStatus(deps.store, quoting.quote.statusId) : undefined;
+  const quotedAuthor = quoted ? getAccount(deps.store, quoted.accountId) : undefined;
+  return quoting && quotedAuthor && quotedAuthor.uri === activity.actorId?.href ? quoting : null;
+}
+
+/** Accept of our QuoteRequest: accepted, with its `result` (on the accepting server) as the authorization. */
+export async function onQuoteAccept(deps: FederationDeps, activity: Accept): Promise<void> {
+  const quoting = answeredQuote(deps, activity);
+  const result = activity.resultId;
+  if (!quoting || !result || !activity.actorId || !sameOrigin(result, activity.actorId) || result.href.length > NOTE_LIMITS.uri) return;
+  await settleQuote(asDeps(deps), quoting.id, { authorizationUri: result.href });
+}
+
+/** Reject of our QuoteRequest: rejected. */
+export async function onQuoteReject(deps: FederationDeps, activity: Reject): Promise<void> {
+  const quoting = answeredQuote(deps, activity);
+  if (quoting) await settleQuote(asDeps(deps), quoting.id, null);
+}
+
+/** Delete of a QuoteAuthorization we were given (by its author only): the quote is revoked. */
+export async function onAuthorizationDelete(deps: FederationDeps, activity: Delete): Promise<void> {
+  const objectId = activity.objectId;
+  const actorId = activity.actorId;
+  if (objectId && actorId && sameOrigin(objectId, actorId)) await revokeByAuthorization(asDeps(deps), objectId.href, actorId.href);
+}
+
+// Out: activities (subscribers)
+
+/** status.created: a local quote of a remote status, pending, asks its author's server. */
+export async function sendQuoteRequest(ctx: SubscriberContext, event: EventPayloads["status.created"]): Promise<void> {
+  const status = getStatus(ctx.store, event.statusId);
+  const author = status ? localAuthorOf(ctx.store, status) : null;
+  const quoted = status?.quote?.state === "pending" ? getStatus(ctx.store, status.quote.statusId) : undefined;
+  const quotedAuthor = quoted && !quoted.local ? getAccount(ctx.store, quoted.accountId) : undefined;
+  if (!status || status.deletedAt || !author || !quoted || !deliverable(quotedAuthor)) return;
+  const fed = await context(ctx);
+  const note = noteOf(fed, ctx.store, ctx.config, status);
+  if (!note) return;
+  await fed.sendActivity(
+    { identifier: author.username },
+    recipientOf(quotedAuthor),
+    new QuoteRequest({ id: quoteRequestId(status), actor: new URL(author.uri), object: new URL(quoted.uri), instrument: note }),
+  );
+}
+
+/** quote.revoked: a remote status's quote of a local one; our authorization is deleted at the quoting server. */
+export async function sendAuthorizationDelete(ctx: SubscriberContext, event: EventPayloads["quote.revoked"]): Promise<void> {
+  const quoting = getStatus(ctx.store, event.statusId);
+  const quoted = getStatus(ctx.store, event.quotedStatusId);
+  const quotedAuthor = quoted ? localAuthorOf(ctx.store, quoted) : null;
+  const quoter = quoting && !quoting.local ? getAccount(ctx.store, quoting.accountId) : undefined;
+  if (!quoting || quoting.quote?.state !== "revoked" || !quotedAuthor || !deliverable(quoter)) return;
+  const fed = await context(ctx);
+  const authorization = new URL(localAuthorizationUri(quotedAuthor, quoting.id));
+  const { CompactedDelete } = await import("./mastodon-terms.ts");
+  await fed.sendActivity(
+    { identifier: quotedAuthor.username },
+    recipientOf(quoter),
+    new CompactedDelete({ id: new URL(`${authorization.href}#delete`), actor: new URL(quotedAuthor.uri), object: authorization }),
+  );
+}
+
+// Served
+
+/** `/users/{u}/quote_authorizations/{id}`: ours while the quote stands (accepted, of a live status of `u`). */
+export function setQuoteAuthorizations(federation: Federation<void>, deps: FederationDeps): void {
+  federation.setObjectDispatcher(QuoteAuthorization, "/users/{identifier}/quote_authorizations/{id}", (_ctx, values) => {
+    const id = normaliseId(values.id);
+    const quoting = id ? getStatus(deps.store, id) : undefined;
+    const quote = quoting?.quote;
+    const quoted = quote?.state === "accepted" ? getStatus(deps.store, quote.statusId) : undefined;
+    const author = quoted && !quoted.deletedAt ? localAuthorOf(deps.store, quoted) : null;
+    const owner = findAccountByAcct(deps.store, values.identifier, null);
+    if (!quoting || quoting.deletedAt || !author || author.suspended || owner?.id !== author.id) return null;
+    return new QuoteAuthorization({
+      id: new URL(localAuthorizationUri(author, quoting.id)),
+      attribution: new URL(author.uri),
+      interactingObject: new URL(quoting.uri),
+      interactionTarget: new URL(quoted!.uri),
+    });
+  });
+}
