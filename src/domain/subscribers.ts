@@ -27,6 +27,7 @@ import { indexAccounts, indexStatuses, unindexStatuses } from "./search/indexing
 import { deliverPush } from "./push/deliver.ts";
 import { generateAnnualReport } from "./annual-reports/generate.ts";
 import { removeAccountData } from "./admin/accounts-removal.ts";
+import { runImport } from "./accounts/import.ts";
 import { mailAccountWarning } from "./admin/accounts-mail.ts";
 import { mailConfirmation } from "./auth/confirmation.ts";
 import { mailPasswordReset } from "./auth/password-reset.ts";
@@ -372,6 +373,14 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     lane: "backfill",
     timeoutMs: LONG_RUNNING_MS,
     run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, null),
+  }),
+  // /settings/import (domain/accounts/import.ts): the rows of an uploaded file, in batches
+  on({
+    name: "accounts.import",
+    on: "account.import_requested",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => runImport(ctx, event),
   }),
 
   // Network work: never in the way of the above

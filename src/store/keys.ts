@@ -253,7 +253,8 @@ export const KEYSPACES = {
   // One-time links sent by e-mail (src/store/user-tokens.ts; docs/web.md): confirmation and password reset,
   // two families by the first element
   /** ["t", sha256(token)] → UserTokenRecord (kept, marked used, until it expires); ["x", expiresAt (ms),
-   * sha256(token)] → null: tokens by expiry, swept as new ones are issued */
+   * sha256(token)] → null: tokens by expiry, swept as new ones are issued. Also the imports of /settings/import
+   * (src/store/imports.ts): ["i", accountId, importId] → ImportRecord; ["j", importId, index] → ImportRow */
   userTokens: "user_tokens",
 
   // Caches (src/store/versions.ts)

@@ -268,3 +268,89 @@ describe("account deletion", () => {
     expect(again.html).toContain("Username has already been taken");
   });
 });
+
+describe("import", () => {
+  const upload = async (jar: CookieJar, fields: Record<string, string>, file?: Blob | string) => {
+    const { csrf } = await open(jar, "/settings/import");
+    const body = new FormData();
+    body.set("authenticity_token", csrf);
+    for (const [k, v] of Object.entries(fields)) body.set(k, v);
+    if (file !== undefined) body.set("data", typeof file === "string" ? new Blob([file], { type: "text/csv" }) : file, "accounts.csv");
+    const res = await t.request("/settings/import", { method: "POST", body, headers: { cookie: jar.header() } });
+    return { res, html: await res.text() };
+  };
+  const relationship = async (token: string, id: string) =>
+    ((await (await t.request(`/api/v1/accounts/relationships?id[]=${id}`, { token })).json()) as Record<string, any>[])[0]!;
+
+  test("a following file is applied by a job, with progress and failures on the page", async () => {
+    const { createDomainBlock } = await import("../../src/domain/admin/domain-blocks.ts");
+    await createDomainBlock(t.deps, { domain: "cut-off.example", severity: "suspend" } as never);
+    const { user, jar } = await signedIn("importer");
+    const [a, b] = [await signedInUser(t, "imp_a"), await signedInUser(t, "imp_b")];
+    const domain = t.deps.config.domain;
+    const csv = [
+      "Account address,Show boosts,Notify on new posts,Languages",
+      `imp_a@${domain},true,false,`,
+      `@imp_b@${domain},false,true,"de, en"`,
+      `ghost@${domain},true,false,`,
+      "someone@cut-off.example,true,false,",
+      "not an address,true",
+      `imp_a@${domain},true,false,`,
+    ].join("\r\n");
+    const started = await upload(jar, { type: "following", mode: "merge" }, csv);
+    expect(started.res.status).toBe(200);
+    expect(started.html).toContain("The file lists 5 accounts; the import has started.");
+    expect(started.html).toContain("in progress, 1 of 5 processed, 1 failed");
+    await t.deps.jobs.drain();
+    expect((await open(jar, "/settings/import")).html).toContain("following (merge): done, 5 of 5 processed, 3 failed");
+    expect(await relationship(user.token, a.id)).toMatchObject({ following: true, showing_reblogs: true, notifying: false });
+    expect(await relationship(user.token, b.id)).toMatchObject({ following: true, showing_reblogs: false, notifying: true, languages: ["de", "en"] });
+  });
+
+  test("overwrite undoes what the file does not list; mutes keep their notifications flag", async () => {
+    const { user, jar } = await signedIn("overwriter");
+    const [a, c] = [await signedInUser(t, "ovr_a"), await signedInUser(t, "ovr_c")];
+    const domain = t.deps.config.domain;
+    expect((await t.request(`/api/v1/accounts/${c.id}/block`, { method: "POST", token: user.token })).status).toBe(200);
+    expect((await upload(jar, { type: "blocking", mode: "overwrite" }, `ovr_a@${domain}\n`)).res.status).toBe(200);
+    await t.deps.jobs.drain();
+    expect(await relationship(user.token, a.id)).toMatchObject({ blocking: true });
+    expect(await relationship(user.token, c.id)).toMatchObject({ blocking: false });
+
+    expect((await t.request(`/api/v1/accounts/${c.id}/mute`, { method: "POST", token: user.token })).status).toBe(200);
+    expect((await upload(jar, { type: "muting", mode: "merge" }, `Account address,Hide notifications\novr_a@${domain},false\n`)).res.status).toBe(200);
+    await t.deps.jobs.drain();
+    expect(await relationship(user.token, a.id)).toMatchObject({ muting: true, muting_notifications: false });
+    expect(await relationship(user.token, c.id)).toMatchObject({ muting: true });
+  });
+
+  test("refuses hostile or wrong uploads without starting anything", async () => {
+    const { jar } = await signedIn("hostile");
+    const domain = t.deps.config.domain;
+    const refused = async (fields: Record<string, string>, file: Blob | string | undefined, message: string) => {
+      const { res, html } = await upload(jar, fields, file);
+      expect(res.status).toBe(422);
+      expect(html).toContain(message);
+    };
+    await refused({ type: "following", mode: "merge" }, undefined, "Choose a file to upload");
+    await refused({ type: "following", mode: "merge" }, "", "Choose a file to upload");
+    await refused({ type: "friends", mode: "merge" }, "a@b.c\n", "Choose what the file lists");
+    await refused({ type: "following", mode: "replace" }, "a@b.c\n", "Choose whether to merge or overwrite");
+    await refused({ type: "blocking", mode: "merge" }, `Account address,Show boosts,Notify on new posts,Languages\nx@${domain},true,false,\n`, "The file is not a list of blocked accounts");
+    const utf16 = new Uint8Array([0xff, 0xfe, ...[...`x@${domain}\n`].flatMap((ch) => [ch.charCodeAt(0), 0])]);
+    await refused({ type: "blocking", mode: "merge" }, new Blob([utf16]), "The file is not UTF-8 text");
+    await refused({ type: "blocking", mode: "merge" }, new Blob([new Uint8Array([0x61, 0x40, 0xc3, 0x28, 0x0a])]), "The file is not UTF-8 text");
+    await refused({ type: "blocking", mode: "merge" }, "\x89PNG\r\n\x1a\n garbage, not, csv\n", "The file lists no account addresses");
+    await refused({ type: "blocking", mode: "merge" }, `u@${domain}\n`.repeat(20_001), "The file has too many lines");
+    await refused({ type: "blocking", mode: "merge" }, `${"x".repeat(80)}\n`.repeat(26_200), "The file is too large");
+    const huge = await upload(jar, { type: "blocking", mode: "merge" }, "x".repeat(3 * 1024 * 1024));
+    expect(huge.res.status).toBe(413);
+    expect((await open(jar, "/settings/import")).html).not.toContain("Recent imports");
+    const forged = new FormData();
+    forged.set("authenticity_token", "forged");
+    forged.set("type", "blocking");
+    forged.set("mode", "merge");
+    forged.set("data", new Blob([`x@${domain}\n`]), "a.csv");
+    expect((await t.request("/settings/import", { method: "POST", body: forged, headers: { cookie: jar.header() } })).status).toBe(403);
+  });
+});

@@ -5,6 +5,7 @@ import { settingsApplicationsRoutes } from "./settings-applications.ts";
 import { settingsDeleteRoutes } from "./settings-delete.ts";
 import { settingsEmailRoutes } from "./settings-email.ts";
 import { settingsExportRoutes } from "./settings-export.ts";
+import { settingsImportRoutes } from "./settings-import.ts";
 import { settingsPasswordRoutes } from "./settings-password.ts";
 import { settingsPreferencesRoutes } from "./settings-preferences.ts";
 
@@ -15,4 +16,5 @@ export const settingsAccountRoutes = (deps: Deps) =>
     .use(settingsPasswordRoutes(deps))
     .use(settingsApplicationsRoutes(deps))
     .use(settingsExportRoutes(deps))
+    .use(settingsImportRoutes(deps))
     .use(settingsDeleteRoutes(deps));
