@@ -12,6 +12,7 @@ import { favourite, unfavourite } from "../domain/statuses/favourite.ts";
 import { discardAndRecord } from "../domain/statuses/delete.ts";
 import { editRemoteStatus, statusByUri } from "../domain/statuses/remote.ts";
 import type { AccountRecord, StatusRecord } from "../store/records.ts";
+import { settleQuote } from "../domain/quotes/remote.ts";
 import type { FederationDeps } from "./index.ts";
 import { asDeps, remoteSender } from "./follows.ts";
 import { followedFromHere, isNoteLike, isPublic, NOTE_LIMITS, noteDraft, sameOrigin } from "./inbound-notes.ts";
@@ -96,4 +97,10 @@ export async function onStatusUpdate(deps: FederationDeps, ctx: Context<void>, a
   const now = Date.now();
   const updated = note.updated ? Math.min(Number(note.updated.epochMilliseconds), now) : now;
   await editRemoteStatus(asDeps(deps), status, { content: draft.content, spoilerText: draft.spoilerText, sensitive: draft.sensitive, editedAt: updated });
+  // FEP-044f: the quoting server sends an Update once the quoted author's server authorized the quote (quotes.ts
+  // verified that authorization while reading the Note).
+  const quote = draft.quote;
+  if (status.quote?.state === "pending" && quote?.state === "accepted" && quote.statusId === status.quote.statusId && quote.authorizationUri) {
+    await settleQuote(asDeps(deps), status.id, { authorizationUri: quote.authorizationUri });
+  }
 }

@@ -193,6 +193,13 @@ test("a remote quote of a remote status: pending under a forged or mismatched au
   expect(shown.quote.state).toBe("accepted");
   expect(shown.quote.quoted_status.uri).toBe(quoted.id);
   expect(shown.quote.quoted_status.quotes_count).toBe(1);
+  // The forged one's author sends an Update carrying eve's authorization for it (as Mastodon does once
+  // accepted): now accepted; the mismatched one stays pending.
+  const updated = { ...forged, quoteAuthorization: authorize(other, `/users/eve/quote_authorizations/${++serial}`, forged.id), updated: new Date().toISOString() };
+  await send(peer, mallory, "Update", updated, { to: forged.to, cc: forged.cc });
+  await until(async () => (await storedOnA(carol, forged.id)).quote.state === "accepted" || undefined);
+  expect((await storedOnA(carol, mismatched.id)).quote.state).toBe("pending");
+  expect((await storedOnA(carol, genuine.id)).quote.quoted_status.quotes_count).toBe(2);
 });
 
 test("a local quote of a remote status: QuoteRequest to its author, a third server's Accept ignored, Reject, Accept, Delete", async () => {
