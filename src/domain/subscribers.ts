@@ -138,6 +138,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     run: async (ctx, event) => (await import("../federation/quotes.ts")).sendAuthorizationDelete(ctx, event.payload),
   }),
   on({
+    name: "federation.quote_accepted",
+    on: "quote.settled",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/quotes.ts")).sendQuoteUpdate(ctx, event.payload),
+  }),
+  on({
     name: "streaming.quote_policy_changed",
     on: "status.quote_policy_changed",
     lane: "realtime",

@@ -178,6 +178,22 @@ export async function sendQuoteRequest(ctx: SubscriberContext, event: EventPaylo
   );
 }
 
+/** quote.settled: our quote of a remote status was accepted; its Note, now with `quoteAuthorization`, goes to
+ * its audience again as an Update (as Mastodon does), so other servers can verify the quote. */
+export async function sendQuoteUpdate(ctx: SubscriberContext, event: EventPayloads["quote.settled"]): Promise<void> {
+  const status = getStatus(ctx.store, event.statusId);
+  const author = status ? localAuthorOf(ctx.store, status) : null;
+  if (!status || status.deletedAt || status.quote?.state !== "accepted" || !status.quote.authorizationUri || !author || author.suspended) return;
+  const { audienceOf, deliver } = await import("./status-delivery.ts");
+  const { CompactedUpdate } = await import("./mastodon-terms.ts");
+  await deliver(ctx, author, audienceOf(status), (fed) => {
+    const note = noteOf(fed, ctx.store, ctx.config, status);
+    if (!note) return null;
+    const id = new URL(`${status.uri}#updates/quote/${encodeURIComponent(status.quote!.authorizationUri!)}`);
+    return new CompactedUpdate({ id, actor: note.attributionId, tos: note.toIds, ccs: note.ccIds, object: note });
+  });
+}
+
 /** quote.revoked: a remote status's quote of a local one; our authorization is deleted at the quoting server. */
 export async function sendAuthorizationDelete(ctx: SubscriberContext, event: EventPayloads["quote.revoked"]): Promise<void> {
   const quoting = getStatus(ctx.store, event.statusId);

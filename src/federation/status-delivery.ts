@@ -49,7 +49,7 @@ function reach(store: Store, author: AccountRecord, audience: StatusAudience): {
 }
 
 /** Whom a status was addressed to (what the status.deleted event keeps, domain/statuses/delete.ts). */
-const audienceOf = (status: StatusRecord): StatusAudience => ({
+export const audienceOf = (status: StatusRecord): StatusAudience => ({
   visibility: status.visibility,
   mentionIds: status.mentionIds,
   inReplyToAccountId: status.inReplyToAccountId,
@@ -66,7 +66,7 @@ function liveLocalStatus(store: Store, statusId: string): { status: StatusRecord
 
 /** Sends the activity `build` makes, as `author`, to whoever `audience` reaches. When that is nobody (an
  * instance that does not federate), Fedify is not even built. */
-async function deliver(
+export async function deliver(
   ctx: SubscriberContext,
   author: AccountRecord,
   audience: StatusAudience,

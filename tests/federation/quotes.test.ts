@@ -239,6 +239,9 @@ test("a local quote of a remote status: QuoteRequest to its author, a third serv
   });
   expect(accepted.quote.quoted_status.uri).toBe(quotable.id);
   expect((await getAp(second.uri)).body.quoteAuthorization).toBe(authorization);
+  // Its Note goes out again with the authorization, for other servers to verify.
+  const update = await received(peer, (body) => body?.type === "Update" && body.object?.id === second.uri);
+  expect(update.object).toMatchObject({ quote: quotable.id, quoteAuthorization: authorization });
   expect((await status(a, carol, target.id)).quotes_count).toBe(1);
 
   // Deleting the authorization: by eve nothing; by mallory the quote is revoked.

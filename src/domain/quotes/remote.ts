@@ -48,7 +48,8 @@ export function recordIncomingQuote(deps: Pick<Deps, "store" | "jobs">, status: 
 /**
  * A pending quote settled by the quoted author's server: accepted with its authorization (an Accept of our
  * QuoteRequest, or a verified QuoteAuthorization), or rejected. Only a pending quote moves; a second answer
- * changes nothing. Records `status.quote_policy_changed`-like re-rendering through `quote.settled`.
+ * changes nothing. Records `quote.settled` (streams re-render the status; for a local quoting status, of origin
+ * local though a peer answered, so its Note goes out again with the authorization).
  */
 export async function settleQuote(deps: Deps, quotingId: string, answer: { authorizationUri: string } | null): Promise<boolean> {
   const { store } = deps;
