@@ -17,7 +17,7 @@ export const settingsDeleteRoutes = (deps: Deps) => {
   const page = (signedIn: SignedIn, status: number, errors: ErrorDetails = {}, notice = "") => {
     const username = signedIn.session.account.username;
     const fields = [
-      `<p><strong>This cannot be undone.</strong> Your posts, follows, blocks, mutes, lists and profile will be removed, other servers will be told, and the username @${e(username)} will never be available again.</p>`,
+      `<p><strong>This cannot be undone.</strong> Your posts, follows, blocks, mutes, lists and profile will be removed from this server, and the username @${e(username)} will never be available again.</p>`,
       field({ name: "confirm_username", label: "Your username, to confirm", autocomplete: "off", errors, hint: `Type ${username}.` }),
       field({ name: "current_password", label: "Current password", type: "password", autocomplete: "current-password", errors }),
     ].join("\n");

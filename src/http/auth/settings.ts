@@ -10,6 +10,7 @@ import { cachePlugin } from "../plugins/cache.ts";
 import { browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, field, form, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { settingsNav } from "./settings-page.ts";
 
 const TITLE = "Edit profile";
 
@@ -34,7 +35,7 @@ export const settingsRoutes = (deps: Deps) => {
       checkbox("discoverable", "Suggest the account to others", flag("discoverable", account.discoverable), "It may appear in follow suggestions and the directory."),
     ].join("\n");
     const notice = message ? paragraph(message, status === 200 ? "notice" : "error") : "";
-    return htmlPage(site, status, TITLE, `<p>Signed in as <strong>@${e(account.username)}</strong>.</p>${notice}${form("/settings/profile", browser.csrf, fields, "Save changes")}${links([["/auth/sign_in", "Account"]])}`, browser.cookies);
+    return htmlPage(site, status, TITLE, `${settingsNav("/settings/profile")}<p>Signed in as <strong>@${e(account.username)}</strong>.</p>${notice}${form("/settings/profile", browser.csrf, fields, "Save changes")}<p><a href="/auth/sign_in">Account</a></p>`, browser.cookies);
   };
 
   const refused = (error: ApiError) => htmlPage(site, 403, TITLE, `${paragraph(`${error.message}.`, "error")}${links([["/auth/sign_in", "Sign in"]])}`);
