@@ -14,8 +14,9 @@ interface Route {
 }
 
 const CLIENT_PATHS = /^\/(api|oauth|\.well-known|nodeinfo)(\/|$)/;
-/** Not data: the HTML sign-in page and the streaming health probe. */
-const NOT_DATA = new Set(["/oauth/authorize", "/api/v1/streaming/health"]);
+/** Not data: the HTML sign-in page and the streaming health probe; and the link timeline, 404 for any link that
+ * is not trending (its caching is checked in tests/http/trends.test.ts). */
+const NOT_DATA = new Set(["/oauth/authorize", "/api/v1/streaming/health", "/api/v1/timelines/link"]);
 const isEventStream = (path: string) => path.startsWith("/api/v1/streaming/") && path !== "/api/v1/streaming/health";
 
 let t: TestApp;

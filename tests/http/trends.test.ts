@@ -91,6 +91,8 @@ describe("GET /api/v1/trends/*", () => {
     const url = encodeURIComponent(`${base}/news-spring`);
     const timeline = await get(t, `/api/v1/timelines/link?url=${url}`);
     expect(timeline.status).toBe(200);
+    const anonymous = await t.request(`/api/v1/timelines/link?url=${url}`);
+    expect(anonymous.headers.get("cache-control")).toStartWith("public, max-age=60");
     expect(timeline.body).toHaveLength(2);
     expect(timeline.body[1].id).toBe(popular.id);
     expect(((await get(t, `/api/v1/timelines/link?url=${url}&limit=1`)).body as { id: string }[]).map((s) => s.id)).toEqual([timeline.body[0].id]);

@@ -49,6 +49,9 @@ function offsetLinks(baseUrl: string, request: Request, page: OffsetPage, count:
   return links.length ? links.join(", ") : null;
 }
 
+/** Trends change every 10 minutes (the refresh job): visitors' answers may be cached a minute. */
+const TRENDS_CACHE_SECONDS = 60;
+
 export const trendRoutes = (deps: Deps) => {
   const tags = {
     handler: ({ viewer, query, request, set }: { viewer: Viewer | null; query: { offset?: string; limit?: string }; request: Request; set: { headers: Record<string, unknown> } }) => {
@@ -60,6 +63,7 @@ export const trendRoutes = (deps: Deps) => {
     },
     options: (summary: string) => ({
       maybeAuth: ["read"],
+      publicCache: TRENDS_CACHE_SECONDS,
       query: OffsetQuery,
       response: { 200: t.Array(TagSchema), ...errors },
       detail: { summary, tags: ["trends"] },
@@ -81,6 +85,7 @@ export const trendRoutes = (deps: Deps) => {
       },
       {
         maybeAuth: ["read:statuses"],
+        publicCache: TRENDS_CACHE_SECONDS,
         query: OffsetQuery,
         response: { 200: t.Array(StatusSchema), ...errors },
         detail: { summary: "Public statuses reblogged and favourited much lately", tags: ["trends"] },
@@ -97,6 +102,7 @@ export const trendRoutes = (deps: Deps) => {
       },
       {
         maybeAuth: ["read"],
+        publicCache: TRENDS_CACHE_SECONDS,
         query: OffsetQuery,
         response: { 200: t.Array(TrendLinkSchema), ...errors },
         detail: { summary: "Links many accounts shared lately, as preview cards with their week of history", tags: ["trends"] },
@@ -113,6 +119,7 @@ export const trendRoutes = (deps: Deps) => {
       },
       {
         maybeAuth: ["read:statuses"],
+        publicCache: TRENDS_CACHE_SECONDS,
         query: t.Object({ url: t.Optional(t.String({ maxLength: 2048, description: "The trending link" })), ...pagingQuery }),
         response: { 200: t.Array(StatusSchema), 400: ErrorBody, 404: ErrorBody, ...errors },
         detail: { summary: "Public statuses that shared a trending link, newest first", tags: ["trends", "timelines"] },
