@@ -102,7 +102,7 @@ export async function onQuoteRequest(deps: FederationDeps, ctx: InboxContext<voi
   const sender = await remoteSender(deps, activity.actorId);
   const target = activity.objectId ? statusByUri(deps, activity.objectId.href) : undefined;
   const instrumentId = activity.instrumentId;
-  if (!sender || !target?.local || !instrumentId || !sameOrigin(instrumentId, sender.uri)) return;
+  if (!sender || !target?.local || target.deletedAt || !instrumentId || !sameOrigin(instrumentId, sender.uri)) return;
   const quotedAuthor = localAuthorOf(deps.store, target);
   if (!quotedAuthor) return;
   let quoting = statusByUri(deps, instrumentId.href);

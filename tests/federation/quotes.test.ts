@@ -162,6 +162,16 @@ test("a quote of a private local status, or of one whose policy says nobody, is 
   await send(peer, mallory, "Create", m, { to: m.to, cc: m.cc });
   expect((await storedOnA(carol, m.id)).quote.state).toBe("rejected");
   expect((await status(a, alice, closed.id)).quotes_count ?? 0).toBe(0);
+
+  // A public status whose policy lets anyone, but its author blocks the quoter: rejected.
+  const open = await post(a, alice, { status: "open to all but mallory", quote_approval_policy: "public" });
+  const malloryOnA = await json(a, `/api/v2/search?q=${encodeURIComponent(`@mallory@${peer.domain}`)}&resolve=true&type=accounts`, alice.token);
+  await json(a, `/api/v1/accounts/${malloryOnA.accounts[0].id}/block`, alice.token, { method: "POST" });
+  const blocked = note(peer, mallory, { quote: open.uri });
+  await send(peer, mallory, "QuoteRequest", open.uri, { id: `${blocked.id}#quote_request`, instrument: blocked });
+  await received(peer, (body) => body?.type === "Reject" && (body.object?.id ?? body.object) === `${blocked.id}#quote_request`);
+  expect((await status(a, alice, open.id)).quotes_count ?? 0).toBe(0);
+  await json(a, `/api/v1/accounts/${malloryOnA.accounts[0].id}/unblock`, alice.token, { method: "POST" });
 });
 
 test("a remote quote of a remote status: pending under a forged or mismatched authorization, accepted under eve's own", async () => {

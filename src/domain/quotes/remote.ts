@@ -11,6 +11,7 @@ import type { AccountRecord, QuoteOfStatus, StatusRecord } from "../../store/rec
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { recordEvent } from "../events.ts";
 import { countAcceptedQuote, uncountQuote } from "./attach.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
 import { quoteApprovalFor } from "./policy.ts";
 
 /** The id of the QuoteAuthorization we serve for an accepted quote of a local status (Mastodon's path). */
@@ -24,7 +25,11 @@ export function localAuthorizationUri(quotedAuthor: AccountRecord, quotingId: st
  */
 export function incomingQuote(store: Deps["store"], quoter: AccountRecord, quoted: StatusRecord, authorized: string | null): QuoteOfStatus {
   const base = { statusId: quoted.id, accountId: quoted.accountId };
-  if (quoted.local) return { ...base, state: quoteApprovalFor(store, quoter.id, quoted) === "automatic" ? "accepted" : "rejected" };
+  if (quoted.local) {
+    // As StatusPolicy#quote?: the policy lets the quoter and it may see the status (not blocked by its author).
+    const allowed = quoteApprovalFor(store, quoter.id, quoted) === "automatic" && canSeeStatus(store, quoter.id, quoted);
+    return { ...base, state: allowed ? "accepted" : "rejected" };
+  }
   if (quoter.id === quoted.accountId) return { ...base, state: "accepted" };
   return authorized ? { ...base, state: "accepted", authorizationUri: authorized } : { ...base, state: "pending" };
 }
