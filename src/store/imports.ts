@@ -66,7 +66,9 @@ export function* allImportRows(store: Store, importId: string): Iterable<ImportR
   for (const { value } of store.db.userTokens.getRange({ start: ["j", importId], end: ["j", importId, END] })) yield value as ImportRow;
 }
 
-/** Inside a write. */
-export function removeImportRow(store: Store, key: unknown[]): void {
+/** Inside a write: whether the row was still there. */
+export function removeImportRow(store: Store, key: unknown[]): boolean {
+  if (store.db.userTokens.get(key as any) === undefined) return false;
   store.db.userTokens.remove(key as any);
+  return true;
 }

@@ -324,6 +324,27 @@ describe("import", () => {
     expect(await relationship(user.token, c.id)).toMatchObject({ muting: true });
   });
 
+  test("two overlapping runs of one import (a retry after a time-out) count each row once; a replay changes nothing", async () => {
+    const { runImport } = await import("../../src/domain/accounts/import.ts");
+    const { user, jar } = await signedIn("twice");
+    const target = await signedInUser(t, "twice_target");
+    const domain = t.deps.config.domain;
+    const lines = Array.from({ length: 60 }, (_, i) => `ghost${i}@${domain}`);
+    lines.splice(30, 0, `twice_target@${domain}`);
+    expect((await upload(jar, { type: "blocking", mode: "merge" }, lines.join("\n"))).res.status).toBe(200);
+    const { importsOf } = await import("../../src/store/imports.ts");
+    const record = importsOf(t.deps.store, user.id.padStart(18, "0"), 1)[0]!;
+    expect(record).toMatchObject({ total: 61, processed: 0, finishedAt: null });
+    const ctx = { store: t.deps.store, config: t.deps.config, jobs: t.deps.jobs, emit: () => {}, job: { attempt: 1 } };
+    const event = { type: "account.import_requested", payload: { accountId: record.accountId, importId: record.id }, at: Date.now(), origin: "local" } as never;
+    await Promise.all([runImport(ctx as never, event), runImport(ctx as never, event)]);
+    await runImport(ctx as never, event);
+    expect((await open(jar, "/settings/import")).html).toContain("blocking (merge): done, 61 of 61 processed, 60 failed");
+    expect(t.deps.store.db.blocks.get([record.accountId, target.id.padStart(18, "0")])).toBeDefined();
+    await t.deps.jobs.drain();
+    expect((await open(jar, "/settings/import")).html).toContain("done, 61 of 61 processed, 60 failed");
+  });
+
   test("refuses hostile or wrong uploads without starting anything", async () => {
     const { jar } = await signedIn("hostile");
     const domain = t.deps.config.domain;

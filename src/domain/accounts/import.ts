@@ -128,22 +128,29 @@ export async function runImport(ctx: SubscriberContext, event: DomainEvent<"acco
   if (!first.cleared) await clearOthers(ctx, deps, first, actor);
   for (;;) {
     const batch = nextImportRows(ctx.store, importId, BATCH);
-    let failures = 0;
-    for (const { row } of batch) {
+    const failed = new Set<unknown[]>();
+    for (const { key, row } of batch) {
       const target = await resolveRow(ctx, row);
       try {
         if (!target || target.id === actor.id) throw new Error("unresolved");
         await apply(deps, first.type, actor, target, row);
       } catch {
-        failures++;
+        failed.add(key);
       }
     }
     await ctx.store.write(() => {
       const current = getImport(ctx.store, accountId, importId);
       if (!current) return;
-      for (const { key } of batch) removeImportRow(ctx.store, key);
-      const processed = current.processed + batch.length;
-      putImport(ctx.store, { ...current, processed, failures: current.failures + failures, finishedAt: batch.length < BATCH ? Date.now() : null });
+      // Only rows still there count: a run overlapping this one (a retry after a time-out) may have counted some.
+      let processed = 0;
+      let failures = 0;
+      for (const { key } of batch) {
+        if (!removeImportRow(ctx.store, key)) continue;
+        processed++;
+        if (failed.has(key)) failures++;
+      }
+      const done = batch.length < BATCH || nextImportRows(ctx.store, importId, 1).length === 0;
+      putImport(ctx.store, { ...current, processed: current.processed + processed, failures: current.failures + failures, finishedAt: done ? (current.finishedAt ?? Date.now()) : null });
     });
     if (batch.length < BATCH) return;
   }
