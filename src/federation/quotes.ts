@@ -11,7 +11,7 @@
 // Our QuoteAuthorizations are served at `/users/{u}/quote_authorizations/{quoting status id}` while they stand.
 import type { Context, Federation, InboxContext } from "@fedify/fedify";
 import {
-  Accept, type Delete, InteractionPolicy, InteractionRule, PUBLIC_COLLECTION, QuoteAuthorization, QuoteRequest, Reject,
+  Accept, type Delete, InteractionPolicy, InteractionRule, PUBLIC_COLLECTION, QuoteAuthorization, QuoteRequest, type Recipient, Reject,
 } from "@fedify/vocab";
 import { normaliseId } from "../lib/ids.ts";
 import { findAccountByAcct, getAccount } from "../store/accounts.ts";
@@ -194,20 +194,34 @@ export async function sendQuoteUpdate(ctx: SubscriberContext, event: EventPayloa
   });
 }
 
-/** quote.revoked: a remote status's quote of a local one; our authorization is deleted at the quoting server. */
+/** quote.revoked: a local author revoked a quote of their status; our authorization is deleted where the quoting
+ * status went: at its remote author's server, or, for a local quoting status, wherever its Note was delivered
+ * (servers that verified our authorization revoke their copy). */
 export async function sendAuthorizationDelete(ctx: SubscriberContext, event: EventPayloads["quote.revoked"]): Promise<void> {
   const quoting = getStatus(ctx.store, event.statusId);
   const quoted = getStatus(ctx.store, event.quotedStatusId);
   const quotedAuthor = quoted ? localAuthorOf(ctx.store, quoted) : null;
-  const quoter = quoting && !quoting.local ? getAccount(ctx.store, quoting.accountId) : undefined;
-  if (!quoting || quoting.quote?.state !== "revoked" || !quotedAuthor || !deliverable(quoter)) return;
+  if (!quoting || quoting.quote?.state !== "revoked" || !quotedAuthor) return;
+  let recipients: Recipient[];
+  let preferSharedInbox = false;
+  if (quoting.local) {
+    const quoter = localAuthorOf(ctx.store, quoting);
+    if (!quoter) return;
+    const { audienceOf, reach } = await import("./status-delivery.ts");
+    ({ recipients, preferSharedInbox } = reach(ctx.store, quoter, audienceOf(quoting)));
+  } else {
+    const quoter = getAccount(ctx.store, quoting.accountId);
+    recipients = deliverable(quoter) ? [recipientOf(quoter)] : [];
+  }
+  if (recipients.length === 0) return;
   const fed = await context(ctx);
   const authorization = new URL(localAuthorizationUri(quotedAuthor, quoting.id));
   const { CompactedDelete } = await import("./mastodon-terms.ts");
   await fed.sendActivity(
     { identifier: quotedAuthor.username },
-    recipientOf(quoter),
+    recipients,
     new CompactedDelete({ id: new URL(`${authorization.href}#delete`), actor: new URL(quotedAuthor.uri), object: authorization }),
+    { preferSharedInbox },
   );
 }
 

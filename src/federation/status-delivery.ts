@@ -34,7 +34,7 @@ function remoteRecipient(store: Store, id: string | null): AccountRecord | null 
 }
 
 /** Who a status reaches on other servers, and whether deliveries may go to shared inboxes. */
-function reach(store: Store, author: AccountRecord, audience: StatusAudience): { recipients: Recipient[]; preferSharedInbox: boolean } {
+export function reach(store: Store, author: AccountRecord, audience: StatusAudience): { recipients: Recipient[]; preferSharedInbox: boolean } {
   const mentioned = addressedMentions(store, author, audience.mentionIds).filter(deliverable);
   // Direct: only the accounts it names, at their own inboxes (a shared inbox would hand it to the server).
   if (audience.visibility === "direct") return { recipients: mentioned.map(recipientOf), preferSharedInbox: false };

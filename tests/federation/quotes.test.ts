@@ -112,6 +112,17 @@ test("a local Note carries interactionPolicy.canQuote by its policy, and a quote
     interactingObject: quoting.uri,
     interactionTarget: open.uri,
   });
+  // mallory follows carol: alice revoking carol's quote deletes the authorization at mallory's server too.
+  const follow = { id: `${mallory.id}#follow/${++serial}`, type: "Follow", actor: mallory.id, object: actorUri("carol") };
+  await peer.send(mallory, `${actorUri("carol")}/inbox`, follow);
+  await until(async () => (await json(a, `/api/v1/accounts/${carol.id}/followers`, carol.token)).length > 0 || undefined);
+  await json(a, `/api/v1/statuses/${open.id}/quotes/${quoting.id}/revoke`, alice.token, { method: "POST" });
+  const deleted = await received(peer, (body) => body?.type === "Delete" && body.object === served.quoteAuthorization);
+  expect(deleted.actor).toBe(actorUri("alice"));
+  expect((await getAp(served.quoteAuthorization)).status).toBe(404);
+  // (Unfollowed again: later tests see what reaches mallory as the quoted author only.)
+  await peer.send(mallory, `${actorUri("carol")}/inbox`, { id: `${follow.id}/undo`, type: "Undo", actor: mallory.id, object: follow });
+  await until(async () => (await json(a, `/api/v1/accounts/${carol.id}/followers`, carol.token)).length === 0 || undefined);
   // Under another account's path, or for a status that quotes nothing: 404.
   expect((await getAp(`${actorUri("carol")}/quote_authorizations/${quoting.id}`)).status).toBe(404);
   expect((await getAp(`${actorUri("alice")}/quote_authorizations/${open.id}`)).status).toBe(404);
