@@ -29,7 +29,8 @@ import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
 import { setStatusObjects } from "./status-objects.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
-import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest, setQuoteAuthorizations } from "./quotes.ts";
+import { setQuoteAuthorizations } from "./quotes.ts";
+import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 
 export interface FederationDeps {
   store: Store;

@@ -9,21 +9,22 @@
 //        local author is answered Accept (result: the authorization) or Reject; an Accept/Reject of our
 //        QuoteRequest settles our pending quote; a Delete of an authorization we were given revokes the quote.
 // Our QuoteAuthorizations are served at `/users/{u}/quote_authorizations/{quoting status id}` while they stand.
-import type { Context, Federation, InboxContext } from "@fedify/fedify";
+// The inbox listeners are in quote-inbox.ts.
+import type { Context, Federation } from "@fedify/fedify";
 import {
-  Accept, type Delete, InteractionPolicy, InteractionRule, PUBLIC_COLLECTION, QuoteAuthorization, QuoteRequest, type Recipient, Reject,
+  InteractionPolicy, InteractionRule, PUBLIC_COLLECTION, QuoteAuthorization, QuoteRequest, type Recipient,
 } from "@fedify/vocab";
 import { normaliseId } from "../lib/ids.ts";
 import { findAccountByAcct, getAccount } from "../store/accounts.ts";
 import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
-import { incomingQuote, localAuthorizationUri, revokeByAuthorization, settleQuote } from "../domain/quotes/remote.ts";
-import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
+import { incomingQuote, localAuthorizationUri } from "../domain/quotes/remote.ts";
+import { statusByUri } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./index.ts";
-import { asDeps, context, remoteSender } from "./follows.ts";
+import { context } from "./follows.ts";
 import { recipientOf } from "./recipients.ts";
-import { isNoteLike, isPublic, NOTE_LIMITS, noteDraft, sameOrigin, type NoteLike } from "./inbound-notes.ts";
+import { isPublic, NOTE_LIMITS, sameOrigin, type NoteLike } from "./inbound-notes.ts";
 import { localAuthorOf, noteOf } from "./notes.ts";
 
 const deliverable = (account: AccountRecord | undefined): account is AccountRecord =>
@@ -92,71 +93,6 @@ async function verifiedAuthorization(deps: FederationDeps, ctx: Context<void>, u
   if (!(object instanceof QuoteAuthorization) || object.id?.href !== uri.href) return null;
   const names = object.attributionId?.href === quotedAuthor.uri && object.interactionTargetId?.href === quoted.uri;
   return names && object.interactingObjectId?.href === quotingUri.href ? uri.href : null;
-}
-
-// In: activities
-
-/** A QuoteRequest to a local author: its instrument (the quoting Note, on the sender's origin, by the sender)
- * is stored, which decides the quote by the quoted status's policy; the answer is Accept or Reject. */
-export async function onQuoteRequest(deps: FederationDeps, ctx: InboxContext<void>, activity: QuoteRequest): Promise<void> {
-  const sender = await remoteSender(deps, activity.actorId);
-  const target = activity.objectId ? statusByUri(deps, activity.objectId.href) : undefined;
-  const instrumentId = activity.instrumentId;
-  if (!sender || !target?.local || target.deletedAt || !instrumentId || !sameOrigin(instrumentId, sender.uri)) return;
-  const quotedAuthor = localAuthorOf(deps.store, target);
-  if (!quotedAuthor) return;
-  let quoting = statusByUri(deps, instrumentId.href);
-  if (!quoting) {
-    const note = await activity.getInstrument({ crossOrigin: "throw" }).catch(() => null);
-    if (!isNoteLike(note) || note.id?.href !== instrumentId.href) return;
-    const draft = await noteDraft(deps, ctx, note, sender);
-    if (!draft || draft.quote?.statusId !== target.id) return;
-    quoting = await storeRemoteStatus(asDeps(deps), sender, draft);
-  }
-  if (quoting.accountId !== sender.id || quoting.quote?.statusId !== target.id) return;
-  const actor = new URL(quotedAuthor.uri);
-  const request = new QuoteRequest({ id: activity.id, actor: new URL(sender.uri), object: new URL(target.uri), instrument: new URL(quoting.uri) });
-  const accepted = quoting.quote.state === "accepted";
-  const answerId = new URL(`${quotedAuthor.uri}#${accepted ? "accepts" : "rejects"}/quote_requests/${quoting.id}`);
-  const answer = accepted
-    ? new Accept({ id: answerId, actor, object: request, result: new URL(localAuthorizationUri(quotedAuthor, quoting.id)) })
-    : new Reject({ id: answerId, actor, object: request });
-  await ctx.sendActivity({ identifier: quotedAuthor.username }, recipientOf(sender), answer);
-}
-
-/** The local status whose pending quote an answer is about: the answer's object must be our QuoteRequest's id
- * (never trusted embedded; it may arrive without its fragment, which is then the quoting status's uri) and its
- * actor the quoted status's author. */
-function answeredQuote(deps: FederationDeps, activity: Accept | Reject): StatusRecord | null {
-  const objectId = activity.objectId;
-  if (!objectId || (objectId.hash !== "#quote_request" && objectId.hash !== "")) return null;
-  const bare = new URL(objectId.href);
-  bare.hash = "";
-  const quoting = statusByUri(deps, bare.href);
-  const quoted = quoting?.local && quoting.quote ? getStatus(deps.store, quoting.quote.statusId) : undefined;
-  const quotedAuthor = quoted ? getAccount(deps.store, quoted.accountId) : undefined;
-  return quoting && quotedAuthor && quotedAuthor.uri === activity.actorId?.href ? quoting : null;
-}
-
-/** Accept of our QuoteRequest: accepted, with its `result` (on the accepting server) as the authorization. */
-export async function onQuoteAccept(deps: FederationDeps, activity: Accept): Promise<void> {
-  const quoting = answeredQuote(deps, activity);
-  const result = activity.resultId;
-  if (!quoting || !result || !activity.actorId || !sameOrigin(result, activity.actorId) || result.href.length > NOTE_LIMITS.uri) return;
-  await settleQuote(asDeps(deps), quoting.id, { authorizationUri: result.href });
-}
-
-/** Reject of our QuoteRequest: rejected. */
-export async function onQuoteReject(deps: FederationDeps, activity: Reject): Promise<void> {
-  const quoting = answeredQuote(deps, activity);
-  if (quoting) await settleQuote(asDeps(deps), quoting.id, null);
-}
-
-/** Delete of a QuoteAuthorization we were given (by its author only): the quote is revoked. */
-export async function onAuthorizationDelete(deps: FederationDeps, activity: Delete): Promise<void> {
-  const objectId = activity.objectId;
-  const actorId = activity.actorId;
-  if (objectId && actorId && sameOrigin(objectId, actorId)) await revokeByAuthorization(asDeps(deps), objectId.href, actorId.href);
 }
 
 // Out: activities (subscribers)
