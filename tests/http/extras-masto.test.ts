@@ -1,10 +1,15 @@
-// Conversations, hashtags (follow, feature), endorsements, preferences, the directory, user domain blocks and
-// thread mutes as masto.js (the client library behind Elk and Phanpy) drives them, against the in-process
+// Conversations, hashtags (follow, feature), endorsements, preferences, the directory, user domain blocks,
+// thread mutes, the notification policy and requests, trends, announcements and custom emojis as masto.js (the client library behind Elk and Phanpy) drives them, against the in-process
 // app behind a real HTTP listener: its URLs, bodies (JSON and multipart) and paginators.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createRestAPIClient, type mastodon } from "masto";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { newUser, type User } from "./statuses-helpers.ts";
+import sharp from "sharp";
+import { publishAnnouncement } from "../../src/domain/announcements/announcements.ts";
+import { importEmoji } from "../../src/domain/emojis/import.ts";
+import { storeTrends } from "../../src/domain/trends/refresh.ts";
+import { setAutoApprove } from "../../src/store/trends.ts";
 
 let t: TestApp;
 let server: ReturnType<typeof Bun.serve>;
@@ -97,5 +102,53 @@ describe("masto.js", () => {
     const mentions = await asAlice.v1.notifications.list({ types: ["mention"] });
     expect(mentions.some((n) => n.status?.content.includes("noise"))).toBe(false);
     expect((await asAlice.v1.statuses.$select(thread.id).unmute()).muted).toBe(false);
+  });
+
+  test("notification policy and requests: a stranger's private mention waits as a request, accepted into the list", async () => {
+    const policy = await asBob.v2.notifications.policy.fetch();
+    expect(policy.forPrivateMentions).toBe("filter");
+    const stranger = await newUser(t, "stranger");
+    const asStranger = createRestAPIClient({ url: `http://127.0.0.1:${server.port}`, accessToken: stranger.token });
+    await asStranger.v1.statuses.create({ status: `@${bob.username} hello there`, visibility: "direct" });
+    await t.deps.jobs.drain();
+    const [request] = await asBob.v1.notifications.requests.list();
+    expect(request!.account.id).toBe(stranger.id);
+    expect((await asBob.v1.notifications.list({ types: ["mention"] })).some((n) => n.account.id === stranger.id)).toBe(false);
+    await asBob.v1.notifications.requests.$select(request!.id).accept();
+    await t.deps.jobs.drain();
+    expect((await asBob.v1.notifications.requests.merged.fetch()).merged).toBe(true);
+    expect((await asBob.v1.notifications.list({ types: ["mention"] })).some((n) => n.account.id === stranger.id)).toBe(true);
+    const updated = await asBob.v2.notifications.policy.update({ forPrivateMentions: "accept" });
+    expect(updated.forPrivateMentions).toBe("accept");
+  });
+
+  test("trends, announcements and custom emojis", async () => {
+    const carol = await newUser(t, "carol");
+    for (const user of [alice, bob, carol]) {
+      const client = createRestAPIClient({ url: `http://127.0.0.1:${server.port}`, accessToken: user.token });
+      await client.v1.statuses.create({ status: "spring is here #blossoms" });
+    }
+    await t.deps.jobs.drain();
+    await t.deps.store.write(() => setAutoApprove(t.deps.store, true));
+    await storeTrends(t.deps.store);
+    expect((await asBob.v1.trends.tags.list()).map((tag) => tag.name)).toContain("blossoms");
+    expect(Array.isArray(await asBob.v1.trends.statuses.list())).toBe(true);
+    expect(Array.isArray(await asBob.v1.trends.links.list())).toBe(true);
+
+    const announcement = await publishAnnouncement(t.deps, { text: "Maintenance on Sunday", startsAt: null, endsAt: null, allDay: false });
+    const [listed] = await asBob.v1.announcements.list();
+    expect(listed!.content).toContain("Maintenance on Sunday");
+    await asBob.v1.announcements.$select(listed!.id).reactions.$select("👍").update();
+    const [reacted] = await asBob.v1.announcements.list();
+    expect(reacted!.reactions).toEqual([expect.objectContaining({ name: "👍", count: 1, me: true })]);
+    await asBob.v1.announcements.$select(listed!.id).dismiss();
+    expect(await asBob.v1.announcements.list()).toEqual([]);
+    expect(listed!.id).toBe(announcement.id.replace(/^0+/, ""));
+
+    const png = await sharp({ create: { width: 32, height: 32, channels: 4, background: "#3a7" } }).png().toBuffer();
+    await importEmoji(t.deps, png, "blob_happy");
+    const emojis = await asBob.v1.customEmojis.list();
+    expect(emojis.map((e) => e.shortcode)).toContain("blob_happy");
+    expect(emojis.find((e) => e.shortcode === "blob_happy")!.url).toStartWith("http");
   });
 });

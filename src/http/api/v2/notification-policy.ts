@@ -32,25 +32,32 @@ export const notificationPolicyRoutes = (deps: Deps) =>
         detail: { summary: "Your notification policy and its pending requests", tags: ["notifications"] },
       },
     )
-    .patch(
-      "/api/v2/notifications/policy",
-      async ({ viewer, body }) => {
-        const changes: PolicyChanges = {
-          forNotFollowing: body.for_not_following,
-          forNotFollowers: body.for_not_followers,
-          forNewAccounts: body.for_new_accounts,
-          forPrivateMentions: body.for_private_mentions,
-          forLimitedAccounts: body.for_limited_accounts,
-          forBots: body.for_bots,
-        };
-        for (const key of Object.keys(changes) as (keyof PolicyChanges)[]) if (changes[key] === undefined) delete changes[key];
-        const policy = await updatePolicy(deps, viewer.account.id, changes);
-        return presentNotificationPolicy(policy, policySummary(deps.store, viewer.account.id));
-      },
-      {
-        auth: ["write:notifications"],
-        body: PolicyBody,
-        response: { 200: NotificationPolicySchema, ...authErrors },
-        detail: { summary: "Change your notification policy (filtering applies to notifications from now on)", tags: ["notifications"] },
-      },
-    );
+    // Rails' `resource :policy, only: [:show, :update]` answers PATCH and PUT alike; masto.js sends PUT.
+    .patch("/api/v2/notifications/policy", ({ viewer, body }) => changePolicy(deps, viewer.account.id, body), {
+      ...UPDATE_OPTIONS,
+      detail: { summary: "Change your notification policy (filtering applies to notifications from now on)", tags: ["notifications"] },
+    })
+    .put("/api/v2/notifications/policy", ({ viewer, body }) => changePolicy(deps, viewer.account.id, body), {
+      ...UPDATE_OPTIONS,
+      detail: { summary: "Change your notification policy (PUT: the same as PATCH)", tags: ["notifications"] },
+    });
+
+const UPDATE_OPTIONS = {
+  auth: ["write:notifications"],
+  body: PolicyBody,
+  response: { 200: NotificationPolicySchema, ...authErrors },
+} as const;
+
+async function changePolicy(deps: Deps, accountId: string, body: typeof PolicyBody.static) {
+  const changes: PolicyChanges = {
+    forNotFollowing: body.for_not_following,
+    forNotFollowers: body.for_not_followers,
+    forNewAccounts: body.for_new_accounts,
+    forPrivateMentions: body.for_private_mentions,
+    forLimitedAccounts: body.for_limited_accounts,
+    forBots: body.for_bots,
+  };
+  for (const key of Object.keys(changes) as (keyof PolicyChanges)[]) if (changes[key] === undefined) delete changes[key];
+  const policy = await updatePolicy(deps, accountId, changes);
+  return presentNotificationPolicy(policy, policySummary(deps.store, accountId));
+}
