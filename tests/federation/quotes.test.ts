@@ -299,4 +299,10 @@ test("two instances: bob quotes alice's public status, accepted on both sides an
   expect((await status(a, alice, original.id)).quotes_count).toBe(0);
   await until(async () => (await status(b, bob, quoting.id)).quote.state === "revoked" || undefined);
   expect((await getAp(`${actorUri("alice")}/quote_authorizations/${notification.status.id}`)).status).toBe(404);
+
+  // A second quote, accepted, then deleted by bob: its Delete reaches alice (nobody on A follows bob) and uncounts.
+  const again = await post(b, bob, { status: "bob quotes again", quoted_status_id: copy.id });
+  await until(async () => (await status(a, alice, original.id)).quotes_count === 1 || undefined);
+  await json(b, `/api/v1/statuses/${again.id}`, bob.token, { method: "DELETE" });
+  await until(async () => (await status(a, alice, original.id)).quotes_count === 0 || undefined);
 });
