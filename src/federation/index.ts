@@ -118,7 +118,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     // Of a Follow (follows.ts) or of our QuoteRequest (quotes.ts): each ignores the other kind.
     .on(Accept, async (ctx, activity) => {
       await onAccept(deps, ctx, activity);
-      await onQuoteAccept(deps, activity);
+      await onQuoteAccept(deps, ctx, activity);
     })
     .on(Reject, async (ctx, activity) => {
       await onReject(deps, ctx, activity);

@@ -2,7 +2,7 @@
 // the quoted status's policy (domain/quotes/remote.ts), Accept (result: our authorization) or Reject; an Accept
 // or Reject of our QuoteRequest settles our pending quote; a Delete of an authorization we were given revokes
 // the quote it authorized. Each acts only for the right actor, and twice changes nothing.
-import type { InboxContext } from "@fedify/fedify";
+import type { Context, InboxContext } from "@fedify/fedify";
 import { Accept, type Delete, QuoteRequest, Reject } from "@fedify/vocab";
 import { getAccount } from "../store/accounts.ts";
 import type { StatusRecord } from "../store/records.ts";
@@ -12,7 +12,8 @@ import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./index.ts";
 import { asDeps, remoteSender } from "./follows.ts";
 import { recipientOf } from "./recipients.ts";
-import { isNoteLike, NOTE_LIMITS, noteDraft, sameOrigin } from "./inbound-notes.ts";
+import { isNoteLike, noteDraft, sameOrigin } from "./inbound-notes.ts";
+import { verifiedAuthorization } from "./quotes.ts";
 import { localAuthorOf } from "./notes.ts";
 
 /** A QuoteRequest to a local author: its instrument (the quoting Note, on the sender's origin, by the sender)
@@ -57,12 +58,14 @@ function answeredQuote(deps: FederationDeps, activity: Accept | Reject): StatusR
   return quoting && quotedAuthor && quotedAuthor.uri === activity.actorId?.href ? quoting : null;
 }
 
-/** Accept of our QuoteRequest: accepted, with its `result` (on the accepting server) as the authorization. */
-export async function onQuoteAccept(deps: FederationDeps, activity: Accept): Promise<void> {
+/** Accept of our QuoteRequest: accepted, with its `result` as the authorization once that, fetched from its own
+ * origin (the accepting author's server), is a QuoteAuthorization by the quoted author naming both statuses. */
+export async function onQuoteAccept(deps: FederationDeps, ctx: Context<void>, activity: Accept): Promise<void> {
   const quoting = answeredQuote(deps, activity);
-  const result = activity.resultId;
-  if (!quoting || !result || !activity.actorId || !sameOrigin(result, activity.actorId) || result.href.length > NOTE_LIMITS.uri) return;
-  await settleQuote(asDeps(deps), quoting.id, { authorizationUri: result.href });
+  const quoted = quoting?.quote?.state === "pending" ? getStatus(deps.store, quoting.quote.statusId) : undefined;
+  if (!quoting || !quoted) return;
+  const authorization = await verifiedAuthorization(deps, ctx, activity.resultId, new URL(quoting.uri), quoted);
+  if (authorization) await settleQuote(asDeps(deps), quoting.id, { authorizationUri: authorization });
 }
 
 /** Reject of our QuoteRequest: rejected. */

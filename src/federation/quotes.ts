@@ -85,7 +85,7 @@ export async function readQuote(deps: FederationDeps, ctx: Context<void>, note: 
 
 /** The authorization `uri` if, fetched from its own origin, it is a QuoteAuthorization of the quoted author's
  * server, by that author, for exactly this quoting Note and quoted status; null otherwise. */
-async function verifiedAuthorization(deps: FederationDeps, ctx: Context<void>, uri: URL | null, quotingUri: URL, quoted: StatusRecord): Promise<string | null> {
+export async function verifiedAuthorization(deps: FederationDeps, ctx: Context<void>, uri: URL | null, quotingUri: URL, quoted: StatusRecord): Promise<string | null> {
   const quotedAuthor = getAccount(deps.store, quoted.accountId);
   if (!uri || !quotedAuthor || uri.href.length > NOTE_LIMITS.uri || !sameOrigin(uri, quotedAuthor.uri)) return null;
   // Fedify drops a document whose id is on another origin than the URL it was fetched from.

@@ -252,7 +252,13 @@ test("a local quote of a remote status: QuoteRequest to its author, a third serv
   const secondRequest = await received(peer, (body) => body?.type === "QuoteRequest" && body.instrument?.id === second.uri);
   // A result on another server than the accepting actor's is not taken.
   await send(peer, mallory, "Accept", secondRequest, { result: `${other.base}/qa/2` });
-  const authorization = `${mallory.id}/quote_authorizations/${serial}`;
+  // A result on mallory's server that is not an authorization of this quote (here: of the first one) is not taken.
+  const wrongPath = `/users/mallory/quote_authorizations/${++serial}`;
+  peer.serve(wrongPath, { "@context": CONTEXT, id: `${peer.base}${wrongPath}`, type: "QuoteAuthorization", attributedTo: mallory.id, interactingObject: first.uri, interactionTarget: quotable.id });
+  await send(peer, mallory, "Accept", secondRequest, { result: `${peer.base}${wrongPath}` });
+  const path = `/users/mallory/quote_authorizations/${++serial}`;
+  const authorization = `${peer.base}${path}`;
+  peer.serve(path, { "@context": CONTEXT, id: authorization, type: "QuoteAuthorization", attributedTo: mallory.id, interactingObject: second.uri, interactionTarget: quotable.id });
   await send(peer, mallory, "Accept", secondRequest, { result: authorization });
   const accepted = await until(async () => {
     const s = await status(a, carol, second.id);
