@@ -53,6 +53,9 @@ export interface EventPayloads {
   "account.suspended": { accountId: string; suspendedAt: number; removeAt: number };
   /** Staff asked for a suspended account's data to be deleted now (DELETE /api/v1/admin/accounts/:id). */
   "account.data_deletion": { accountId: string };
+  /** Staff created, changed or lifted the instance domain block of `domain`: its severity is applied to the
+   * accounts of that domain (and its subdomains) already known (domain/admin/domain-block-accounts.ts). */
+  "instance_domain_block.changed": { domain: string };
   /** A user uploaded a follows, blocks or mutes file in /settings/import: its rows are to be applied (domain/accounts/import.ts). */
   "account.import_requested": { accountId: string; importId: string };
   /** Staff warned or acted on a local account whose owner is to be told (the warning's e-mail). */

@@ -27,6 +27,7 @@ import { indexAccounts, indexStatuses, unindexStatuses } from "./search/indexing
 import { deliverPush } from "./push/deliver.ts";
 import { generateAnnualReport } from "./annual-reports/generate.ts";
 import { removeAccountData } from "./admin/accounts-removal.ts";
+import { applyDomainBlockToAccounts } from "./admin/domain-block-accounts.ts";
 import { runImport } from "./accounts/import.ts";
 import { mailAccountWarning } from "./admin/accounts-mail.ts";
 import { mailConfirmation } from "./auth/confirmation.ts";
@@ -373,6 +374,13 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     timeoutMs: LONG_RUNNING_MS,
     delayMs: (event) => event.payload.removeAt - event.at,
     run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, event.payload.suspendedAt),
+  }),
+  on({
+    name: "moderation.apply_domain_block",
+    on: "instance_domain_block.changed",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => applyDomainBlockToAccounts(ctx, event.payload.domain),
   }),
   on({
     name: "accounts.data_deletion",

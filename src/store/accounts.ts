@@ -71,3 +71,13 @@ export function findAccountByUri(store: Store, uri: string): AccountRecord | und
 export function putAccountKeys(store: Store, accountId: string, keys: AccountKeysRecord): void {
   store.db.accountKeys.put(accountId, keys);
 }
+
+/** Ids of the stored remote accounts whose domain passes `matches` (a scan of every account: for jobs). */
+export function remoteAccountIdsWhere(store: Store, matches: (domain: string) => boolean): string[] {
+  const ids: string[] = [];
+  for (const { key, value } of store.db.accounts.getRange()) {
+    const account = value as AccountRecord;
+    if (account.domain !== null && matches(account.domain)) ids.push(key as string);
+  }
+  return ids;
+}

@@ -52,6 +52,8 @@ export interface AccountRecord {
   suspendedAt?: number | null;
   /** Who suspended it: this server's staff, or (with federation) its own server */
   suspensionOrigin?: "local" | "remote" | null;
+  /** Suspended or silenced by an instance domain block (not by staff on this account): lifted with the block. */
+  byDomainBlock?: { suspended: boolean; silenced: boolean };
   silencedAt?: number | null;
   /** Staff made its media sensitive: other viewers see its statuses as sensitive */
   sensitized?: boolean;

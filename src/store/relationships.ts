@@ -71,6 +71,11 @@ export function* requesterIdsOf(store: Store, targetId: string): Iterable<string
   for (const { value } of store.db.followRequestsIndex.getRange({ start: [targetId], end: [targetId, END] })) yield value as string;
 }
 
+/** Ids of the accounts `requesterId` has asked to follow (pending requests). */
+export function* requestedIdsOf(store: Store, requesterId: string): Iterable<string> {
+  for (const key of store.db.followRequests.getKeys({ start: [requesterId], end: [requesterId, END] })) yield (key as string[])[1]!;
+}
+
 /** Ids of the accounts `followerId` follows (search's `following=true`). */
 export function* followingIdsOf(store: Store, followerId: string): Iterable<string> {
   for (const { value } of store.db.followingIndex.getRange({ start: [followerId], end: [followerId, END] })) yield value as string;

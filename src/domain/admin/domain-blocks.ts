@@ -2,6 +2,7 @@
 // lift, list. A block covers its domain and every subdomain; a new block under an existing one is refused
 // unless it is stricter. They are stored and shown to staff only for now: federation, when it comes, asks
 // `domainBlockFor` about every remote actor and object (docs/admin.md).
+import { recordEvent } from "../events.ts";
 import { domainToASCII } from "node:url";
 import type { Deps } from "../../deps.ts";
 import { ApiError, NotFound, Unprocessable } from "../../lib/errors.ts";
@@ -92,7 +93,7 @@ export class ExistingDomainBlock extends ApiError {
   }
 }
 
-export async function createDomainBlock(deps: Pick<Deps, "store">, input: DomainBlockInput): Promise<DomainBlockRecord> {
+export async function createDomainBlock(deps: Pick<Deps, "store" | "jobs">, input: DomainBlockInput): Promise<DomainBlockRecord> {
   const { store } = deps;
   if (!input.domain?.trim()) throw new Unprocessable("Validation failed: Domain can't be blank");
   const domain = normaliseDomain(input.domain);
@@ -118,6 +119,7 @@ export async function createDomainBlock(deps: Pick<Deps, "store">, input: Domain
     const existing = domainBlockFor(store, domain);
     if (existing && (existing.domain === domain || !stricterThan(block, existing))) throw new ExistingDomainBlock(existing);
     putDomainBlock(store, block);
+    recordEvent(deps, "instance_domain_block.changed", { domain });
     return block;
   });
 }
@@ -130,7 +132,7 @@ export function findDomainBlock(store: Store, rawId: string): DomainBlockRecord 
 }
 
 /** PUT: severity, the rejections, the comments and obfuscate, each when given (the domain stays). */
-export async function updateDomainBlock(deps: Pick<Deps, "store">, rawId: string, input: DomainBlockInput): Promise<DomainBlockRecord> {
+export async function updateDomainBlock(deps: Pick<Deps, "store" | "jobs">, rawId: string, input: DomainBlockInput): Promise<DomainBlockRecord> {
   const { store } = deps;
   const id = findDomainBlock(store, rawId).id;
   return store.write(() => {
@@ -147,17 +149,19 @@ export async function updateDomainBlock(deps: Pick<Deps, "store">, rawId: string
       updatedAt: Date.now(),
     };
     putDomainBlock(store, updated);
+    recordEvent(deps, "instance_domain_block.changed", { domain: updated.domain });
     return updated;
   });
 }
 
-export async function deleteDomainBlock(deps: Pick<Deps, "store">, rawId: string): Promise<DomainBlockRecord> {
+export async function deleteDomainBlock(deps: Pick<Deps, "store" | "jobs">, rawId: string): Promise<DomainBlockRecord> {
   const { store } = deps;
   const id = findDomainBlock(store, rawId).id;
   return store.write(() => {
     const block = getDomainBlock(store, id);
     if (!block) throw new NotFound();
     removeDomainBlock(store, block);
+    recordEvent(deps, "instance_domain_block.changed", { domain: block.domain });
     return block;
   });
 }
