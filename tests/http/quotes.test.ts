@@ -324,6 +324,16 @@ describe("quoted_update", () => {
     expect((await notifications(bob, "quoted_update")).filter((n) => n.status?.id === original.id)).toEqual([]);
     expect((await show(carol, q.id)).quote.quoted_status.content).toBe("<p>after again</p>");
   });
+
+  test("never held back by the quoter's notification policy (Mastodon's unfilterable types)", async () => {
+    const dave = await newUser(t, "qpolicy");
+    const original = await postStatus(t, alice, "policy proof");
+    await quote(dave, original.id);
+    expect((await call(t, "PATCH", "/api/v2/notifications/policy", dave.token, { for_not_following: "filter" })).status).toBe(200);
+    expect((await call(t, "PUT", `/api/v1/statuses/${original.id}`, alice.token, { status: "policy proof, edited" })).status).toBe(200);
+    await t.deps.jobs.drain();
+    expect((await notifications(dave, "quoted_update")).filter((n) => n.status?.id === original.id).length).toBe(1);
+  });
 });
 
 describe("masto.js", () => {

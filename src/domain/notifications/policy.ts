@@ -41,7 +41,7 @@ const FOLLOWER_SINCE_MS = 3 * 86_400_000;
 /** Ancestors examined for a private mention answering the recipient. */
 const THREAD_DEPTH = 20;
 /** Types never held back: they come from the server or from one's own actions. */
-const UNFILTERABLE = new Set<NotificationType>(["poll", "update", "admin.sign_up", "admin.report", "annual_report"]);
+const UNFILTERABLE = new Set<NotificationType>(["poll", "update", "quoted_update", "admin.sign_up", "admin.report", "annual_report"]);
 
 export function policyOf(store: Store, accountId: string): NotificationPolicyRecord {
   return { ...DEFAULT_POLICY, ...getPolicyRecord(store, accountId) };
