@@ -10,5 +10,17 @@ export const Field = (description: string) => t.Optional(t.String({ description 
 
 export const CSRF_FIELD = { authenticity_token: Field("CSRF token from the page's form") };
 
+/** What a settings page answers instead of itself: not signed in, or a login that may not use it yet. */
+export const SETTINGS_PAGE_REFUSALS = {
+  303: Redirect("not signed in: to /auth/sign_in"),
+  403: Html("the login is unconfirmed or pending approval"),
+};
+
+/** The same for a settings form posted, where a failed CSRF check is a 403 too. */
+export const SETTINGS_FORM_REFUSALS = {
+  303: Redirect("not signed in: to /auth/sign_in"),
+  403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+};
+
 export const onlyStringQuery = (ctx: { query: unknown }) => void (ctx.query = onlyStrings(ctx.query));
 export const onlyStringBody = (ctx: { body: unknown }) => void (ctx.body = onlyStrings(ctx.body));

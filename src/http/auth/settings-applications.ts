@@ -5,7 +5,7 @@ import type { Deps } from "../../deps.ts";
 import { authorisedApps, revokeAuthorisedApp } from "../../domain/auth/applications.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, form } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/applications";
@@ -31,7 +31,7 @@ export const settingsApplicationsRoutes = (deps: Deps) => {
       const signedIn = await openSettings(deps, request, TITLE);
       return signedIn instanceof Response ? signedIn : page(signedIn, 200);
     }, {
-      response: { 200: Html("the authorised applications"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("the authorised applications"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "Authorised applications page (HTML)", tags: ["web"] },
     })
     .post(`${PATH}/revoke`, async ({ body, request }) => {
@@ -44,8 +44,7 @@ export const settingsApplicationsRoutes = (deps: Deps) => {
       transform: onlyStringBody,
       response: {
         200: Html("the list again, with a notice"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
       },
       detail: { summary: "Revoke an application's access to the account (form)", tags: ["web"] },
     });

@@ -7,7 +7,7 @@ import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { endSessionCookies } from "./browser.ts";
 import { e, field, form, htmlPage, paragraph } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/delete";
@@ -30,7 +30,7 @@ export const settingsDeleteRoutes = (deps: Deps) => {
       const signedIn = await openSettings(deps, request, TITLE);
       return signedIn instanceof Response ? signedIn : page(signedIn, 200);
     }, {
-      response: { 200: Html("the deletion form"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("the deletion form"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "Account deletion page (HTML)", tags: ["web"] },
     })
     .post(PATH, async ({ body, request }) => {
@@ -53,8 +53,7 @@ export const settingsDeleteRoutes = (deps: Deps) => {
       transform: onlyStringBody,
       response: {
         200: Html("deleted: signed out, the data being removed"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
         422: Html("the form again, with the problems (wrong password or username)"),
       },
       detail: { summary: "Delete the account (form)", tags: ["web"] },

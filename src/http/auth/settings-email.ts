@@ -8,7 +8,7 @@ import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import type { UserRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/email";
@@ -33,7 +33,7 @@ export const settingsEmailRoutes = (deps: Deps) => {
       const signedIn = await openSettings(deps, request, TITLE);
       return signedIn instanceof Response ? signedIn : page(signedIn, 200, signedIn.session.user, null);
     }, {
-      response: { 200: Html("the e-mail form"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("the e-mail form"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "E-mail address change page (HTML)", tags: ["web"] },
     })
     .post(PATH, async ({ body, request }) => {
@@ -55,8 +55,7 @@ export const settingsEmailRoutes = (deps: Deps) => {
       transform: onlyStringBody,
       response: {
         200: Html("asked: the form again, the new address waiting for confirmation"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
         422: Html("the form again, with the problems (wrong password; address invalid, taken, blocked or unchanged)"),
       },
       detail: { summary: "Change the e-mail address (form); the new one must be confirmed", tags: ["web"] },

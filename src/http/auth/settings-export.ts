@@ -4,7 +4,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { EXPORT_KINDS, exportCsv, type ExportKind } from "../../domain/accounts/export.ts";
 import { cachePlugin } from "../plugins/cache.ts";
-import { Html, Redirect } from "./schemas.ts";
+import { Html, SETTINGS_PAGE_REFUSALS } from "./schemas.ts";
 import { openSettings, settingsPage } from "./settings-page.ts";
 
 const PATH = "/settings/export";
@@ -25,7 +25,7 @@ export const settingsExportRoutes = (deps: Deps) =>
       const body = `<p>Download your lists as CSV files, which Mastodon servers (and <a href="/settings/import">Import</a>) read back.</p><ul>${items}</ul>`;
       return settingsPage(deps, signedIn, 200, PATH, TITLE, body);
     }, {
-      response: { 200: Html("links to the CSV files"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("links to the CSV files"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "Export page (HTML)", tags: ["web"] },
     })
     .get(`${PATH}/:file`, async ({ params, request }) => {
@@ -46,8 +46,7 @@ export const settingsExportRoutes = (deps: Deps) =>
       params: t.Object({ file: t.String({ description: "following_accounts.csv, blocked_accounts.csv or muted_accounts.csv", maxLength: 64 }) }),
       response: {
         200: t.String({ description: "CSV file (text/csv), sent as an attachment" }),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("the login is unconfirmed or pending approval"),
+        ...SETTINGS_PAGE_REFUSALS,
         404: Html("no such file"),
       },
       detail: { summary: "Download an export (CSV)", tags: ["web"] },

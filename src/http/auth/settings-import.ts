@@ -9,7 +9,7 @@ import type { ImportRecord } from "../../store/imports.ts";
 import { uploadLimit } from "../plugins/body-limits.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/import";
@@ -59,7 +59,7 @@ ${inner}
       const signedIn = await openSettings(deps, request, TITLE);
       return signedIn instanceof Response ? signedIn : page(signedIn, 200);
     }, {
-      response: { 200: Html("the upload form and the recent imports' progress"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("the upload form and the recent imports' progress"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "Import page (HTML)", tags: ["web"] },
     })
     .post(PATH, async ({ body, request }) => {
@@ -85,8 +85,7 @@ ${inner}
       transform: formFields,
       response: {
         200: Html("started: the page with the new import's progress"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
         422: Html("the form again: no file, a wrong type or mode, or a file refused (size, lines, encoding, header)"),
       },
       detail: { summary: "Upload an import file (multipart form); applied by a background job", tags: ["web"] },

@@ -8,7 +8,7 @@ import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { sessionCookie } from "./browser.ts";
 import { field, form } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/password";
@@ -31,7 +31,7 @@ export const settingsPasswordRoutes = (deps: Deps) => {
       const signedIn = await openSettings(deps, request, TITLE);
       return signedIn instanceof Response ? signedIn : page(signedIn, 200);
     }, {
-      response: { 200: Html("the password form"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("the password form"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "Password change page (HTML)", tags: ["web"] },
     })
     .post(PATH, async ({ body, request }) => {
@@ -55,8 +55,7 @@ export const settingsPasswordRoutes = (deps: Deps) => {
       transform: onlyStringBody,
       response: {
         200: Html("changed: the form again with a notice and a new session cookie"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
         422: Html("the form again, with the problems (wrong current password, length, confirmation)"),
       },
       detail: { summary: "Change the password (form)", tags: ["web"] },

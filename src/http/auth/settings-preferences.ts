@@ -6,7 +6,7 @@ import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import type { UserRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/preferences";
@@ -39,7 +39,7 @@ export const settingsPreferencesRoutes = (deps: Deps) => {
       if (signedIn instanceof Response) return signedIn;
       return page(signedIn, 200, signedIn.session.user, null);
     }, {
-      response: { 200: Html("the preferences form"), 303: Redirect("not signed in: to /auth/sign_in"), 403: Html("the login is unconfirmed or pending approval") },
+      response: { 200: Html("the preferences form"), ...SETTINGS_PAGE_REFUSALS },
       detail: { summary: "Posting preferences page (HTML)", tags: ["web"] },
     })
     .post(PATH, async ({ body, request }) => {
@@ -62,8 +62,7 @@ export const settingsPreferencesRoutes = (deps: Deps) => {
       transform: onlyStringBody,
       response: {
         200: Html("saved: the form again with a notice"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
         422: Html("the form again, with the problems"),
       },
       detail: { summary: "Save posting preferences (form); the rules of update_credentials' source[…]", tags: ["web"] },

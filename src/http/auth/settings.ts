@@ -9,7 +9,7 @@ import type { AccountRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, field, form, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { settingsNav } from "./settings-page.ts";
 
 const TITLE = "Edit profile";
@@ -55,8 +55,7 @@ export const settingsRoutes = (deps: Deps) => {
     }, {
       response: {
         200: Html("the profile form"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("the login is unconfirmed or pending approval"),
+        ...SETTINGS_PAGE_REFUSALS,
       },
       detail: { summary: "Profile settings page (HTML)", tags: ["web"] },
     })
@@ -85,8 +84,7 @@ export const settingsRoutes = (deps: Deps) => {
       transform: onlyStringBody,
       response: {
         200: Html("saved: the form again with a notice"),
-        303: Redirect("not signed in: to /auth/sign_in"),
-        403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
+        ...SETTINGS_FORM_REFUSALS,
         422: Html("the form again, with the problems"),
       },
       detail: { summary: "Save profile settings (form); the same rules as PATCH /api/v1/accounts/update_credentials", tags: ["web"] },
