@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Follow } from "@fedify/vocab";
-import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
+import { BASE, startTestApp, testRequest, type TestApp } from "../helpers/app.ts";
 import { createUser, signedInUser } from "../helpers/clients.ts";
 import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
@@ -205,19 +205,7 @@ async function restartableInstance(env: Record<string, string>) {
       return app!;
     },
     dir,
-    request(path, init = {}) {
-      const headers = new Headers(init.headers);
-      if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set("content-type", "application/json");
-        body = JSON.stringify(init.json);
-      } else if (init.form) {
-        headers.set("content-type", "application/x-www-form-urlencoded");
-        body = new URLSearchParams(init.form).toString();
-      }
-      return app!.handle(new Request(`http://${domain}${path}`, { ...init, headers, body }));
-    },
+    request: (path, init = {}) => app!.handle(testRequest(`http://${domain}${path}`, init)),
     async close() {
       await stop();
       server.stop(true);

@@ -14,8 +14,25 @@ export interface TestApp {
   app: ReturnType<typeof buildApp>;
   dir: string;
   /** Sends a request; `path` is relative to the instance URL. */
-  request(path: string, init?: RequestInit & { token?: string; json?: unknown; form?: Record<string, string> }): Promise<Response>;
+  request(path: string, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
+}
+
+export type TestRequestInit = RequestInit & { token?: string; json?: unknown; form?: Record<string, string> };
+
+/** A request as the tests send it: a bearer `token`, a `json` or `form` body with its content type. */
+export function testRequest(url: string, init: TestRequestInit = {}): Request {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(init.json);
+  } else if (init.form) {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(init.form).toString();
+  }
+  return new Request(url, { ...init, headers, body });
 }
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -33,19 +50,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     deps,
     app,
     dir,
-    request(path, init = {}) {
-      const headers = new Headers(init.headers);
-      if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set("content-type", "application/json");
-        body = JSON.stringify(init.json);
-      } else if (init.form) {
-        headers.set("content-type", "application/x-www-form-urlencoded");
-        body = new URLSearchParams(init.form).toString();
-      }
-      return app.handle(new Request(BASE + path, { ...init, headers, body }));
-    },
+    request: (path, init = {}) => app.handle(testRequest(BASE + path, init)),
     async close() {
       await deps.jobs.stop();
       await deps.store.close();
