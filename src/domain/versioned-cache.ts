@@ -3,19 +3,17 @@
 // fanning out, a favourite on another status) leaves them alone; a write to what they depend on, by any
 // thread or process, makes the next lookup read afresh.
 import type { Store } from "../store/db.ts";
-import { insideWrite, noteExpiry, noteRead, readVersions, recordingReads, versionsUnchanged } from "../store/versions.ts";
+import { insideWrite, noteExpiry, noteRead, readVersions, recordingReads, versionsUnchanged, type Versions } from "../store/versions.ts";
 
 /** The version names a value depends on, the versions they had when it was read, and when it runs out. */
-export interface Stamp {
-  names: readonly string[];
-  versions: readonly number[];
+export interface Stamp extends Versions {
   /** ms since the epoch (a mute's end); Infinity for never */
   until: number;
 }
 
 /** Is what was read under `stamp` still exactly what the store holds? */
 export function stampCurrent(store: Store, stamp: Stamp, now: number): boolean {
-  return now < stamp.until && versionsUnchanged(store, stamp.names, stamp.versions);
+  return now < stamp.until && versionsUnchanged(store, stamp);
 }
 
 interface Entry<T> {
@@ -49,7 +47,7 @@ export class VersionedCache<T> {
     const { result, reads } = recordingReads(load);
     for (const name of result.depends) reads.names.add(name);
     const names = [...reads.names];
-    const entry = { value: result.value, stamp: { names, versions: readVersions(store, names), until: reads.until } };
+    const entry = { value: result.value, stamp: { ...readVersions(store, names), until: reads.until } };
     if (insideWrite(store)) return entry;
     if (kept) this.forget(key, kept);
     const weight = this.weigh(entry.value);

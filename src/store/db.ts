@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { KEYSPACE_OPTIONS, KEYSPACES, type KeyspaceName } from "./keys.ts";
 import { runMigrations } from "./migrations.ts";
-import { bumpingOncePerName, watchKeyspace } from "./versions.ts";
+import { bumpingOncePerName, snapshotReset, watchKeyspace } from "./versions.ts";
 
 export type Keyspaces = { [K in KeyspaceName]: Database<any, any> };
 
@@ -65,7 +65,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       ...KEYSPACE_OPTIONS[name],
     });
   }
-  for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db.versions);
+  for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db);
   const store: Store = {
     dir,
     db,
@@ -75,7 +75,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     // (overlappingSync): waiting for that sync too is what makes an acknowledged write survive a power cut,
     // not only a killed process. Writes committed together share one sync.
     write: async (fn) => {
-      const result = await (root.transaction(() => root.childTransaction(() => bumpingOncePerName(fn))) as Promise<any>);
+      const result = await (root.transaction(() => root.childTransaction(() => bumpingOncePerName(db, fn))) as Promise<any>);
       await root.flushed;
       return result;
     },
@@ -84,7 +84,10 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     },
     // env.info() (mdb_env_info) reads the meta page; getStats() would also walk the free pages.
     lastCommitId: () => (root as unknown as { env: { info(): { lastTxnId: number } } }).env.info().lastTxnId,
-    freshSnapshot: () => root.resetReadTxn(),
+    freshSnapshot: () => {
+      root.resetReadTxn();
+      snapshotReset(store);
+    },
     close: () => root.close(),
   };
   if (options.migrate !== false) runMigrations(store);

@@ -260,6 +260,8 @@ export const KEYSPACES = {
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",
+  /** sequence number → the version names one write transaction bumped; the last 4,096 (src/store/version-log.ts) */
+  versionLog: "version_log",
 } as const;
 
 export type KeyspaceName = keyof typeof KEYSPACES;

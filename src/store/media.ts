@@ -2,6 +2,7 @@
 // when (upload, or the redraft that detached them), which the daily clean-up and `warren media remove` scan.
 // putMedia keeps the index in step with the record, so nothing else writes it.
 import type { Store } from "./db.ts";
+import { KeptRecords, versionName } from "./versions.ts";
 
 export type MediaType = "image" | "gifv" | "video" | "audio";
 /** Images are ready when uploaded; video, gifv and audio are `processing` until their job has run. */
@@ -43,8 +44,12 @@ export interface MediaRecord {
   remoteUrl?: string;
 }
 
+const keptMedia = new WeakMap<Store, KeptRecords<MediaRecord>>();
+
 export function getMedia(store: Store, id: string): MediaRecord | undefined {
-  return store.db.media.get(id);
+  let kept = keptMedia.get(store);
+  if (!kept) keptMedia.set(store, (kept = new KeptRecords(20_000)));
+  return kept.get(store, id, versionName.media(id), () => store.db.media.get(id));
 }
 
 /** Inside a write: stores the record and keeps the unattached index matching it. */

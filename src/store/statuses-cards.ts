@@ -1,5 +1,6 @@
 // Link preview cards, one per status, written by the cards.fetch subscriber.
 import type { Store } from "./db.ts";
+import { KeptRecords, versionName } from "./versions.ts";
 
 export interface PreviewCardRecord {
   v: 1;
@@ -23,8 +24,14 @@ export interface PreviewCardRecord {
   fetchedAt: number;
 }
 
+/** Per thread: every status of a page asks for its card, and most have none. */
+const keptCards = new WeakMap<Store, KeptRecords<PreviewCardRecord>>();
+
 export function getCard(store: Store, statusId: string): PreviewCardRecord | undefined {
-  return store.db.cards.get(statusId);
+  let kept = keptCards.get(store);
+  if (!kept) keptCards.set(store, (kept = new KeptRecords(20_000)));
+  // A card's writes bump its status's version (versions.ts).
+  return kept.get(store, statusId, versionName.status(statusId), () => store.db.cards.get(statusId));
 }
 
 /** Inside a write. */

@@ -10,6 +10,7 @@
 import type { Database } from "lmdb";
 import type { KeyspaceName } from "./keys.ts";
 import type { Store } from "./db.ts";
+import { appendToLog, VersionMirror, type LogKeyspaces } from "./version-log.ts";
 
 /** Version names. */
 export const versionName = {
@@ -129,19 +130,26 @@ export function recordingReads<T>(fn: () => T): { result: T; reads: Reads } {
  */
 let bumpedInWrite: Set<string> | null = null;
 
-/** Runs `fn` (a store.write callback, synchronous, in its own child transaction) with a fresh bump set. */
-export function bumpingOncePerName<T>(fn: () => T): T {
+/**
+ * Runs `fn` (a store.write callback, synchronous, in its own child transaction) with a fresh bump set, and
+ * appends what it bumped to the version log (version-log.ts) in the same transaction.
+ */
+export function bumpingOncePerName<T>(db: LogKeyspaces, fn: () => T): T {
   const outer = bumpedInWrite;
-  bumpedInWrite = new Set();
+  const bumped = new Set<string>();
+  bumpedInWrite = bumped;
   try {
-    return fn();
+    const result = fn();
+    appendToLog(db, [...bumped]);
+    return result;
   } finally {
     bumpedInWrite = outer;
   }
 }
 
 /** Wraps a keyspace's put and remove (and, for READ_RULES, get) as the rules above say. */
-export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, versions: Database<number, string>): void {
+export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, db: LogKeyspaces): void {
+  const { versions } = db;
   const writeRule = WRITE_RULES[name];
   if (writeRule) {
     const bump = (key: unknown) => {
@@ -151,6 +159,8 @@ export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, 
           bumpedInWrite.add(version);
         }
         versions.put(version, (versions.get(version) ?? 0) + 1);
+        // A write outside store.write (a migration): its own log entry.
+        if (!bumpedInWrite) appendToLog(db, [version]);
       }
     };
     const put = keyspace.put.bind(keyspace);
@@ -182,15 +192,79 @@ export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, 
   }
 }
 
-/** The current versions of `names`, in order (0 for one never bumped). */
-export function readVersions(store: Store, names: readonly string[]): number[] {
-  const out = new Array<number>(names.length);
-  for (let i = 0; i < names.length; i++) out[i] = store.db.versions.get(names[i]) ?? 0;
-  return out;
+/** Version names with the versions they had, read in one snapshot. */
+export interface Versions {
+  names: readonly string[];
+  versions: readonly number[];
+  /**
+   * The version log position of the snapshot they were read in (version-log.ts); -1 when read inside a
+   * write. Moved forward when a later check finds them all unchanged.
+   */
+  seq: number;
 }
 
-/** Do `names` still have exactly `versions`? */
-export function versionsUnchanged(store: Store, names: readonly string[], versions: readonly number[]): boolean {
+const mirrors = new WeakMap<Store["db"], VersionMirror>();
+
+function mirrorOf(store: Store): VersionMirror {
+  let mirror = mirrors.get(store.db);
+  if (!mirror) mirrors.set(store.db, (mirror = new VersionMirror(store.db)));
+  return mirror;
+}
+
+/** Store.freshSnapshot: the next read starts a new snapshot, and the mirror's position must be read again. */
+export function snapshotReset(store: Store): void {
+  mirrors.get(store.db)?.snapshotEnded();
+}
+
+/** The current versions of `names`, in order (0 for one never bumped). */
+export function readVersions(store: Store, names: readonly string[]): Versions {
+  const versions = new Array<number>(names.length);
+  for (let i = 0; i < names.length; i++) versions[i] = store.db.versions.get(names[i]) ?? 0;
+  return { names, versions, seq: insideWrite(store) ? -1 : mirrorOf(store).sync() };
+}
+
+/**
+ * Do the names still have exactly these versions, in the current read snapshot? Outside writes, asked of
+ * this thread's mirror of the version log: one map lookup per name.
+ */
+export function versionsUnchanged(store: Store, read: Versions): boolean {
+  if (insideWrite(store)) return sameVersions(store, read);
+  const mirror = mirrorOf(store);
+  const head = mirror.sync();
+  const known = mirror.unchangedSince(read.names, read.seq, head) ?? sameVersions(store, read);
+  // They hold at `head` too: later checks need only look at what changed after it.
+  if (known) read.seq = head;
+  return known;
+}
+
+/**
+ * Records kept per thread while their version is unchanged: a hit costs two map lookups and no LMDB read.
+ * Absent records are kept too (creating one bumps its version). At most `max`, oldest out first; reads
+ * inside a write go to the store.
+ */
+export class KeptRecords<T> {
+  private entries = new Map<string, { value: T | undefined; seq: number }>();
+
+  constructor(private readonly max: number) {}
+
+  get(store: Store, id: string, name: string, read: () => T | undefined): T | undefined {
+    if (insideWrite(store)) return read();
+    const mirror = mirrorOf(store);
+    const head = mirror.sync();
+    const kept = this.entries.get(id);
+    if (kept && mirror.unchangedOneSince(name, kept.seq, head)) {
+      recording?.names.add(name);
+      return kept.value;
+    }
+    const value = read();
+    if (kept) this.entries.delete(id);
+    else if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(id, { value, seq: head });
+    return value;
+  }
+}
+
+function sameVersions(store: Store, { names, versions }: Versions): boolean {
   for (let i = 0; i < names.length; i++) {
     if ((store.db.versions.get(names[i]) ?? 0) !== versions[i]) return false;
   }

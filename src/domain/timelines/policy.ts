@@ -14,29 +14,32 @@ import type { FilterContext } from "../../store/filters.ts";
 import { statusHider } from "../filters/match.ts";
 import { followsAnyTag } from "../../store/tag-follows.ts";
 import { tagBringsHome } from "../tags/home.ts";
+import { recordingReads } from "../../store/versions.ts";
+import { viewerFacts, ViewerFacts } from "./viewer-facts.ts";
 
-/** One viewer's reading of timelines, with the per-author facts cached for the length of a page or event. */
+/**
+ * One viewer's reading of timelines. The answers that depend only on what the viewer sees are kept across
+ * pages (viewer-facts.ts); those about the authors' own accounts for the length of a page or event.
+ */
 export class TimelineViewer {
-  private follows = new Map<string, FollowRecord | null>();
-  private exclusives = new Map<string, boolean>();
+  private readonly facts: ViewerFacts;
   private listed = new Map<string, boolean>();
-  private hidden = new Map<string, boolean>();
-  private blockers = new Map<string, boolean>();
   private suspended = new Map<string, boolean>();
   private hiders = new Map<FilterContext, ((status: StatusRecord) => boolean) | null>();
-  private tagFollower: boolean | undefined;
 
   constructor(
     readonly store: Store,
     readonly viewerId: string | null,
-  ) {}
+  ) {
+    this.facts = viewerId ? viewerFacts(store, viewerId) : new ViewerFacts();
+  }
 
   follow(authorId: string): FollowRecord | null {
     if (!this.viewerId) return null;
-    let hit = this.follows.get(authorId);
+    let hit = this.facts.follows.get(authorId);
     if (hit === undefined) {
       hit = getFollow(this.store, this.viewerId, authorId) ?? null;
-      this.follows.set(authorId, hit);
+      this.facts.follows.set(authorId, hit);
     }
     return hit;
   }
@@ -45,10 +48,10 @@ export class TimelineViewer {
   exclusive(authorId: string): boolean {
     const viewerId = this.viewerId;
     if (!viewerId) return false;
-    let hit = this.exclusives.get(authorId);
+    let hit = this.facts.exclusives.get(authorId);
     if (hit === undefined) {
       hit = ownerListsContaining(this.store, viewerId, authorId).some((listId) => getList(this.store, viewerId, listId)?.exclusive);
-      this.exclusives.set(authorId, hit);
+      this.facts.exclusives.set(authorId, hit);
     }
     return hit;
   }
@@ -68,8 +71,13 @@ export class TimelineViewer {
   hides(accountId: string): boolean {
     const viewerId = this.viewerId;
     if (!viewerId) return false;
-    let hit = this.hidden.get(accountId);
-    if (hit === undefined) this.hidden.set(accountId, (hit = viewerHides(this.store, viewerId, accountId)));
+    let hit = this.facts.hidden.get(accountId);
+    if (hit === undefined) {
+      // A mute with an end decides the answer only until then (its read notes the end).
+      const { result, reads } = recordingReads(() => viewerHides(this.store, viewerId, accountId));
+      this.facts.hidden.set(accountId, (hit = result));
+      if (reads.until < this.facts.until) this.facts.until = reads.until;
+    }
     return hit;
   }
 
@@ -77,8 +85,8 @@ export class TimelineViewer {
   blocksViewer(accountId: string): boolean {
     const viewerId = this.viewerId;
     if (!viewerId) return false;
-    let hit = this.blockers.get(accountId);
-    if (hit === undefined) this.blockers.set(accountId, (hit = isBlocking(this.store, accountId, viewerId)));
+    let hit = this.facts.blockers.get(accountId);
+    if (hit === undefined) this.facts.blockers.set(accountId, (hit = isBlocking(this.store, accountId, viewerId)));
     return hit;
   }
 
@@ -92,7 +100,7 @@ export class TimelineViewer {
   /** Does the viewer follow any hashtag (so that authors it does not follow may appear in its home)? */
   followsTags(): boolean {
     if (!this.viewerId) return false;
-    return (this.tagFollower ??= followsAnyTag(this.store, this.viewerId));
+    return (this.facts.tagFollower ??= followsAnyTag(this.store, this.viewerId));
   }
 
   /** The cheap part of the home rule, from a feed row alone: is this author's content wanted at all? */

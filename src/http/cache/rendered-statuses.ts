@@ -16,14 +16,13 @@ import type { LoadedStatus, LoadedStatuses } from "../../domain/statuses/load.ts
 import { Value } from "@sinclair/typebox/value";
 import { presentStatuses, statusJson, statusJsonParts, StatusSchema, type StatusJsonParts } from "../../entities/status.ts";
 import type { AppRecord } from "../../store/records.ts";
-import { insideWrite, readVersions, versionName, versionsUnchanged } from "../../store/versions.ts";
+import { insideWrite, readVersions, versionName, versionsUnchanged, type Versions } from "../../store/versions.ts";
 
 const MAX_CHARS = 32 * 1024 * 1024;
 
 interface Entry {
   parts: StatusJsonParts;
-  names: string[];
-  versions: number[];
+  read: Versions;
   /** The application rendered (apps have no version: they are only ever created, but compare anyway). */
   app: AppRecord | null;
   /** When a running poll on it ends (ms): it renders differently from then on, with nothing written. */
@@ -40,7 +39,7 @@ class RenderedStatuses {
     const { status } = loaded;
     const key = signedIn ? status.id : `a${status.id}`;
     const kept = this.entries.get(key);
-    if (kept && Date.now() < kept.until && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.names, kept.versions)) return kept.parts;
+    if (kept && Date.now() < kept.until && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.read)) return kept.parts;
     const parts = statusJsonParts(this.config, loaded, signedIn);
     if (insideWrite(deps.store)) return parts;
     const names = [versionName.status(status.id)];
@@ -53,7 +52,7 @@ class RenderedStatuses {
       if (this.chars + parts.length <= MAX_CHARS) break;
       this.forget(oldest, old);
     }
-    this.entries.set(key, { parts, names, versions: readVersions(deps.store, names), app: loaded.application, until: pollEnd(loaded) });
+    this.entries.set(key, { parts, read: readVersions(deps.store, names), app: loaded.application, until: pollEnd(loaded) });
     this.chars += parts.length;
     return parts;
   }

@@ -10,7 +10,7 @@ import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
 import { stampCurrent, type Stamp } from "../../domain/versioned-cache.ts";
 import type { PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { readVersions, recordingReads } from "../../store/versions.ts";
+import { readVersions, recordingReads, versionsUnchanged } from "../../store/versions.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { FilterContext } from "../../store/filters.ts";
 
@@ -103,13 +103,17 @@ function pageKey(request: Request): string {
  * build read, taken in the build's own read snapshot.
  */
 function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
-  const byViewer = viewer ? viewerStamp(viewer) : { names: [], versions: [], until: Infinity };
+  const byViewer = viewer ? viewerStamp(viewer) : { names: [], versions: [], seq: Infinity, until: Infinity };
   if (!byViewer) return undefined;
   for (const name of byViewer.names) names.delete(name);
-  const rest = [...names];
+  const rest = readVersions(deps.store, [...names]);
+  // Still the viewer's versions in the build's snapshot (this moves their log position up to it)? Then the
+  // page's versions all hold at the build's position.
+  if (viewer && !versionsUnchanged(deps.store, byViewer)) return undefined;
   return {
-    names: [...byViewer.names, ...rest],
-    versions: [...byViewer.versions, ...readVersions(deps.store, rest)],
+    names: [...byViewer.names, ...rest.names],
+    versions: [...byViewer.versions, ...rest.versions],
+    seq: Math.min(byViewer.seq, rest.seq),
     until: Math.min(until, byViewer.until),
   };
 }
