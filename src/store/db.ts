@@ -59,11 +59,13 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       // the page's current one, so a write by any thread or process makes the next read decode afresh.
       // Only reads may fill the cache: lmdb-js keeps a record written inside a transaction without that
       // id and then never checks it again, so the writer thread went on answering its own value after
-      // a job on a worker thread (or the CLI) had replaced it, and wrote stale counters back.
-      // Records are never mutated in place, so sharing them is safe.
+      // a job on a worker thread (or the CLI) had replaced it, and wrote stale counters back. Nor may
+      // reads inside a write (keptOnlyFromSnapshots below). Records are never mutated in place, so
+      // sharing them is safe.
       ...(CACHED.has(name) ? { cache: { validated: true }, cachePuts: false } : {}),
       ...KEYSPACE_OPTIONS[name],
     });
+    if (CACHED.has(name)) keptOnlyFromSnapshots(db[name]);
   }
   for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db);
   const store: Store = {
@@ -92,6 +94,23 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
   };
   if (options.migrate !== false) runMigrations(store);
   return store;
+}
+
+// lmdb-js keeps what a get without options reads; with any options it only answers.
+const ANSWER_ONLY = Object.freeze({});
+
+/**
+ * Inside a write transaction a cached keyspace's get still answers a kept record whose page is unchanged, but
+ * keeps nothing it reads. A page the transaction has already changed (a record put before the read, on the
+ * same page) carries the transaction's work id, not a commit id, and a later commit is given that very id:
+ * a record kept under it passed the check once another thread had replaced it in that commit, and was
+ * answered stale until something else changed the page (a quote accepted by a job on a worker thread was read
+ * as quotes_count 0 by the next GET, the quoted status having been read by the write that posted the quote).
+ */
+function keptOnlyFromSnapshots(keyspace: Database<any, any>): void {
+  const env = (keyspace as unknown as { env: { writeTxn?: unknown } }).env;
+  const get = keyspace.get.bind(keyspace) as (key: unknown, options?: unknown) => unknown;
+  keyspace.get = ((key: unknown, options?: unknown) => get(key, options ?? (env.writeTxn ? ANSWER_ONLY : undefined))) as typeof keyspace.get;
 }
 
 /** Upper bound for a key prefix in range scans: sorts after every key that starts with `prefix`. */
