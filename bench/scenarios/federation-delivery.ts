@@ -153,8 +153,8 @@ interface SeenJob {
 
 /**
  * Polls Warren's job keyspaces (waiting jobs of the network lane, claimed jobs) from this process, reading each
- * job once. A delivery job stays visible from its commit until its batch's outcome is recorded (its POST and
- * the rest of its batch included), so a poll every millisecond or two sees every one.
+ * job once. A delivery job stays visible from its commit until its outcome is recorded (after its POST), so a
+ * poll every millisecond or two sees every one.
  */
 function watchJobs(store: Store): { stop(): Map<string, SeenJob> } {
   const seen = new Map<string, SeenJob>();
@@ -365,7 +365,7 @@ export const federationDelivery: DeliveryCheck = {
       if (!sampleKey) problems.push("a delivery's HTTP signature did not verify against the author's key");
       const lines = [
         `federation_delivery (${SERVERS} servers × ${FOLLOWERS_PER_SERVER} followers; network lane: at most ${concurrency} concurrent deliveries = ` +
-          `batch ${LANE_POLICY.network.batch} × ${config.jobWorkers} worker(s); sink holds each POST 0 ms (instant), ${HOLD_MS} ms (held), ` +
+          `${LANE_POLICY.network.batch} in flight per worker × ${config.jobWorkers} worker(s); sink holds each POST 0 ms (instant), ${HOLD_MS} ms (held), ` +
           `or 0 ms but ${fmt(SLOW_MS)} ms at ${SERVERS / SLOW_EVERY} servers (slow)):`,
       ];
       for (const w of warrenRounds) {

@@ -1,13 +1,14 @@
 // A fixed number of Bun Worker threads, each with its own handle on the LMDB environment (worker.ts). A worker
-// runs at most one batch per lane at a time (lanes.ts), the jobs of a batch concurrently, and reports each
-// job's outcome as it finishes. A worker that crashes, exits or lets a job overrun its time limit is
-// terminated and replaced; what it was running is reported back so the runner can retry it.
+// holds at most LANE_POLICY[lane].batch jobs of a lane in flight, in as many batches as it was sent, and
+// reports outcomes as jobs finish: the place of a finished job is free again at once, whatever its batch-mates
+// are doing. A worker that crashes, exits or lets a job overrun its time limit is terminated and replaced;
+// what it was running is reported back so the runner can retry it.
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
 import type { ClaimedJob } from "../store/jobs.ts";
 import type { EventHub } from "./events.ts";
-import { timedOut, type Executor } from "./inline.ts";
-import { LANE_POLICY, type Lane } from "./lanes.ts";
+import { timedOut, type Executor, type Finished, type Report } from "./inline.ts";
+import { intoBatches, LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import type { JobEvent } from "./queue.ts";
 import type { Outcome } from "./registry.ts";
 
@@ -16,72 +17,64 @@ const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_WAIT_MS = 2000;
 
-export type ToWorker = { kind: "init"; config: Config } | { kind: "run"; batchId: number; jobs: ClaimedJob[] } | { kind: "close" };
+export type ToWorker = { kind: "init"; config: Config } | { kind: "run"; jobs: ClaimedJob[] } | { kind: "close" };
 export type FromWorker =
   | { kind: "ready" }
   | { kind: "init-failed"; error: string }
   | { kind: "event"; event: JobEvent }
   | { kind: "wake" }
-  | { kind: "done"; batchId: number; jobId: string; outcome: Outcome }
+  /** The jobs that finished in one turn of the worker. */
+  | { kind: "done"; finished: Array<{ jobId: string; outcome: Outcome }> }
   | { kind: "closed" };
 
-interface Batch {
-  id: number;
-  lane: Lane;
-  jobs: ClaimedJob[];
-  outcomes: Map<string, Outcome>;
-  resolve(outcomes: Outcome[]): void;
-  /** When each job overruns its time limit (ms since the epoch); set when the batch is sent. */
-  deadlines: Map<string, number>;
-  timer?: ReturnType<typeof setTimeout>;
+interface Running {
+  job: ClaimedJob;
+  /** When it overruns its time limit (ms since the epoch), counted from when its batch was sent. */
+  deadline: number;
 }
 
 interface Slot {
   worker: Worker;
   state: "starting" | "ready" | "gone";
-  running: Map<Lane, Batch>;
+  running: Map<string, Running>;
+  /** Set for the earliest deadline of `running`; past it, the worker is replaced. */
+  timer?: ReturnType<typeof setTimeout>;
   onClosed: (() => void) | null;
 }
 
 export class WorkerPool implements Executor {
   private slots = new Set<Slot>();
-  private waiting: Batch[] = [];
+  /** Jobs handed over but not yet sent: no ready worker had room for them. */
+  private waiting = new Map<Lane, ClaimedJob[]>(LANES.map((lane) => [lane, []]));
   private closing = false;
-  private nextBatchId = 1;
 
-  /** `onChange` is called when a worker frees a lane slot or asks the runner to look for new jobs. */
+  /** `report` receives outcomes as jobs finish; `wake` is called when a worker asks the runner to look for jobs. */
   constructor(
     private size: number,
     private config: Config,
     private hub: EventHub,
     private timeoutMs: (type: string) => number,
-    private onChange: () => void,
+    private report: Report,
+    private wake: () => void,
   ) {
     for (let i = 0; i < size; i++) this.spawn();
   }
 
-  /** Workers still starting count as free: their batch waits for them unless another worker frees up first. */
+  /** Workers still starting count: jobs wait for them unless a ready worker has room first. */
   free(lane: Lane): number {
-    let running = 0;
-    let open = 0;
-    for (const slot of this.slots) {
-      if (slot.running.has(lane)) running++;
-      else open++;
-    }
-    const queued = this.waiting.filter((batch) => batch.lane === lane).length;
-    return Math.min(LANE_POLICY[lane].slots(this.size) - running, open) - queued;
+    const room = this.room(lane, this.live()).reduce((a, b) => a + b, 0);
+    return Math.max(0, room - this.waiting.get(lane)!.length);
   }
 
-  run(lane: Lane, jobs: ClaimedJob[]): Promise<Outcome[]> {
-    return new Promise((resolve) => {
-      this.waiting.push({ id: this.nextBatchId++, lane, jobs, outcomes: new Map(), resolve, deadlines: new Map() });
-      this.dispatch();
-    });
+  run(lane: Lane, jobs: ClaimedJob[]): void {
+    this.waiting.get(lane)!.push(...jobs);
+    this.dispatch();
   }
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const batch of this.waiting.splice(0)) batch.resolve(batch.jobs.map(() => stopped));
+    const left = [...this.waiting.values()].flatMap((jobs) => jobs.splice(0));
+    if (left.length) this.report(left.map((job) => ({ job, outcome: stopped })));
     await Promise.all([...this.slots].map((slot) => this.closeSlot(slot)));
   }
 
@@ -99,72 +92,94 @@ export class WorkerPool implements Executor {
       case "ready":
         slot.state = "ready";
         this.dispatch();
-        return this.onChange();
+        return this.wake();
       case "init-failed":
         log.error("job worker failed to start", { error: message.error });
         return this.replace(slot, message.error);
       case "event":
         return this.hub.emit(message.event);
       case "wake":
-        return this.onChange();
+        return this.wake();
       case "done": {
-        const batch = [...slot.running.values()].find((b) => b.id === message.batchId);
-        if (!batch) return;
-        batch.outcomes.set(message.jobId, message.outcome);
-        if (batch.outcomes.size < batch.jobs.length) return;
-        this.finish(slot, batch);
+        if (slot.state === "gone") return;
+        const finished: Finished[] = [];
+        for (const { jobId, outcome } of message.finished) {
+          const running = slot.running.get(jobId);
+          if (!running) continue;
+          slot.running.delete(jobId);
+          finished.push({ job: running.job, outcome });
+        }
+        if (slot.running.size === 0) clearTimeout(slot.timer);
         this.dispatch();
-        return this.onChange();
+        return this.report(finished);
       }
       case "closed":
         return slot.onClosed?.();
     }
   }
 
-  /** Sends waiting batches to ready workers that are not running a batch of the same lane. */
+  /** Live workers, ready ones first, the least busy first: the order in which they get room for a lane. */
+  private live(): Slot[] {
+    return [...this.slots].sort((a, b) => Number(b.state === "ready") - Number(a.state === "ready") || a.running.size - b.running.size);
+  }
+
+  /** How many more jobs of `lane` each of `slots` may take: its share, on at most `slots(size)` workers at once. */
+  private room(lane: Lane, slots: Slot[]): number[] {
+    const { batch, slots: share } = LANE_POLICY[lane];
+    const held = slots.map((slot) => {
+      let n = 0;
+      for (const { job } of slot.running.values()) if (job.lane === lane) n++;
+      return n;
+    });
+    let newcomers = share(this.size) - held.filter((n) => n > 0).length;
+    return held.map((n) => (n > 0 ? Math.max(0, batch - n) : newcomers-- > 0 ? batch : 0));
+  }
+
+  /**
+   * Sends waiting jobs to ready workers with room, spread evenly, one batch per worker and lane. A starting
+   * worker's share waits for it, unless a ready worker has room for it at a later dispatch.
+   */
   private dispatch(): void {
-    for (let i = 0; i < this.waiting.length; ) {
-      const batch = this.waiting[i]!;
-      const slot = this.pick(batch.lane);
-      if (!slot) {
-        i++;
-        continue;
+    for (const [lane, jobs] of this.waiting) {
+      if (jobs.length === 0) continue;
+      const slots = this.live();
+      const sent = new Set<ClaimedJob>();
+      for (const batch of intoBatches(jobs, this.room(lane, slots))) {
+        const slot = slots[batch.at]!;
+        if (slot.state !== "ready") continue;
+        this.start(slot, batch.jobs);
+        for (const job of batch.jobs) sent.add(job);
       }
-      this.waiting.splice(i, 1);
-      slot.running.set(batch.lane, batch);
-      const now = Date.now();
-      for (const job of batch.jobs) batch.deadlines.set(job.id, now + this.timeoutMs(job.type));
-      this.watch(slot, batch);
-      this.send(slot, { kind: "run", batchId: batch.id, jobs: batch.jobs });
+      if (sent.size) this.waiting.set(lane, jobs.filter((job) => !sent.has(job)));
     }
   }
 
-  /** The ready worker free for `lane` with the fewest batches running. */
-  private pick(lane: Lane): Slot | undefined {
-    let best: Slot | undefined;
-    for (const slot of this.slots) {
-      if (slot.state !== "ready" || slot.running.has(lane)) continue;
-      if (!best || slot.running.size < best.running.size) best = slot;
-    }
-    return best;
+  private start(slot: Slot, jobs: ClaimedJob[]): void {
+    const now = Date.now();
+    for (const job of jobs) slot.running.set(job.id, { job, deadline: now + this.timeoutMs(job.type) });
+    this.watch(slot);
+    this.send(slot, { kind: "run", jobs });
   }
 
-  /** Arms the batch's timer for its earliest unfinished deadline; past it, the worker is replaced. */
-  private watch(slot: Slot, batch: Batch): void {
+  /** Arms the worker's timer for its earliest unfinished deadline; past it, the worker is replaced. */
+  private watch(slot: Slot): void {
+    clearTimeout(slot.timer);
     let earliest = Infinity;
-    for (const [jobId, deadline] of batch.deadlines) if (!batch.outcomes.has(jobId)) earliest = Math.min(earliest, deadline);
-    batch.timer = setTimeout(() => {
+    for (const { deadline } of slot.running.values()) earliest = Math.min(earliest, deadline);
+    if (earliest === Infinity) return;
+    slot.timer = setTimeout(() => {
       const now = Date.now();
-      const overdue = batch.jobs.some((job) => !batch.outcomes.has(job.id) && batch.deadlines.get(job.id)! <= now);
-      if (overdue) this.replace(slot, "timeout");
-      else this.watch(slot, batch);
+      if ([...slot.running.values()].some((r) => r.deadline <= now)) this.replace(slot, "timeout");
+      else this.watch(slot);
     }, Math.max(0, earliest - Date.now()));
   }
 
-  private finish(slot: Slot, batch: Batch): void {
-    clearTimeout(batch.timer);
-    slot.running.delete(batch.lane);
-    batch.resolve(batch.jobs.map((job) => batch.outcomes.get(job.id)!));
+  /** Takes a gone worker's unfinished jobs off it, with the outcome each gets. */
+  private takeRunning(slot: Slot, outcome: (running: Running) => Outcome): Finished[] {
+    clearTimeout(slot.timer);
+    const finished = [...slot.running.values()].map((running) => ({ job: running.job, outcome: outcome(running) }));
+    slot.running.clear();
+    return finished;
   }
 
   /**
@@ -178,24 +193,18 @@ export class WorkerPool implements Executor {
     slot.state = "gone";
     this.slots.delete(slot);
     const now = Date.now();
-    for (const batch of [...slot.running.values()]) {
-      for (const job of batch.jobs) {
-        if (batch.outcomes.has(job.id)) continue;
-        const overdue = batch.deadlines.get(job.id)! <= now;
-        const outcome: Outcome =
-          reason !== "timeout" ? { ok: false, error: reason, permanent: false }
-          : overdue ? timedOut(this.timeoutMs(job.type))
-          : { ok: false, error: "interrupted: a job on the same worker overran its time limit", permanent: false, uncounted: true };
-        batch.outcomes.set(job.id, outcome);
-      }
-      this.finish(slot, batch);
-    }
+    const finished = this.takeRunning(slot, ({ job, deadline }) =>
+      reason !== "timeout" ? { ok: false, error: reason, permanent: false }
+      : deadline <= now ? timedOut(this.timeoutMs(job.type))
+      : { ok: false, error: "interrupted: a job on the same worker overran its time limit", permanent: false, uncounted: true });
     slot.worker.terminate();
-    if (this.closing) return;
-    log.warn("replacing job worker", { reason });
-    // A worker that cannot even start would fail again at once: do not spin.
-    if (neverStarted) setTimeout(() => this.closing || this.spawn(), RESPAWN_DELAY_MS);
-    else this.spawn();
+    if (!this.closing) {
+      log.warn("replacing job worker", { reason });
+      // A worker that cannot even start would fail again at once: do not spin.
+      if (neverStarted) setTimeout(() => this.closing || this.spawn(), RESPAWN_DELAY_MS);
+      else this.spawn();
+    }
+    if (finished.length) this.report(finished);
   }
 
   private async closeSlot(slot: Slot): Promise<void> {
@@ -212,11 +221,9 @@ export class WorkerPool implements Executor {
     }
     slot.state = "gone";
     this.slots.delete(slot);
-    for (const batch of [...slot.running.values()]) {
-      for (const job of batch.jobs) if (!batch.outcomes.has(job.id)) batch.outcomes.set(job.id, stopped);
-      this.finish(slot, batch);
-    }
+    const finished = this.takeRunning(slot, () => stopped);
     slot.worker.terminate();
+    if (finished.length) this.report(finished);
   }
 
   private send(slot: Slot, message: ToWorker): void {

@@ -1,8 +1,9 @@
-// The main-thread runner: claims due jobs lane by lane in batches (one write moves them from `jobs` to
-// `jobsClaimed`), hands each batch to an executor (inline, or the worker pool), and records the batch's
-// outcomes in one write: done, retry with exponential backoff, or dead letter. Everything that may mean
-// "there is work" calls wake(): a commit holding new jobs (on any thread), a freed lane slot, the timer for the
-// next delayed job, and a slow poll for jobs written by other processes. Guarantees are in docs/jobs.md.
+// The main-thread runner: claims due jobs lane by lane (one write moves them from `jobs` to `jobsClaimed`),
+// hands them to an executor (inline, or the worker pool), and records outcomes as jobs finish: done, retry
+// with exponential backoff, or dead letter. Everything that may mean "there is work" calls wake(): a commit
+// holding new jobs (on any thread), a job finishing (its outcome to record, its place free), the timer for the
+// next delayed job, and a slow poll for jobs written by other processes. One wake-up is one write that records
+// what finished and claims what fits. Guarantees are in docs/jobs.md.
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
 import type { Store } from "../store/db.ts";
@@ -10,11 +11,11 @@ import {
   buryJob, claimJobs, claimedJobs, completeJob, dueJobs, isClaimed, jobCounts, nextRunAt, requeueJob, type ClaimedJob,
 } from "../store/jobs.ts";
 import { EventHub } from "./events.ts";
-import { inlineExecutor, type Executor } from "./inline.ts";
-import { LANE_POLICY, LANES, type Lane } from "./lanes.ts";
+import { inlineExecutor, type Executor, type Finished } from "./inline.ts";
+import { LANES } from "./lanes.ts";
 import { WorkerPool } from "./pool.ts";
 import { committedEnqueuer, type JobEnqueuer, type JobQueue } from "./queue.ts";
-import { builtInLane, loadRegistry, type Outcome, type Registry } from "./registry.ts";
+import { builtInLane, loadRegistry, type Registry } from "./registry.ts";
 
 export interface RunnerOptions {
   /** How often to look for due jobs that no wake-up announced (written by another process, e.g. the CLI). */
@@ -31,20 +32,6 @@ const MAX_BACKOFF_MS = 3_600_000;
 
 export function backoffMs(attempts: number, baseMs = 1000): number {
   return Math.min(baseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
-}
-
-/**
- * Claimed jobs of one lane, cut into batches for the executor: spread evenly over the `slots` that are free
- * (so a few jobs still use every worker), none larger than `size`. A job that failed before runs in a batch
- * of its own, so a job that keeps failing (or crashing its worker) cannot take its batch-mates down with it.
- */
-export function intoBatches(jobs: ClaimedJob[], size: number, slots: number): ClaimedJob[][] {
-  const batches: ClaimedJob[][] = [];
-  const fresh = jobs.filter((job) => job.lastError === null);
-  for (const job of jobs) if (job.lastError !== null) batches.push([job]);
-  const count = Math.max(Math.ceil(fresh.length / size), Math.min(slots, fresh.length));
-  for (let i = 0; i < count; i++) batches.push(fresh.slice(Math.floor((i * fresh.length) / count), Math.floor(((i + 1) * fresh.length) / count)));
-  return batches;
 }
 
 /** The longest delay setTimeout takes. */
@@ -65,45 +52,95 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
   let delayed: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
   let pumping: Promise<void> | null = null;
   let again = false;
-  /** Batches of this runner, until their outcomes are recorded. */
-  const running = new Set<{ jobs: ClaimedJob[]; settled: Promise<void> }>();
+  /** Jobs this runner claimed, until their outcomes are recorded (or released at shutdown). */
+  const held = new Map<string, ClaimedJob>();
+  /** Outcomes reported by the executor, for the next write. */
+  const finished: Finished[] = [];
 
   const jobs: JobEnqueuer = committedEnqueuer(store, (type) => registry?.lane(type) ?? builtInLane(type), wake);
 
   const claiming = () => state === "running" && !paused && executor !== null;
 
   function wake(): void {
-    if (!claiming()) return;
+    if (!executor || state === "stopped") return;
     if (pumping) {
       again = true;
       return;
     }
     pumping = (async () => {
+      // Whatever wakes the runner within one turn (jobs finishing together, commits) is served by one write.
+      await new Promise((resolve) => setImmediate(resolve));
       do {
         again = false;
-        await claimDue();
-      } while (again && claiming());
+        await pump();
+      } while (again);
     })()
-      .catch((error) => log.error("job runner failed to claim jobs", { error: String(error) }))
-      .finally(() => (pumping = null));
+      .catch((error) => {
+        again = false;
+        log.error("job runner failed to record or claim jobs", { error: String(error) });
+      })
+      .finally(() => {
+        pumping = null;
+        // A wake-up that came after the loop's last look.
+        if (again) wake();
+      });
   }
 
-  /** One write claims, for every lane with free slots, up to a full batch per slot. */
-  async function claimDue(): Promise<void> {
-    const wanted = LANES.map((lane) => ({ lane, slots: executor!.free(lane), limit: 0 }))
-      .filter((w) => w.slots > 0)
-      .map((w) => ({ ...w, limit: w.slots * LANE_POLICY[w.lane].batch }));
-    if (wanted.length === 0) return;
-    const claimed = await store.write(() => {
-      const now = Date.now();
-      return wanted.map(({ lane, slots, limit }) => {
-        const jobs = claimJobs(store, dueJobs(store, lane, now, limit), now, process.pid);
-        if (jobs.length === limit) again = true;
-        return { lane, slots, jobs };
+  function report(done: Finished[]): void {
+    for (const entry of done) if (held.has(entry.job.id)) finished.push(entry);
+    wake();
+  }
+
+  /**
+   * One write records the outcomes reported so far and claims, for every lane with free places, as many due
+   * jobs as fit (oldest first), counting an attempt and noting this process id. A job no longer claimed
+   * (released at shutdown) is left alone.
+   */
+  async function pump(): Promise<void> {
+    const outcomes = finished.splice(0);
+    const wanted = claiming() ? LANES.map((lane) => ({ lane, limit: executor!.free(lane) })).filter((w) => w.limit > 0) : [];
+    if (outcomes.length === 0 && wanted.length === 0) return;
+    const failures: Array<{ job: ClaimedJob; error: string; giveUp: boolean; retryInMs: number }> = [];
+    const claimed = await store
+      .write(() => {
+        const now = Date.now();
+        for (const { job, outcome } of outcomes) {
+          if (!isClaimed(store, job.id)) continue;
+          if (outcome.ok) {
+            completeJob(store, job.id);
+            continue;
+          }
+          const failed = { ...job, lastError: outcome.error };
+          if (outcome.uncounted) {
+            requeueJob(store, { ...failed, attempts: job.attempts - 1, runAt: now });
+            continue;
+          }
+          const giveUp = outcome.permanent || job.attempts >= job.maxAttempts;
+          const retryInMs = backoffMs(job.attempts, backoffBaseMs);
+          if (giveUp) buryJob(store, failed, now);
+          else requeueJob(store, { ...failed, runAt: now + retryInMs });
+          failures.push({ job, error: outcome.error, giveUp, retryInMs });
+        }
+        return wanted.map(({ lane, limit }) => {
+          const jobs = claimJobs(store, dueJobs(store, lane, now, limit), now, process.pid);
+          if (jobs.length === limit) again = true;
+          return { lane, jobs };
+        });
+      })
+      .finally(() => {
+        for (const { job } of outcomes) held.delete(job.id);
       });
-    });
-    for (const { lane, slots, jobs } of claimed) for (const batch of intoBatches(jobs, LANE_POLICY[lane].batch, slots)) dispatch(lane, batch);
-    armDelayed();
+    for (const { lane, jobs } of claimed) {
+      if (jobs.length === 0) continue;
+      for (const job of jobs) held.set(job.id, job);
+      executor!.run(lane, jobs);
+    }
+    for (const { job, error, giveUp, retryInMs } of failures) {
+      const fields = { id: job.id, type: job.type, attempts: job.attempts, error };
+      if (giveUp) log.warn("job moved to the dead letters", fields);
+      else log.warn("job failed; will retry", { ...fields, retryInMs });
+    }
+    if (state === "running") armDelayed();
   }
 
   /** Wakes the runner when the earliest job that is not due yet becomes due. */
@@ -125,47 +162,6 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
     delayed = { at, timer };
   }
 
-  function dispatch(lane: Lane, batch: ClaimedJob[]): void {
-    const entry = {
-      jobs: batch,
-      settled: executor!
-        .run(lane, batch)
-        .then((outcomes) => record(batch, outcomes))
-        .catch((error) => log.error("could not record job outcomes", { count: batch.length, error: String(error) }))
-        .finally(() => {
-          running.delete(entry);
-          wake();
-        }),
-    };
-    running.add(entry);
-  }
-
-  /** One write for the whole batch. A job no longer claimed (released at shutdown) is left alone. */
-  async function record(batch: ClaimedJob[], outcomes: Outcome[]): Promise<void> {
-    const failures: Array<{ job: ClaimedJob; error: string; giveUp: boolean; retryInMs: number }> = [];
-    await store.write(() => {
-      const now = Date.now();
-      batch.forEach((job, i) => {
-        const outcome = outcomes[i]!;
-        if (!isClaimed(store, job.id)) return;
-        if (outcome.ok) return completeJob(store, job.id);
-        const failed = { ...job, lastError: outcome.error };
-        if (outcome.uncounted) return requeueJob(store, { ...failed, attempts: job.attempts - 1, runAt: now });
-        const giveUp = outcome.permanent || job.attempts >= job.maxAttempts;
-        const retryInMs = backoffMs(job.attempts, backoffBaseMs);
-        if (giveUp) buryJob(store, failed, now);
-        else requeueJob(store, { ...failed, runAt: now + retryInMs });
-        failures.push({ job, error: outcome.error, giveUp, retryInMs });
-      });
-    });
-    for (const { job, error, giveUp, retryInMs } of failures) {
-      const fields = { id: job.id, type: job.type, attempts: job.attempts, error };
-      if (giveUp) log.warn("job moved to the dead letters", fields);
-      else log.warn("job failed; will retry", { ...fields, retryInMs });
-    }
-    if (failures.length) armDelayed();
-  }
-
   /** Claims left by a process that is gone (killed, crashed) go back to the queue; see docs/jobs.md. */
   async function releaseOrphans(): Promise<void> {
     const now = Date.now();
@@ -183,7 +179,9 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
 
   /** At shutdown: unfinished jobs go back to the queue, due now, without counting the interrupted attempt. */
   async function releaseRunning(): Promise<void> {
-    const left = [...running].flatMap((entry) => entry.jobs);
+    const left = [...held.values()];
+    // Their outcomes, if they still come, are no longer this runner's to record.
+    held.clear();
     if (left.length === 0) return;
     const now = Date.now();
     await store.write(() => {
@@ -193,11 +191,9 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
   }
 
   async function waitForRunning(ms: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    const all = Promise.all([...running].map((r) => r.settled)).then(() => {});
-    await Promise.race([all, deadline]);
-    clearTimeout(timer);
+    const deadline = Date.now() + ms;
+    while (held.size > 0 && Date.now() < deadline) await Bun.sleep(10);
+    await pumping;
   }
 
   const anyDue = () => {
@@ -216,8 +212,8 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
         if (state !== "running") return;
         executor =
           config.jobWorkers > 0
-            ? new WorkerPool(config.jobWorkers, config, hub, loaded.timeoutMs, wake)
-            : inlineExecutor({ store, config, registry: loaded, jobs, emit: (event) => hub.emit(event) });
+            ? new WorkerPool(config.jobWorkers, config, hub, loaded.timeoutMs, report, wake)
+            : inlineExecutor({ store, config, registry: loaded, jobs, emit: (event) => hub.emit(event) }, report);
         poller = setInterval(wake, pollMs);
         wake();
       })();
@@ -234,7 +230,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
       await starting?.catch(() => {});
       for (;;) {
         const due = claiming() && anyDue();
-        if (running.size === 0 && !pumping && !due) return;
+        if (held.size === 0 && !pumping && !due) return;
         if (due) wake();
         await Bun.sleep(5);
       }
@@ -253,6 +249,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
         await waitForRunning(stopGraceMs);
         await releaseRunning();
         await executor?.close();
+        await pumping;
         state = "stopped";
       })();
       return stopping;

@@ -1,18 +1,26 @@
 // Entry point of a job worker thread (started by pool.ts; an extra entrypoint of the single executable).
 // It opens its own handle on the same LMDB environment, loads the same handler registry as the main
-// thread, and runs the batches it is sent (several at once, one per lane); the main thread records outcomes.
+// thread, and runs the batches it is sent, several at once; the main thread records outcomes.
 import type { Config } from "../config.ts";
 import { openStore } from "../store/db.ts";
 import { runBatch, type ThreadContext } from "./batch.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 import { committedEnqueuer } from "./queue.ts";
-import { errorText, loadRegistry } from "./registry.ts";
+import { errorText, loadRegistry, type Outcome } from "./registry.ts";
 
 declare const self: Worker;
 
 let ready: Promise<ThreadContext> | null = null;
 
 const post = (message: FromWorker) => self.postMessage(message);
+
+// Outcomes known in the same turn (jobs whose writes shared a commit, a batch handler's jobs) go in one
+// message, so the main thread records them in one write.
+const finished: Array<{ jobId: string; outcome: Outcome }> = [];
+function report(jobId: string, outcome: Outcome): void {
+  if (finished.length === 0) setImmediate(() => post({ kind: "done", finished: finished.splice(0) }));
+  finished.push({ jobId, outcome });
+}
 
 async function init(config: Config): Promise<ThreadContext> {
   const store = openStore(config.dataDir, { migrate: false });
@@ -34,11 +42,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         post({ kind: "init-failed", error: errorText(error) });
       }
       return;
-    case "run": {
-      const { batchId, jobs } = message;
-      await runBatch(await ready!, jobs, (job, outcome) => post({ kind: "done", batchId, jobId: job.id, outcome }));
+    case "run":
+      await runBatch(await ready!, message.jobs, (job, outcome) => report(job.id, outcome));
       return;
-    }
     case "close":
       await ready?.then(({ store }) => store.close(), () => {});
       post({ kind: "closed" });

@@ -1,7 +1,7 @@
-// Lanes and batches, with worker threads on: a lane's jobs wait only for their own lane's slots, due jobs are
+// Lanes and batches, with worker threads on: a lane's jobs wait only for their own lane's places, due jobs are
 // claimed and their outcomes recorded many at a time, and a job that failed is retried on its own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { intoBatches } from "../../src/jobs/runner.ts";
+import { intoBatches } from "../../src/jobs/lanes.ts";
 import type { ClaimedJob } from "../../src/store/jobs.ts";
 import { marked, openTestQueue, waitFor, type TestQueue } from "./fixtures/queue.ts";
 
@@ -24,7 +24,7 @@ test("a realtime job runs at once while long network jobs hold every worker", as
   await q.jobs.drain();
 });
 
-test("back-fills get one batch at a time on two workers, and a default job does not wait for them", async () => {
+test("back-fills hold at most their limit on one of two workers, and a default job does not wait for them", async () => {
   await q.store.write(() => {
     for (let i = 0; i < 10; i++) q.jobs.enqueue("test.sleep", { key: `backfill-${i}`, ms: 1500 }, { lane: "backfill" });
   });
@@ -34,11 +34,11 @@ test("back-fills get one batch at a time on two workers, and a default job does 
   await waitFor(() => marked(q.store, "default-lane"), 2000);
   expect(Date.now() - started).toBeLessThan(1000);
   const running = [...Array(10).keys()].filter((i) => marked(q.store, `backfill-${i}:started`));
-  expect(running.length).toBe(4); // one batch (LANE_POLICY.backfill.batch)
+  expect(running.length).toBe(4); // LANE_POLICY.backfill: 4 in flight, on one worker of two
   await q.jobs.drain();
 });
 
-test("due jobs are claimed many in one write, and each batch's outcomes in one write", async () => {
+test("due jobs are claimed many in one write, and outcomes reported together recorded in one write", async () => {
   q.jobs.pause();
   await q.store.write(() => {
     for (let i = 0; i < 100; i++) q.jobs.enqueue("test.census", { key: `census-${i}` }, { lane: "realtime" });
@@ -94,11 +94,17 @@ test("jobs of a type with a batch handler run together; a batch that fails is re
   expect(q.jobs.stats()).toEqual({ pending: 0, claimed: 0, dead: 0 });
 });
 
-test("batches: spread over the free slots, capped in size, and a retried job alone", () => {
+test("batches: spread evenly over the workers with room, never past it, and a retried job alone", () => {
   const job = (id: string, lastError: string | null = null) => ({ id, lastError }) as ClaimedJob;
-  const ids = (batches: ClaimedJob[][]) => batches.map((batch) => batch.map((j) => j.id));
-  expect(ids(intoBatches([job("a"), job("b"), job("c")], 64, 2))).toEqual([["a"], ["b", "c"]]);
-  expect(ids(intoBatches([job("a")], 64, 2))).toEqual([["a"]]);
-  expect(ids(intoBatches([job("a"), job("b"), job("c"), job("d"), job("e")], 2, 1))).toEqual([["a"], ["b", "c"], ["d", "e"]]);
-  expect(ids(intoBatches([job("a"), job("r", "failure 1"), job("b")], 64, 1))).toEqual([["r"], ["a", "b"]]);
+  const jobs = (...ids: string[]) => ids.map((id) => job(id));
+  const placed = (batches: ReturnType<typeof intoBatches>) => batches.map((batch) => [batch.at, batch.jobs.map((j) => j.id)]);
+  expect(placed(intoBatches(jobs("a", "b", "c"), [64, 64]))).toEqual([[0, ["a", "b"]], [1, ["c"]]]);
+  expect(placed(intoBatches(jobs("a"), [64, 64]))).toEqual([[0, ["a"]]]);
+  // Each job to the worker with most room left, so a busier worker gets fewer; what fits nowhere is left out.
+  expect(placed(intoBatches(jobs("a", "b", "c", "d"), [15, 16]))).toEqual([[0, ["a", "b"]], [1, ["c", "d"]]]);
+  expect(placed(intoBatches(jobs("a", "b", "c"), [14, 16]))).toEqual([[0, ["a"]], [1, ["b", "c"]]]);
+  expect(placed(intoBatches(jobs("a", "b", "c", "d", "e"), [2, 1]))).toEqual([[0, ["a", "b"]], [1, ["c"]]]);
+  expect(placed(intoBatches([job("a"), job("r", "failure 1"), job("b")], [64]))).toEqual([[0, ["r"]], [0, ["a", "b"]]]);
+  expect(placed(intoBatches([job("r", "failure 1"), job("s", "failure 1")], [1, 0]))).toEqual([[0, ["r"]]]);
+  expect(placed(intoBatches(jobs("a"), []))).toEqual([]);
 });
