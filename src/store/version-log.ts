@@ -94,6 +94,17 @@ export class VersionMirror {
     return true;
   }
 
+  /** Which of `names` were bumped after `seq`; undefined when the mirror cannot tell. */
+  changedSince(names: readonly string[], seq: number, head: number): string[] | undefined {
+    if (seq < this.floor || seq > head) return undefined;
+    const out: string[] = [];
+    for (const name of names) {
+      const at = this.changedAt.get(name);
+      if (at !== undefined && at > seq) out.push(name);
+    }
+    return out;
+  }
+
   /** unchangedSince for one name. */
   unchangedOneSince(name: string, seq: number, head: number): boolean | undefined {
     if (seq < this.floor || seq > head) return undefined;

@@ -264,6 +264,20 @@ export class KeptRecords<T> {
   }
 }
 
+/**
+ * Which names have a version other than in `read`, with their versions now, and the log position of now
+ * (`read` is moved up to it when none has changed); undefined inside a write or when the mirror cannot tell.
+ */
+export function changedVersions(store: Store, read: Versions): { changed: Map<string, number>; seq: number } | undefined {
+  if (insideWrite(store)) return undefined;
+  const mirror = mirrorOf(store);
+  const head = mirror.sync();
+  const names = mirror.changedSince(read.names, read.seq, head);
+  if (!names) return undefined;
+  if (names.length === 0) read.seq = head;
+  return { changed: new Map(names.map((name) => [name, store.db.versions.get(name) ?? 0])), seq: head };
+}
+
 function sameVersions(store: Store, { names, versions }: Versions): boolean {
   for (let i = 0; i < names.length; i++) {
     if ((store.db.versions.get(names[i]) ?? 0) !== versions[i]) return false;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { block, call, follow, get, mute, newUser, post, postStatus, type User } from "./timelines-helpers.ts";
+import { staffUser } from "./admin-helpers.ts";
 
 let t: TestApp;
 let reader: User;
@@ -175,12 +176,17 @@ describe("a kept page is rebuilt after each write that changes it", () => {
     expect(res.body[0]).toMatchObject({ id: status.id, favourites_count: 2, favourited: true });
   });
 
-  test("an account change of an author", async () => {
-    const { reader, author } = await pair();
-    const res = await afterChange(HOME, reader.token, () =>
-      call(t, "PATCH", "/api/v1/accounts/update_credentials", author.token, { display_name: "Renamed" }),
-    );
-    expect(res.body[0].account.display_name).toBe("Renamed");
+  test("an author suspended and unsuspended, and the reader suspended: built again (statuses gone, back), refused", async () => {
+    const admin = await staffUser(t, `kpadmin${Date.now()}`, "Admin");
+    const { reader, author, status } = await pair();
+    const res = await afterChange(HOME, reader.token, () => act(admin, author.id, "suspend"));
+    expect(ids(res.body)).not.toContain(status.id);
+    // The page examined the suspended author without showing it: lifting the suspension builds it again.
+    const back = await afterChange(HOME, reader.token, () => call(t, "POST", `/api/v1/admin/accounts/${author.id}/unsuspend`, admin.token));
+    expect(ids(back.body)).toContain(status.id);
+    await kept(HOME, reader.token);
+    await act(admin, reader.id, "suspend");
+    expect((await get(t, HOME, reader.token)).status).toBe(403);
   });
 
   test("a revoked token is refused, not answered from its kept page", async () => {
@@ -196,8 +202,9 @@ describe("a kept page is rebuilt after each write that changes it", () => {
 
   test("the end of a mute that hid a status, with nothing written", async () => {
     const { reader, author, status } = await pair();
-    // No job may run meanwhile (the mute's clean-up would be a write): this is the page's own end.
-    await t.deps.jobs.stop();
+    // No job may run meanwhile (the mute's clean-up would be a write): this is the page's own end. (Paused,
+    // not stopped: a stopped queue does not start again, and the tests after this one need it.)
+    t.deps.jobs.pause();
     try {
       expect((await call(t, "POST", `/api/v1/accounts/${author.id}/mute`, reader.token, { duration: 1 })).status).toBe(200);
       const mutedUntil = Date.now() + 1000;
@@ -207,8 +214,51 @@ describe("a kept page is rebuilt after each write that changes it", () => {
       expect(res.headers.get("x-warren-cache")).toBe("miss");
       expect(ids(res.body)).toContain(status.id);
     } finally {
-      t.deps.jobs.start();
+      t.deps.jobs.resume();
     }
+  });
+});
+
+const act = (admin: { token: string }, id: string, type: string) =>
+  call(t, "POST", `/api/v1/admin/accounts/${id}/action`, admin.token, { type, send_email_notification: false });
+
+describe("a kept page whose only change is in the accounts it shows is rendered again from what it loaded", () => {
+  /** The next read of a kept page after `change`: rendered again, and exactly what a fresh build shows. */
+  async function renderedAfter(path: string, token: string, change: () => Promise<unknown>) {
+    await kept(path, token);
+    await change();
+    await t.deps.jobs.drain();
+    const res = await get(t, path, token);
+    expect(res.headers.get("x-warren-cache")).toBe("rendered");
+    // A URL never asked before is built afresh.
+    const fresh = await get(t, `${path}${path.includes("?") ? "&" : "?"}limit=20`, token);
+    expect(fresh.headers.get("x-warren-cache")).toBe("miss");
+    expect(res.body).toEqual(fresh.body);
+    return res;
+  }
+
+  test("an author's profile and counters (a new follower)", async () => {
+    const { reader, author } = await pair();
+    let res = await renderedAfter(HOME, reader.token, () =>
+      call(t, "PATCH", "/api/v1/accounts/update_credentials", author.token, { display_name: "Renamed" }),
+    );
+    expect(res.body[0].account.display_name).toBe("Renamed");
+    const before = res.body[0].account.followers_count;
+    const stranger = await newUser(t, "kv");
+    res = await renderedAfter(HOME, reader.token, () => follow(t, stranger, author));
+    expect(res.body[0].account.followers_count).toBe(before + 1);
+  });
+
+  test("not when the change is one the timeline rules ask about: a silenced author leaves the public timeline", async () => {
+    const admin = await staffUser(t, `kpadmin${Date.now()}`, "Admin");
+    const [reader, author] = [await newUser(t, "kv"), await newUser(t, "kv")];
+    const status = await postStatus(t, author, "public for now");
+    const path = "/api/v1/timelines/public?local=true";
+    expect(ids((await kept(path, reader.token)).body)).toContain(status.id);
+    await act(admin, author.id, "silence");
+    const res = await get(t, path, reader.token);
+    expect(res.headers.get("x-warren-cache")).toBe("miss");
+    expect(ids(res.body)).not.toContain(status.id);
   });
 });
 

@@ -250,3 +250,34 @@ function filterMatches(set: FilterSet, loaded: LoadedStatus, context: FilterCont
   const ids = loaded.reblog ? [loaded.status.id, loaded.reblog.status.id] : [loaded.status.id];
   return set.match(context, ids, () => searchableText(proper.status, proper.media.map((m) => m.description)));
 }
+
+/**
+ * A loaded page again with its accounts as they are now, for a kept page whose only change is in the accounts
+ * it shows (counters, profile): what it shows is the same as long as each changed account still exists and
+ * is exactly as suspended and silenced as before (what the timeline rules ask of an account). Null when one
+ * is not, or when `changed` names an account the page does not show (one the rules looked at and left out).
+ */
+export function withCurrentAccounts(deps: Deps, page: LoadedStatuses, changed: ReadonlySet<string>): LoadedStatuses | null {
+  const shown = new Set<string>();
+  let usable = true;
+  const current = (account: AccountRecord): AccountRecord => {
+    shown.add(account.id);
+    if (!changed.has(account.id)) return account;
+    const now = cachedAccount(deps.store, account.id);
+    if (!now || now.suspended !== account.suspended || now.silenced !== account.silenced) {
+      usable = false;
+      return account;
+    }
+    return now;
+  };
+  const again = (loaded: LoadedStatus): LoadedStatus => ({
+    ...loaded,
+    author: current(loaded.author),
+    mentions: loaded.mentions.map(current),
+    reblog: loaded.reblog && again(loaded.reblog),
+    quote: loaded.quote && { ...loaded.quote, status: loaded.quote.status && again(loaded.quote.status) },
+  });
+  const statuses = page.statuses.map(again);
+  for (const id of changed) if (!shown.has(id)) return null;
+  return usable ? { viewerId: page.viewerId, statuses } : null;
+}

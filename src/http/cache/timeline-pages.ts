@@ -10,23 +10,32 @@ import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
 import { stampCurrent, type Stamp } from "../../domain/versioned-cache.ts";
 import type { PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { readVersions, recordingReads, versionsUnchanged } from "../../store/versions.ts";
+import { changedVersions, readVersions, recordingReads, versionName, versionsUnchanged } from "../../store/versions.ts";
+import { withCurrentAccounts, type LoadedStatuses } from "../../domain/statuses/load.ts";
+import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { FilterContext } from "../../store/filters.ts";
 
 const MAX_PAGES = 2000;
+const ACCOUNT_VERSION = versionName.account("");
 const MAX_BYTES = 64 * 1024 * 1024;
 /** Requests remembered as asked once (see PageCache.admit). */
 const MAX_ASKED = 20_000;
 
 interface Page {
   stamp: Stamp;
+  /** How many of the stamp's names are the viewer's (token, account, what it sees): they come first. */
+  viewerNames: number;
+  /** What the page shows, as loaded: rendered again with current accounts when only those changed. */
+  loaded: LoadedStatuses;
   /** The store's last commit id when the stamp was last found current (-1: not yet checked). */
   checkedAt: number;
   /** UTF-8 bytes: sent without re-encoding */
   body: Uint8Array;
   /** Link and Cache-Control of the answer */
   headers: Record<string, string>;
+  /** Was the last answer rendered again (X-Warren-Cache: rendered) rather than sent as kept (hit)? */
+  renderedAgain: boolean;
 }
 
 export class PageCache {
@@ -55,15 +64,43 @@ export class PageCache {
     const page = this.pages.get(key);
     if (!page) return undefined;
     const commit = deps.store.lastCommitId();
+    page.renderedAgain = false;
     if (now < page.stamp.until && page.checkedAt === commit) return page;
     // Compare with the newest commit, not with the snapshot this thread's reads happen to share.
     deps.store.freshSnapshot();
-    if (stampCurrent(deps.store, page.stamp, now)) {
-      page.checkedAt = commit;
-      return page;
+    if (now < page.stamp.until) {
+      const since = changedVersions(deps.store, page.stamp);
+      const current = since ? since.changed.size === 0 || this.renderedAgain(deps, page, since) : stampCurrent(deps.store, page.stamp, now);
+      if (current) {
+        page.checkedAt = commit;
+        return page;
+      }
     }
     this.drop(key, page);
     return undefined;
+  }
+
+  /**
+   * A page whose only changes are to accounts it shows (an author's counters after a post, a new avatar),
+   * not the viewer's own: rendered again from what it loaded, with those accounts as they are now, when
+   * that shows the same statuses (withCurrentAccounts).
+   */
+  private renderedAgain(deps: Deps, page: Page, { changed, seq }: { changed: Map<string, number>; seq: number }): boolean {
+    const { names, versions } = page.stamp;
+    const accounts = new Set<string>();
+    for (const name of changed.keys()) {
+      if (!name.startsWith(ACCOUNT_VERSION) || names.indexOf(name) < page.viewerNames) return false;
+      accounts.add(name.slice(ACCOUNT_VERSION.length));
+    }
+    const loaded = withCurrentAccounts(deps, page.loaded, accounts);
+    if (!loaded) return false;
+    const body = encoder.encode(statusesJson(deps, loaded));
+    this.bytes += body.byteLength - page.body.byteLength;
+    page.body = body;
+    page.loaded = loaded;
+    page.renderedAgain = true;
+    page.stamp = { ...page.stamp, versions: names.map((name, i) => changed.get(name) ?? versions[i]!), seq };
+    return true;
   }
 
   set(key: string, page: Page): void {
@@ -134,7 +171,8 @@ export function cachedStatusList(
   read: (page: PageQuery) => StatusRecord[],
   context: FilterContext | null = null,
 ): Response {
-  const build = () => statusListJson(deps, request, set, viewer, read(page), page.budget, context);
+  let loaded: LoadedStatuses | undefined;
+  const build = () => statusListJson(deps, request, set, viewer, read(page), page.budget, context, (l) => (loaded = l));
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   const key = pageKey(request);
   if (!cache.admit(key)) return new Response(build(), { headers: JSON_TYPE });
@@ -144,9 +182,11 @@ export function cachedStatusList(
   const body = encoder.encode(json);
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
-  if (stamp) cache.set(key, { stamp, checkedAt: -1, body, headers });
+  if (stamp && loaded) cache.set(key, { stamp, viewerNames: viewerNameCount(viewer), loaded, checkedAt: -1, body, headers, renderedAgain: false });
   return new Response(body, { headers: JSON_TYPE });
 }
+
+const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
 
 /** Before routing: the kept page for this exact request, if it is still current. */
 export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Response | undefined {
@@ -155,6 +195,6 @@ export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Se
   if (!page) return undefined;
   Object.assign(set.headers, page.headers);
   set.headers["vary"] = "Authorization";
-  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "hit";
+  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = page.renderedAgain ? "rendered" : "hit";
   return new Response(page.body, { headers: JSON_TYPE });
 }

@@ -7,7 +7,7 @@ import type { StatusRecord } from "../../../../store/records.ts";
 import type { Status } from "../../../../entities/status.ts";
 import { statusesFor } from "../../../present.ts";
 import { statusesJson } from "../../../cache/rendered-statuses.ts";
-import { loadStatuses, viewerAccountId } from "../../../../domain/statuses/load.ts";
+import { loadStatuses, viewerAccountId, type LoadedStatuses } from "../../../../domain/statuses/load.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody } from "../../../schemas.ts";
 import type { FilterContext } from "../../../../store/filters.ts";
@@ -57,8 +57,11 @@ export function statusListJson(
   statuses: StatusRecord[],
   budget?: RowBudget,
   context: FilterContext | null = null,
+  loadedInto?: (loaded: LoadedStatuses) => void,
 ): string {
   const link = linkHeader({ baseUrl: deps.config.url, request, first: statuses[0]?.id, last: statuses.at(-1)?.id, next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
-  return statusesJson(deps, loadStatuses(deps, viewerAccountId(viewer), statuses, { context }));
+  const loaded = loadStatuses(deps, viewerAccountId(viewer), statuses, { context });
+  loadedInto?.(loaded);
+  return statusesJson(deps, loaded);
 }
