@@ -15,6 +15,7 @@ import { withCurrentAccounts, type LoadedStatuses } from "../../domain/statuses/
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { FilterContext } from "../../store/filters.ts";
+import type { Status } from "../../entities/status.ts";
 
 const MAX_PAGES = 2000;
 const ACCOUNT_VERSION = versionName.account("");
@@ -122,7 +123,17 @@ export class PageCache {
 }
 
 const encoder = new TextEncoder();
-const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * A timeline answer as the routes return it: the page's JSON text or its UTF-8 bytes, which Elysia sends
+ * as they are. (A returned Response is rebuilt around its body stream to add the headers set by hooks: about
+ * 1 µs more per request, measured in process on a 20 KB page.) Typed as the Status list the route's schema
+ * documents; that route's own check is off (timelines.ts `listResponse`) because rendered-statuses.ts
+ * checks the text against the Status objects and the schema under WARREN_CHECK_RESPONSES.
+ */
+export type StatusListAnswer = Status[];
+const answer = (text: string | Uint8Array) => text as unknown as StatusListAnswer;
 const TIMELINES = "/api/v1/timelines/";
 
 /**
@@ -170,12 +181,13 @@ export function cachedStatusList(
   page: PageQuery,
   read: (page: PageQuery) => StatusRecord[],
   context: FilterContext | null = null,
-): Response {
+): StatusListAnswer {
   let loaded: LoadedStatuses | undefined;
   const build = () => statusListJson(deps, request, set, viewer, read(page), page.budget, context, (l) => (loaded = l));
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   const key = pageKey(request);
-  if (!cache.admit(key)) return new Response(build(), { headers: JSON_TYPE });
+  set.headers["content-type"] = JSON_TYPE;
+  if (!cache.admit(key)) return answer(build());
   // One synchronous pass: the reads, the presentation and the versions all see one read snapshot.
   const { result: json, reads } = recordingReads(build);
   const stamp = pageStamp(deps, viewer, reads.names, reads.until);
@@ -183,18 +195,19 @@ export function cachedStatusList(
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
   if (stamp && loaded) cache.set(key, { stamp, viewerNames: viewerNameCount(viewer), loaded, checkedAt: -1, body, headers, renderedAgain: false });
-  return new Response(body, { headers: JSON_TYPE });
+  return answer(body);
 }
 
 const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
 
 /** Before routing: the kept page for this exact request, if it is still current. */
-export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Response | undefined {
+export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Uint8Array | undefined {
   if (request.method !== "GET" || !request.url.includes(TIMELINES)) return undefined;
   const page = cache.get(deps, pageKey(request), Date.now());
   if (!page) return undefined;
   Object.assign(set.headers, page.headers);
   set.headers["vary"] = "Authorization";
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = page.renderedAgain ? "rendered" : "hit";
-  return new Response(page.body, { headers: JSON_TYPE });
+  set.headers["content-type"] = JSON_TYPE;
+  return page.body;
 }
