@@ -47,7 +47,7 @@ export function inlineExecutor(thread: ThreadContext, report: Report): Executor 
       const ms = thread.registry.timeoutMs(job.type);
       timers.set(job, setTimeout(() => settle(job, timedOut(ms)), ms));
     }
-    void runBatch(thread, batch, settle);
+    runBatch(thread, batch, settle);
   }
 
   return {

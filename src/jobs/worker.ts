@@ -43,7 +43,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       }
       return;
     case "run":
-      await runBatch(await ready!, message.jobs, (job, outcome) => report(job.id, outcome));
+      runBatch(await ready!, message.jobs, (job, outcome) => report(job.id, outcome));
       return;
     case "close":
       await ready?.then(({ store }) => store.close(), () => {});

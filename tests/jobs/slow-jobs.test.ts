@@ -1,6 +1,7 @@
 // A lane's limit counts jobs in flight, not batches: a slow job (a remote server that takes its time) holds
-// only its own place, and the jobs claimed with it or after it go on around it. With worker threads on (as
-// users run it) and inline (WARREN_JOB_WORKERS=0, as the HTTP tests run).
+// only its own place, and the jobs claimed with it or after it go on around it; a batch handler still gets
+// its jobs merged. With worker threads on (as users run it) and inline (WARREN_JOB_WORKERS=0, as the HTTP
+// tests run).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LANE_POLICY } from "../../src/jobs/lanes.ts";
 import { marked, openTestQueue, waitFor, type TestQueue } from "./fixtures/queue.ts";
@@ -121,5 +122,15 @@ describe("inline", () => {
   test("the realtime lane's batch handler still gets merged batches when many jobs are due together", async () => {
     const together = await gathered(q, "inline-merged", 100);
     expect(together.toSorted((a, b) => a - b)).toEqual([...Array(36).fill(36), ...Array(64).fill(64)]);
+  });
+
+  test("jobs of a batch handler enqueued one by one while its call runs go into its next call together", async () => {
+    await q.store.write(() => q.jobs.enqueue("test.gather", { key: "gather-first", ms: 1500 }));
+    await Bun.sleep(100);
+    const later = keys("gather-later", 20);
+    for (const key of later) await q.store.write(() => q.jobs.enqueue("test.gather", { key }));
+    await q.jobs.drain();
+    expect(marked(q.store, "gather-first")!.together).toBe(1);
+    expect(later.map((key) => marked(q.store, key)!.together)).toEqual(later.map(() => 20));
   });
 });
