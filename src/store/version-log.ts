@@ -56,6 +56,26 @@ export class VersionMirror {
     this.snapshotHead = undefined;
   }
 
+  /** The LMDB commit id the mirror was last brought up to (syncTo). */
+  private syncedCommit = -1;
+
+  /**
+   * Brings the mirror up to `commit` (the environment's last commit id): with nothing committed since it
+   * last was, it is current without a read; otherwise `fresh` starts a new read snapshot, which holds that
+   * commit, and the mirror syncs to it.
+   */
+  syncTo(commit: number, fresh: () => void): number {
+    if (commit === this.syncedCommit && this.seq >= 0) {
+      this.snapshotHead ??= this.seq;
+      queueMicrotask(this.forget);
+      return this.seq;
+    }
+    fresh();
+    const head = this.sync();
+    this.syncedCommit = commit;
+    return head;
+  }
+
   /** Applies the log entries the current read snapshot holds beyond the mirror; returns its position. */
   sync(): number {
     if (this.snapshotHead !== undefined) return this.snapshotHead;

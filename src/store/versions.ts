@@ -211,6 +211,14 @@ function mirrorOf(store: Store): VersionMirror {
   return mirror;
 }
 
+/**
+ * Makes the next checks compare against `commit`, the environment's last commit id as just read (starting a
+ * new read snapshot only when something was committed since the mirror last looked).
+ */
+export function syncVersionsTo(store: Store, commit: number): void {
+  mirrorOf(store).syncTo(commit, () => store.freshSnapshot());
+}
+
 /** Store.freshSnapshot: the next read starts a new snapshot, and the mirror's position must be read again. */
 export function snapshotReset(store: Store): void {
   mirrors.get(store.db)?.snapshotEnded();

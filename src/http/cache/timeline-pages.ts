@@ -10,7 +10,7 @@ import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
 import { stampCurrent, type Stamp } from "../../domain/versioned-cache.ts";
 import type { PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { changedVersions, readVersions, recordingReads, versionName, versionsUnchanged } from "../../store/versions.ts";
+import { changedVersions, readVersions, recordingReads, syncVersionsTo, versionName, versionsUnchanged } from "../../store/versions.ts";
 import { withCurrentAccounts, type LoadedStatuses } from "../../domain/statuses/load.ts";
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
@@ -68,7 +68,7 @@ export class PageCache {
     page.renderedAgain = false;
     if (now < page.stamp.until && page.checkedAt === commit) return page;
     // Compare with the newest commit, not with the snapshot this thread's reads happen to share.
-    deps.store.freshSnapshot();
+    syncVersionsTo(deps.store, commit);
     if (now < page.stamp.until) {
       const since = changedVersions(deps.store, page.stamp);
       const current = since ? since.changed.size === 0 || this.renderedAgain(deps, page, since) : stampCurrent(deps.store, page.stamp, now);
