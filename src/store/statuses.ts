@@ -8,7 +8,7 @@ import { KeptRecords, versionName } from "./versions.ts";
 
 /** Per thread; statuses are read many times per page (feeds, reblogs' originals, the loader). */
 const keptStatuses = new WeakMap<Store, KeptRecords<StatusRecord>>();
-const MAX_KEPT_STATUSES = 20_000;
+const MAX_KEPT_STATUSES = 5_000;
 
 export function getStatus(store: Store, id: string): StatusRecord | undefined {
   let kept = keptStatuses.get(store);
