@@ -28,7 +28,8 @@ function asActorRequest(request: Request, pathname: string): Request {
 export function isFederationRequest(request: Request, pathname: string): boolean {
   if (request.method === "POST") return INBOX_PATH.test(pathname);
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  return wantsActivityJson(request) && (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname) || STATUS_PAGE_PATH.test(pathname));
+  // The paths first: they rule out nearly every request without reading a header.
+  return (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname) || STATUS_PAGE_PATH.test(pathname)) && wantsActivityJson(request);
 }
 
 const NOT_OURS = new Response(null, { status: 404 });
