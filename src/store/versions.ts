@@ -213,10 +213,12 @@ function mirrorOf(store: Store): VersionMirror {
 
 /**
  * Makes the next checks compare against `commit`, the environment's last commit id as just read (starting a
- * new read snapshot only when something was committed since the mirror last looked).
+ * new read snapshot only when something was committed since the mirror last looked); returns the version
+ * log's position there. Values read at that position are current: commits that bumped nothing (the job
+ * queue's own bookkeeping) do not move it.
  */
-export function syncVersionsTo(store: Store, commit: number): void {
-  mirrorOf(store).syncTo(commit, () => store.freshSnapshot());
+export function syncVersionsTo(store: Store, commit: number): number {
+  return mirrorOf(store).syncTo(commit, () => store.freshSnapshot());
 }
 
 /** Store.freshSnapshot: the next read starts a new snapshot, and the mirror's position must be read again. */

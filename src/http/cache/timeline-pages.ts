@@ -59,7 +59,8 @@ export class PageCache {
 
   /**
    * The page kept under `key` if nothing it shows has changed. With nothing committed at all since its
-   * versions were last found unchanged, they still are: the check (a read per version) is skipped.
+   * versions were last found unchanged, or nothing that bumped a version, they still are: the check (a map
+   * lookup per version) is skipped.
    */
   get(deps: Deps, key: string, now: number): Page | undefined {
     const page = this.pages.get(key);
@@ -68,7 +69,11 @@ export class PageCache {
     page.renderedAgain = false;
     if (now < page.stamp.until && page.checkedAt === commit) return page;
     // Compare with the newest commit, not with the snapshot this thread's reads happen to share.
-    syncVersionsTo(deps.store, commit);
+    const head = syncVersionsTo(deps.store, commit);
+    if (now < page.stamp.until && page.stamp.seq === head) {
+      page.checkedAt = commit;
+      return page;
+    }
     if (now < page.stamp.until) {
       const since = changedVersions(deps.store, page.stamp);
       const current = since ? since.changed.size === 0 || this.renderedAgain(deps, page, since) : stampCurrent(deps.store, page.stamp, now);
