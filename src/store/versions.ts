@@ -195,7 +195,8 @@ export function watchKeyspace(name: KeyspaceName, keyspace: Database<any, any>, 
 /** Version names with the versions they had, read in one snapshot. */
 export interface Versions {
   names: readonly string[];
-  versions: readonly number[];
+  /** Null when only the version log vouches for them (mirrorStamp): where it cannot, they count as changed. */
+  versions: readonly number[] | null;
   /**
    * The version log position of the snapshot they were read in (version-log.ts); -1 when read inside a
    * write. Moved forward when a later check finds them all unchanged.
@@ -275,20 +276,29 @@ export class KeptRecords<T> {
 }
 
 /**
- * Which names have a version other than in `read`, with their versions now, and the log position of now
- * (`read` is moved up to it when none has changed); undefined inside a write or when the mirror cannot tell.
+ * Which of the names were bumped since `read` was taken, and the log position of now (`read` is moved up to
+ * it when none was); undefined inside a write or when the mirror cannot tell.
  */
-export function changedVersions(store: Store, read: Versions): { changed: Map<string, number>; seq: number } | undefined {
+export function changedVersions(store: Store, read: Versions): { changed: string[]; seq: number } | undefined {
   if (insideWrite(store)) return undefined;
   const mirror = mirrorOf(store);
   const head = mirror.sync();
-  const names = mirror.changedSince(read.names, read.seq, head);
-  if (!names) return undefined;
-  if (names.length === 0) read.seq = head;
-  return { changed: new Map(names.map((name) => [name, store.db.versions.get(name) ?? 0])), seq: head };
+  const changed = mirror.changedSince(read.names, read.seq, head);
+  if (!changed) return undefined;
+  if (changed.length === 0) read.seq = head;
+  return { changed, seq: head };
+}
+
+/**
+ * `names` as of the current read snapshot, without reading their versions: checks ask the version log's
+ * mirror, and count them as changed where it cannot tell. For values rebuilt cheaply when that happens.
+ */
+export function mirrorStamp(store: Store, names: readonly string[]): Versions {
+  return { names, versions: null, seq: insideWrite(store) ? -1 : mirrorOf(store).sync() };
 }
 
 function sameVersions(store: Store, { names, versions }: Versions): boolean {
+  if (!versions) return false;
   for (let i = 0; i < names.length; i++) {
     if ((store.db.versions.get(names[i]) ?? 0) !== versions[i]) return false;
   }

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const ID = (n: number) => String(n).padStart(18, "0");
 const VIEWER = ID(7);
-const homeVersion = () => readVersions(store, [versionName.home(VIEWER)]).versions[0]!;
+const homeVersion = () => readVersions(store, [versionName.home(VIEWER)]).versions![0]!;
 const putRows = (...statuses: number[]) => {
   for (const n of statuses) putHomeEntry(store, VIEWER, ID(n), { authorId: ID(1), reblogOfId: null });
 };
