@@ -1,6 +1,7 @@
 // The home page cache under other people's writes, and the page build it saves (issue 9, items 4 and 5).
 // home_rebuilt_100k: every request has a new max_id in a 100k-row home, so every one builds its page (feed
-// scan, checks, presentation of 20 statuses). home_kept_amid_writes: one reader repeats one request while
+// scan, checks, presentation of 20 statuses); home_top_rebuilt builds the newest page every time (a query
+// parameter that differs per request). home_kept_amid_writes: one reader repeats one request while
 // other accounts post 20 statuses/s and favourite them (fan-out jobs, counters: commits all the time, none of
 // which changes the reader's page), so it should stay as fast as the quiet home_timeline_20.
 import type { BenchClient } from "../lib/client.ts";
@@ -20,6 +21,21 @@ export const homeRebuilt: Scenario = {
     const page = await client.api<unknown[]>(`/api/v1/timelines/home?max_id=${newestId}`, { token });
     if (page.length !== 20) throw new Error(`the home gave ${page.length} statuses, not 20`);
     return { method: "GET", path: `/api/v1/timelines/home?max_id=${varyingMaxId(newestId)}`, headers: { authorization: `Bearer ${token}` } };
+  },
+};
+
+/**
+ * The newest page of the same home, with a query parameter that differs per request (as a client or a proxy
+ * busting caches would send): never answered from the page cache, so every request builds the page, from
+ * statuses whose records and renderings are warm.
+ */
+export const homeTopRebuilt: Scenario = {
+  name: "home_top_rebuilt",
+  description: `GET /api/v1/timelines/home?limit=20&nocache=<varies>, user token, ${STATUSES / 1000}k home rows: the newest page built every time`,
+  variantOf: "home_timeline_20",
+  async prepare(client) {
+    const { token } = await seed(client);
+    return { method: "GET", path: "/api/v1/timelines/home?limit=20&nocache={{n}}", headers: { authorization: `Bearer ${token}` } };
   },
 };
 
