@@ -54,7 +54,11 @@ export function streamHub(deps: Deps): StreamHub {
   if (!hub) {
     const created = new StreamHub(deps.store, renderer(deps));
     deps.jobs.onEvent((event) => {
-      if (isStreamSignal(event)) created.dispatch(event);
+      if (!isStreamSignal(event)) return;
+      // A signal follows its sender's commit, maybe from a worker thread: this thread's read snapshot may still
+      // be older (lmdb-js renews it on a zero-delay timer), and would not show what the signal is about.
+      deps.store.freshSnapshot();
+      created.dispatch(event);
     });
     hubs.set(deps, created);
     hub = created;
