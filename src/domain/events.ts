@@ -13,10 +13,27 @@ import type { Store } from "../store/db.ts";
 import type { Visibility } from "../store/records.ts";
 import type { EmitSignal } from "./streaming/signals.ts";
 
+/** About a new status, for the subscribers of `status.created` that have nothing to do without it. */
+export interface StatusCreatedFacts {
+  tags: boolean;
+  direct: boolean;
+  /** It quotes a status and waits for that status's approval. */
+  pendingQuote: boolean;
+  /** Its author has followers asking to be notified of new statuses. */
+  notifyingFollowers: boolean;
+  /** A local status someone on another server is to receive: a remote follower of its author, or a remote
+   * account it mentions, replies to or quotes. */
+  remoteAudience: boolean;
+}
+
 /** Every event type, with its payload. */
 export interface EventPayloads {
-  /** A local or remote status (not a reblog) was stored. `firstLink`: the link its card comes from. */
-  "status.created": { statusId: string; accountId: string; firstLink: string | null };
+  /**
+   * A local or remote status (not a reblog) was stored. `firstLink`: the link its card comes from. `has`: what
+   * some of its subscribers look for, known when it was stored, so that they are given no job for nothing
+   * (absent on events recorded before it existed: then every subscriber is given one).
+   */
+  "status.created": { statusId: string; accountId: string; firstLink: string | null; has?: StatusCreatedFacts };
   /** Its author edited a status (domain/statuses/edit.ts): the record holds the new version. `firstLink`: a
    * link whose card is to be fetched (the first link changed). */
   "status.updated": { statusId: string; accountId: string; firstLink?: string | null };

@@ -36,7 +36,13 @@ import { mailEmailChange } from "./auth/email-change.ts";
 import { notifyStaffOfSignUp } from "./auth/notify-staff-sign-up.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
-import type { EventType, Subscriber, SubscriberContext } from "./events.ts";
+import type { DomainEvent, EventType, StatusCreatedFacts, Subscriber, SubscriberContext } from "./events.ts";
+
+/**
+ * For subscribers of `status.created` with nothing to do unless the new status has `fact` (events recorded
+ * before the facts existed give every subscriber its job).
+ */
+const onlyIfStatusHas = (fact: keyof StatusCreatedFacts) => (event: DomainEvent<"status.created">) => (event.payload.has?.[fact] === false ? null : 0);
 
 /** Helps TypeScript tie each subscriber's `run` to its event's payload. */
 const on = <T extends EventType>(subscriber: Subscriber<T>): Subscriber<T> => subscriber;
@@ -127,6 +133,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "federation.quote_request",
     on: "status.created",
+    delayMs: onlyIfStatusHas("pendingQuote"),
     lane: "network",
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/quotes.ts")).sendQuoteRequest(ctx, event.payload),
@@ -292,6 +299,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "notifications.subscribed_status",
     on: "status.created",
+    delayMs: onlyIfStatusHas("notifyingFollowers"),
     lane: "default",
     run: (ctx, event) => notifySubscribers(ctx, event.payload.statusId),
   }),
@@ -300,6 +308,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "conversations.add_status",
     on: "status.created",
+    delayMs: onlyIfStatusHas("direct"),
     lane: "realtime",
     run: (ctx, event) => addToConversations(ctx.store, ctx.emit, event.payload.statusId),
   }),
@@ -313,6 +322,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "tags.count_use",
     on: "status.created",
+    delayMs: onlyIfStatusHas("tags"),
     lane: "default",
     run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId),
   }),
@@ -321,6 +331,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "featured_tags.count",
     on: "status.created",
+    delayMs: onlyIfStatusHas("tags"),
     lane: "default",
     run: (ctx, event) => countFeaturedUses(ctx.store, event.payload.statusId),
   }),
@@ -498,6 +509,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "federation.send_create",
     on: "status.created",
+    delayMs: onlyIfStatusHas("remoteAudience"),
     lane: "network",
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendCreate(ctx, event.payload),

@@ -5,7 +5,7 @@ import type { Recipient } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
 import type { AccountRecord } from "../store/records.ts";
-import { followerIdsOf } from "../store/relationships.ts";
+import { remoteFollowersOf } from "../domain/timelines/followers.ts";
 
 /** A remote account as a recipient of activities. */
 export function recipientOf(account: AccountRecord): Recipient {
@@ -19,7 +19,7 @@ export function recipientOf(account: AccountRecord): Recipient {
 /** The remote, unsuspended followers of `accountId`. */
 export function remoteFollowers(store: Store, accountId: string): AccountRecord[] {
   const followers: AccountRecord[] = [];
-  for (const id of followerIdsOf(store, accountId)) {
+  for (const id of remoteFollowersOf(store, accountId)) {
     const follower = getAccount(store, id);
     if (follower && follower.domain !== null && !follower.suspended && follower.inbox) followers.push(follower);
   }

@@ -148,6 +148,11 @@ export function notifyingFollowerIds(store: Store, targetId: string): string[] {
   return ids;
 }
 
+export function hasNotifyingFollowers(store: Store, targetId: string): boolean {
+  for (const _ of store.db.notifyingFollowers.getKeys({ start: [targetId], end: [targetId, END], limit: 1 })) return true;
+  return false;
+}
+
 /** Migration 5: the index of notifying followers, for follows made before it. */
 export function indexNotifyingFollowers(store: Store): void {
   for (const { value } of store.db.follows.getRange()) {

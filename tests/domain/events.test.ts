@@ -90,3 +90,25 @@ test("an action that fails records nothing: its event's jobs roll back with its 
     t.deps.jobs.resume();
   }
 });
+
+test("a new status gives jobs only to the subscribers that have something to do with it", async () => {
+  const given = (has: Record<string, boolean> | undefined) =>
+    recordEvent({ jobs: { enqueue: () => {} } as never }, "status.created", { statusId: "1", accountId: "2", firstLink: null, ...(has ? { has } : {}) } as never)
+      .filter((name) => !name.startsWith("test."))
+      .sort();
+  const plain = { tags: false, direct: false, pendingQuote: false, notifyingFollowers: false, remoteAudience: false };
+  const every = { tags: true, direct: true, pendingQuote: true, notifyingFollowers: true, remoteAudience: true };
+  expect(given(plain)).toEqual(["search.index_status", "timelines.fan_out"]);
+  expect(given(every)).toEqual([
+    "conversations.add_status",
+    "featured_tags.count",
+    "federation.quote_request",
+    "federation.send_create",
+    "notifications.subscribed_status",
+    "search.index_status",
+    "tags.count_use",
+    "timelines.fan_out",
+  ]);
+  // Events recorded before the facts existed (queued by an older release) give every subscriber its job.
+  expect(given(undefined)).toEqual(given(every));
+});

@@ -5,12 +5,13 @@
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { getFollow, isFollowing } from "../../store/relationships.ts";
+import { getFollow, hasNotifyingFollowers, isFollowing } from "../../store/relationships.ts";
 import {
   homeShowsRecently, isLocalAccountId, putHomeEntry, putPublicEntry, tagFeed, type FeedEntry, type PublicFeed,
 } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { recordEvent, type Origin } from "../events.ts";
+import { remoteFollowersOf } from "./followers.ts";
 
 /** Rows written per transaction: big enough to amortise the commit, small enough not to stall other writers. */
 export const FAN_OUT_BATCH = 2000;
@@ -46,8 +47,26 @@ export function onStatusCreated(deps: Deps, status: StatusRecord, firstLink: str
   if (status.reblogOfId) {
     recordEvent(deps, "reblog.created", { statusId: status.id, reblogOfId: status.reblogOfId, accountId: status.accountId }, origin, status.createdAt);
   } else {
-    recordEvent(deps, "status.created", { statusId: status.id, accountId: status.accountId, firstLink }, origin, status.createdAt);
+    const has = {
+      tags: status.tags.length > 0,
+      direct: status.visibility === "direct",
+      pendingQuote: status.quote?.state === "pending",
+      notifyingFollowers: hasNotifyingFollowers(store, status.accountId),
+      remoteAudience: status.local && hasRemoteAudience(store, status),
+    };
+    recordEvent(deps, "status.created", { statusId: status.id, accountId: status.accountId, firstLink, has }, origin, status.createdAt);
   }
+}
+
+/** Does anyone on another server follow its author, or is mentioned, replied to or quoted by it? */
+function hasRemoteAudience(store: Store, status: StatusRecord): boolean {
+  const remote = (id: string | null | undefined) => !!id && !isLocalAccountId(store, id);
+  return (
+    remoteFollowersOf(store, status.accountId).length > 0 ||
+    status.mentionIds.some(remote) ||
+    remote(status.inReplyToAccountId) ||
+    remote(status.quote?.accountId)
+  );
 }
 
 /** Inside a write: the status's rows in the public feeds it belongs to. */
