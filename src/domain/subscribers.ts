@@ -346,7 +346,7 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
   on({
     name: "search.index_status",
     on: "status.created",
-    lane: "default",
+    lane: "index",
     run: (ctx, event) => indexStatuses(ctx, [event.payload.statusId]),
     runBatch: (ctx, events) => indexStatuses(ctx, events.map((event) => event.payload.statusId)),
   }),

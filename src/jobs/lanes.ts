@@ -19,6 +19,9 @@ export const LANE_POLICY: Record<Lane, LanePolicy> = {
   // Many small jobs whose writes are worth merging into one commit.
   realtime: { batch: 64, slots: everyWorker },
   default: { batch: 32, slots: everyWorker },
+  // Search indexing of new statuses: a burst of posts indexes as fast as it posts, but on at most half the
+  // workers, so home fan-out always has a worker of its own.
+  index: { batch: 64, slots: (workers) => Math.max(1, Math.floor(workers / 2)) },
   // Each job mostly waits on another server: many in flight overlap the waits.
   network: { batch: 16, slots: everyWorker },
   // Big jobs nobody is watching: at most half the workers, so their CPU time never takes a whole machine.
