@@ -111,15 +111,18 @@ async function kept(path: string, token: string) {
   throw new Error(`${path} was not kept`);
 }
 
-/** The next read of a kept page after `change`: rebuilt, and what it shows. */
-async function afterChange(path: string, token: string, change: () => Promise<unknown>) {
+/** The next read of a kept page after `change` (and the jobs it set off), answered as `answered`. */
+async function readAfter(path: string, token: string, change: () => Promise<unknown>, answered: "miss" | "rendered") {
   await kept(path, token);
   await change();
   await t.deps.jobs.drain();
   const res = await get(t, path, token);
-  expect(res.headers.get("x-warren-cache")).toBe("miss");
+  expect(res.headers.get("x-warren-cache")).toBe(answered);
   return res;
 }
+
+/** The next read of a kept page after `change`: rebuilt, and what it shows. */
+const afterChange = (path: string, token: string, change: () => Promise<unknown>) => readAfter(path, token, change, "miss");
 
 /** A reader following an author with one status in the reader's home. */
 async function pair() {
@@ -226,11 +229,7 @@ describe("a kept page whose only change is in the accounts it shows is rendered 
   let freshAsked = 0;
   /** The next read of a kept page after `change`: rendered again, and exactly what a fresh build shows. */
   async function renderedAfter(path: string, token: string, change: () => Promise<unknown>) {
-    await kept(path, token);
-    await change();
-    await t.deps.jobs.drain();
-    const res = await get(t, path, token);
-    expect(res.headers.get("x-warren-cache")).toBe("rendered");
+    const res = await readAfter(path, token, change, "rendered");
     // A URL never asked before is built afresh (the pages here hold fewer than 10 statuses).
     const fresh = await get(t, `${path}${path.includes("?") ? "&" : "?"}limit=${20 - freshAsked++}`, token);
     expect(fresh.headers.get("x-warren-cache")).toBe("miss");
