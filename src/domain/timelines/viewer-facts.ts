@@ -7,9 +7,12 @@ import type { FollowRecord } from "../../store/records.ts";
 import { insideWrite, noteExpiry, noteRead, readVersions, versionName, versionsUnchanged, type Versions } from "../../store/versions.ts";
 
 /** Viewers whose facts are kept per thread, least recently used out first. */
-const MAX_VIEWERS = 5_000;
-/** Answers kept per viewer before it starts over (a viewer reading across a huge instance). */
-const MAX_ANSWERS = 20_000;
+const MAX_VIEWERS = 2_000;
+/**
+ * Answers kept per viewer before it starts over (a viewer reading across a huge instance): a page asks about
+ * a few dozen authors, and with the viewer limit this bounds the whole at 2 million answers (~100 MB) at worst.
+ */
+const MAX_ANSWERS = 1_000;
 
 export class ViewerFacts {
   readonly follows = new Map<string, FollowRecord | null>();
