@@ -27,6 +27,12 @@ export function isBlocking(store: Store, blockerId: string, targetId: string): b
   return store.db.blocks.doesExist([blockerId, targetId]);
 }
 
+/** Does `blockerId` block anyone at all? */
+export function blocksAnyone(store: Store, blockerId: string): boolean {
+  for (const _ of store.db.blocks.getKeys({ start: [blockerId], end: [blockerId, END], limit: 1 })) return true;
+  return false;
+}
+
 /** Either account blocks the other. */
 export function blockedEitherWay(store: Store, a: string, b: string): boolean {
   return isBlocking(store, a, b) || isBlocking(store, b, a);

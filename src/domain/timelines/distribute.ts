@@ -5,7 +5,8 @@
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { getFollow, hasNotifyingFollowers, isFollowing } from "../../store/relationships.ts";
+import { blocksAnyone, getFollow, hasNotifyingFollowers, isFollowing } from "../../store/relationships.ts";
+import { cachedAccount } from "../accounts/read.ts";
 import {
   homeShowsRecently, isLocalAccountId, putHomeEntry, putPublicEntry, tagFeed, type FeedEntry, type PublicFeed,
 } from "../../store/timelines.ts";
@@ -86,12 +87,29 @@ export function addToHome(store: Store, viewerId: string, status: StatusRecord):
  * mentioned; replies to others only when they follow the account replied to (or are it); reblogs only
  * while the follow shows reblogs; and nothing they may not see.
  */
-export function wantsInHome(store: Store, status: StatusRecord, followerId: string): boolean {
+export function wantsInHome(store: Store, status: StatusRecord, followerId: string, author?: AuthorFacts): boolean {
   if (status.visibility === "direct" && !status.mentionIds.includes(followerId)) return false;
   const repliedTo = status.inReplyToAccountId;
   if (status.inReplyToId && repliedTo && repliedTo !== status.accountId && repliedTo !== followerId && !isFollowing(store, followerId, repliedTo)) {
     return false;
   }
   if (status.reblogOfId && !getFollow(store, followerId, status.accountId)?.reblogs) return false;
+  if (author) return canSeeStatus(store, followerId, status, author.blocks ? undefined : () => false, () => author.suspended);
   return canSeeStatus(store, followerId, status);
+}
+
+/** What the visibility rules ask of a status's author, asked once for all its followers (fan-out). */
+export interface AuthorFacts {
+  suspended: boolean;
+  /** Blocks anyone at all (else no follower needs asking). */
+  blocks: boolean;
+}
+
+/**
+ * The author facts of `status` for wantsInHome, or undefined for a reblog: the rules ask the same of the
+ * author of the status it wraps, who is someone else.
+ */
+export function authorFactsOf(store: Store, status: StatusRecord): AuthorFacts | undefined {
+  if (status.reblogOfId) return undefined;
+  return { suspended: cachedAccount(store, status.accountId)?.suspended === true, blocks: blocksAnyone(store, status.accountId) };
 }

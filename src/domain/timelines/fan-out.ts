@@ -10,8 +10,8 @@ import { getStatus } from "../../store/statuses.ts";
 import { isLocalAccountId, putListEntry } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
-import { addToHome, entryOf, wantsInHome } from "./distribute.ts";
-import { followersOf } from "./followers.ts";
+import { addToHome, authorFactsOf, entryOf, wantsInHome, type AuthorFacts } from "./distribute.ts";
+import { localFollowersOf } from "./followers.ts";
 import { tagBringsHome, tagFollowersOf } from "../tags/home.ts";
 
 /**
@@ -49,7 +49,7 @@ export async function fanOutStatuses(store: Store, emit: EmitSignal, statusIds: 
   }
   const parts: Part[] = [];
   for (const status of statuses) {
-    const followers = followersOf(store, status.accountId);
+    const followers = localFollowersOf(store, status.accountId);
     for (let i = 0; i < followers.length; i += ROWS_PER_WRITE) parts.push({ status, followerIds: followers.slice(i, i + ROWS_PER_WRITE) });
     const tagFollowers = tagFollowersOf(store, status);
     for (let i = 0; i < tagFollowers.length; i += ROWS_PER_WRITE) {
@@ -89,11 +89,14 @@ function packed(parts: Part[]): Part[][] {
  */
 function deliverToHomes(store: Store, parts: Part[]): Map<StatusRecord, string[]> {
   const taken = new Map<StatusRecord, string[]>();
+  // What the rules ask of each status's author, once per status rather than once per follower.
+  const authors = new Map<StatusRecord, AuthorFacts | undefined>();
   const homes = new Map<string, { status: StatusRecord; viaTags: boolean }[]>();
   for (const { status, followerIds, viaTags = false } of parts) {
     if (!taken.has(status)) {
       if (getStatus(store, status.id)?.deletedAt !== null) continue;
       taken.set(status, []);
+      authors.set(status, authorFactsOf(store, status));
     }
     for (const viewerId of followerIds) {
       const statuses = homes.get(viewerId);
@@ -101,10 +104,11 @@ function deliverToHomes(store: Store, parts: Part[]): Map<StatusRecord, string[]
       else homes.set(viewerId, [{ status, viaTags }]);
     }
   }
+  // Followers came local (localFollowersOf); a local account removed since is no longer a user.
   for (const viewerId of [...homes.keys()].sort()) {
     if (!isLocalAccountId(store, viewerId)) continue;
     for (const { status, viaTags } of homes.get(viewerId)!) {
-      const wanted = viaTags ? tagBringsHome(store, viewerId, status) : wantsInHome(store, status, viewerId);
+      const wanted = viaTags ? tagBringsHome(store, viewerId, status) : wantsInHome(store, status, viewerId, authors.get(status));
       if (wanted && addToHome(store, viewerId, status)) taken.get(status)!.push(viewerId);
     }
   }

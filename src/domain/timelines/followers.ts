@@ -19,6 +19,18 @@ export function followersOf(store: Store, accountId: string): readonly string[] 
   return cache.get(store, accountId, () => ({ value: [...followerIdsOf(store, accountId)], depends: [versionName.followers(accountId)] })).value;
 }
 
+const localLists = new WeakMap<Store, VersionedCache<readonly string[]>>();
+
+/** The ids of `accountId`'s followers on this server (whose homes fan-out fills), kept the same way. */
+export function localFollowersOf(store: Store, accountId: string): readonly string[] {
+  let cache = localLists.get(store);
+  if (!cache) localLists.set(store, (cache = new VersionedCache<readonly string[]>(MAX_IDS, (ids) => ids.length + 1)));
+  return cache.get(store, accountId, () => ({
+    value: followersOf(store, accountId).filter((id) => isLocalAccountId(store, id)),
+    depends: [versionName.followers(accountId)],
+  })).value;
+}
+
 const remoteLists = new WeakMap<Store, VersionedCache<readonly string[]>>();
 /** Remote follower ids kept per thread, in all. */
 const MAX_REMOTE_IDS = 200_000;
