@@ -30,11 +30,12 @@ test("get, set, delete", async () => {
 });
 
 test("TTLs are honoured, and expired entries are swept by later sets", async () => {
-  await kv.set(["ttl", "short"], 1, { ttl: Temporal.Duration.from({ milliseconds: 50 }) });
+  // Long enough that a loaded machine still reads it back before it expires (50 ms did not, once in CI).
+  await kv.set(["ttl", "short"], 1, { ttl: Temporal.Duration.from({ milliseconds: 1500 }) });
   await kv.set(["ttl", "long"], 2, { ttl: Temporal.Duration.from({ hours: 1 }) });
   await kv.set(["ttl", "none"], 3);
   expect(await kv.get(["ttl", "short"])).toBe(1);
-  await Bun.sleep(80);
+  await Bun.sleep(1600);
   expect(await kv.get(["ttl", "short"])).toBeUndefined();
   expect(await kv.get(["ttl", "long"])).toBe(2);
   expect((await all(["ttl"])).map(([key]) => key.join("/"))).toEqual(["ttl/long", "ttl/none"]);
