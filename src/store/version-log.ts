@@ -31,7 +31,7 @@ export function appendToLog(db: LogKeyspaces, names: readonly string[]): void {
 }
 
 /** The log position of the current read snapshot. */
-export function logHead(db: LogKeyspaces): number {
+function logHead(db: LogKeyspaces): number {
   return db.versions.get(LOG_HEAD) ?? 0;
 }
 
