@@ -47,17 +47,15 @@ export class VersionMirror {
    * synchronous run: it is forgotten in a microtask (always before any timer) and by freshSnapshot.
    */
   private snapshotHead: number | undefined;
-  private readonly forget = () => (this.snapshotHead = undefined);
+  /** The LMDB commit id the mirror was last brought up to (syncTo). */
+  private syncedCommit = -1;
 
   constructor(private readonly db: LogKeyspaces) {}
 
-  /** Store.freshSnapshot: the next read starts a new snapshot. */
-  snapshotEnded(): void {
+  /** The next read starts a new snapshot (Store.freshSnapshot, and the microtask after every sync). */
+  readonly snapshotEnded = (): void => {
     this.snapshotHead = undefined;
-  }
-
-  /** The LMDB commit id the mirror was last brought up to (syncTo). */
-  private syncedCommit = -1;
+  };
 
   /**
    * Brings the mirror up to `commit` (the environment's last commit id): with nothing committed since it
@@ -67,7 +65,7 @@ export class VersionMirror {
   syncTo(commit: number, fresh: () => void): number {
     if (commit === this.syncedCommit && this.seq >= 0) {
       this.snapshotHead ??= this.seq;
-      queueMicrotask(this.forget);
+      queueMicrotask(this.snapshotEnded);
       return this.seq;
     }
     fresh();
@@ -81,7 +79,7 @@ export class VersionMirror {
     if (this.snapshotHead !== undefined) return this.snapshotHead;
     const head = this.applyUpTo(logHead(this.db));
     this.snapshotHead = head;
-    queueMicrotask(this.forget);
+    queueMicrotask(this.snapshotEnded);
     return head;
   }
 
@@ -106,30 +104,30 @@ export class VersionMirror {
    * remembers). `head` is what sync() just returned.
    */
   unchangedSince(names: readonly string[], seq: number, head: number): boolean | undefined {
-    if (seq < this.floor || seq > head) return undefined;
-    for (let i = 0; i < names.length; i++) {
-      const at = this.changedAt.get(names[i]!);
-      if (at !== undefined && at > seq) return false;
-    }
+    if (!this.vouchesFor(seq, head)) return undefined;
+    for (let i = 0; i < names.length; i++) if (this.bumpedAfter(names[i]!, seq)) return false;
     return true;
   }
 
   /** Which of `names` were bumped after `seq`; undefined when the mirror cannot tell. */
   changedSince(names: readonly string[], seq: number, head: number): string[] | undefined {
-    if (seq < this.floor || seq > head) return undefined;
-    const out: string[] = [];
-    for (const name of names) {
-      const at = this.changedAt.get(name);
-      if (at !== undefined && at > seq) out.push(name);
-    }
-    return out;
+    if (!this.vouchesFor(seq, head)) return undefined;
+    return names.filter((name) => this.bumpedAfter(name, seq));
   }
 
-  /** unchangedSince for one name. */
+  /** unchangedSince for one name (no array for the kept records' hot path). */
   unchangedOneSince(name: string, seq: number, head: number): boolean | undefined {
-    if (seq < this.floor || seq > head) return undefined;
+    return this.vouchesFor(seq, head) ? !this.bumpedAfter(name, seq) : undefined;
+  }
+
+  /** Does the map hold every bump after `seq` up to `head`? */
+  private vouchesFor(seq: number, head: number): boolean {
+    return seq >= this.floor && seq <= head;
+  }
+
+  private bumpedAfter(name: string, seq: number): boolean {
     const at = this.changedAt.get(name);
-    return at === undefined || at <= seq;
+    return at !== undefined && at > seq;
   }
 
   private restart(head: number): number {

@@ -86,24 +86,21 @@ export class PageCache {
     if (!page) return undefined;
     const commit = deps.store.lastCommitId();
     page.renderedAgain = false;
-    if (now < page.stamp.until && page.checkedAt === commit) return page;
+    if (now >= page.stamp.until || (page.checkedAt !== commit && !this.current(deps, page, commit))) {
+      this.drop(key);
+      return undefined;
+    }
+    page.checkedAt = commit;
+    return page;
+  }
+
+  /** Is `page` still what it would be built as, now that `commit` is the last one (rendered again if need be)? */
+  private current(deps: Deps, page: Page, commit: number): boolean {
     // Compare with the newest commit, not with the snapshot this thread's reads happen to share.
-    const head = syncVersionsTo(deps.store, commit);
-    if (now < page.stamp.until && page.stamp.seq === head) {
-      page.checkedAt = commit;
-      return page;
-    }
-    if (now < page.stamp.until) {
-      const since = changedVersions(deps.store, page.stamp);
-      // Undefined when the mirror cannot tell (a page older than what it remembers): built again.
-      const current = !!since && (since.changed.length === 0 || this.renderedAgain(deps, page, since));
-      if (current) {
-        page.checkedAt = commit;
-        return page;
-      }
-    }
-    this.drop(key);
-    return undefined;
+    if (page.stamp.seq === syncVersionsTo(deps.store, commit)) return true;
+    const since = changedVersions(deps.store, page.stamp);
+    // Undefined when the mirror cannot tell (a page older than what it remembers): built again.
+    return !!since && (since.changed.length === 0 || this.renderedAgain(deps, page, since));
   }
 
   /**
@@ -128,7 +125,6 @@ export class PageCache {
     page.stamp = { ...page.stamp, seq };
     return true;
   }
-
 }
 
 const encoder = new TextEncoder();
