@@ -44,12 +44,10 @@ export interface MediaRecord {
   remoteUrl?: string;
 }
 
-const keptMedia = new WeakMap<Store, KeptRecords<MediaRecord>>();
+const keptMedia = new KeptRecords<MediaRecord>(20_000);
 
 export function getMedia(store: Store, id: string): MediaRecord | undefined {
-  let kept = keptMedia.get(store);
-  if (!kept) keptMedia.set(store, (kept = new KeptRecords(20_000)));
-  return kept.get(store, id, versionName.media(id), () => store.db.media.get(id));
+  return keptMedia.get(store, id, versionName.media(id), () => store.db.media.get(id));
 }
 
 /** Inside a write: stores the record and keeps the unattached index matching it. */

@@ -25,13 +25,11 @@ export interface PreviewCardRecord {
 }
 
 /** Per thread: every status of a page asks for its card, and most have none. */
-const keptCards = new WeakMap<Store, KeptRecords<PreviewCardRecord>>();
+const keptCards = new KeptRecords<PreviewCardRecord>(20_000);
 
 export function getCard(store: Store, statusId: string): PreviewCardRecord | undefined {
-  let kept = keptCards.get(store);
-  if (!kept) keptCards.set(store, (kept = new KeptRecords(20_000)));
   // A card's writes bump its status's version (versions.ts).
-  return kept.get(store, statusId, versionName.status(statusId), () => store.db.cards.get(statusId));
+  return keptCards.get(store, statusId, versionName.status(statusId), () => store.db.cards.get(statusId));
 }
 
 /** Inside a write. */

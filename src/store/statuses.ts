@@ -7,13 +7,10 @@ import { joinedAmong } from "./statuses-interactions.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 
 /** Per thread; statuses are read many times per page (feeds, reblogs' originals, the loader). */
-const keptStatuses = new WeakMap<Store, KeptRecords<StatusRecord>>();
-const MAX_KEPT_STATUSES = 5_000;
+const keptStatuses = new KeptRecords<StatusRecord>(5_000);
 
 export function getStatus(store: Store, id: string): StatusRecord | undefined {
-  let kept = keptStatuses.get(store);
-  if (!kept) keptStatuses.set(store, (kept = new KeptRecords(MAX_KEPT_STATUSES)));
-  return kept.get(store, id, versionName.status(id), () => store.db.statuses.get(id));
+  return keptStatuses.get(store, id, versionName.status(id), () => store.db.statuses.get(id));
 }
 
 /** Inside a write: a new status (or reblog) with every index it belongs to. */

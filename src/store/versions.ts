@@ -249,28 +249,30 @@ export function versionsUnchanged(store: Store, read: Versions): boolean {
 }
 
 /**
- * Records kept per thread while their version is unchanged: a hit costs two map lookups and no LMDB read.
- * Absent records are kept too (creating one bumps its version). At most `max`, oldest out first; reads
- * inside a write go to the store.
+ * Records kept per thread (and per store handle) while their version is unchanged: a hit costs two map
+ * lookups and no LMDB read. Absent records are kept too (creating one bumps its version). At most `max` per
+ * store, oldest out first; reads inside a write go to the store.
  */
 export class KeptRecords<T> {
-  private entries = new Map<string, { value: T | undefined; seq: number }>();
+  private byStore = new WeakMap<Store, Map<string, { value: T | undefined; seq: number }>>();
 
   constructor(private readonly max: number) {}
 
   get(store: Store, id: string, name: string, read: () => T | undefined): T | undefined {
     if (insideWrite(store)) return read();
+    let entries = this.byStore.get(store);
+    if (!entries) this.byStore.set(store, (entries = new Map()));
     const mirror = mirrorOf(store);
     const head = mirror.sync();
-    const kept = this.entries.get(id);
+    const kept = entries.get(id);
     if (kept && mirror.unchangedOneSince(name, kept.seq, head)) {
       recording?.names.add(name);
       return kept.value;
     }
     const value = read();
-    if (kept) this.entries.delete(id);
-    else if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { value, seq: head });
+    if (kept) entries.delete(id);
+    else if (entries.size >= this.max) entries.delete(entries.keys().next().value!);
+    entries.set(id, { value, seq: head });
     return value;
   }
 }
