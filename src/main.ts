@@ -6,7 +6,11 @@ import { runCli } from "./cli/index.ts";
 
 async function serve() {
   const server = await startServer(loadConfig());
+  let stopping = false;
+  // A signal can arrive twice (from a terminal's process group and from a wrapper such as `npx warren`).
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     process.stderr.write(`${signal}: shutting down\n`);
     await server.stop();
     process.exit(0);

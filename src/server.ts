@@ -4,6 +4,7 @@ import { FFMPEG_MISSING, findFfmpeg } from "./media/ffmpeg.ts";
 import { buildApp, createDeps } from "./app.ts";
 import { log } from "./lib/log.ts";
 import { startTrendsRefresh } from "./domain/trends/refresh.ts";
+import { missingOwnerHint } from "./cli/owner-hint.ts";
 
 export interface RunningServer {
   url: string;
@@ -21,6 +22,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = app.server!.port!;
   await deps.jobs.start();
   await startTrendsRefresh(deps);
+  const ownerHint = missingOwnerHint(deps);
+  if (ownerHint) process.stderr.write(ownerHint);
   log.info("warren listening", { port, url: config.url, data: config.dataDir });
   if (!findFfmpeg()) log.warn("video and audio uploads are off", { reason: FFMPEG_MISSING });
   let stopping: Promise<void> | null = null;
