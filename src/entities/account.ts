@@ -5,8 +5,8 @@ import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
 import { publicId } from "../lib/ids.ts";
-import { linkifyText } from "../lib/html.ts";
 import { roleOf, type Role } from "../domain/accounts/roles.ts";
+import { fieldValueHtml } from "../domain/accounts/field-html.ts";
 import type { AccountRecord, ProfileField, UserRecord } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
 
@@ -127,11 +127,10 @@ export function acctOf(account: AccountRecord): string {
   return account.domain ? `${account.username}@${account.domain}` : account.username;
 }
 
-/** Local values are plain text and rendered here; remote ones arrive as sanitised HTML. */
 function presentField(account: AccountRecord, field: ProfileField) {
   return {
     name: field.name,
-    value: account.domain ? field.value : linkifyText(field.value, { relMe: true }),
+    value: fieldValueHtml(account, field),
     verified_at: isoOrNull(field.verifiedAt),
   };
 }

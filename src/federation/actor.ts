@@ -3,6 +3,7 @@ import type { ActorKeyPair, Context, RequestContext } from "@fedify/fedify";
 import { Application, Endpoints, Image, Person, PropertyValue, Service } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { AccountRecord } from "../store/records.ts";
+import { fieldValueHtml } from "../domain/accounts/field-html.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -53,7 +54,7 @@ export function localActor(ctx: Context<unknown>, config: Config, account: Accou
     assertionMethods: keys.map((key) => key.multikey),
     icon: suspended ? null : image(config, account.avatarUrl, account.avatarDescription),
     image: suspended ? null : image(config, account.headerUrl, account.headerDescription),
-    attachments: suspended ? [] : account.fields.map((field) => new PropertyValue({ name: field.name, value: field.value })),
+    attachments: suspended ? [] : account.fields.map((field) => new PropertyValue({ name: field.name, value: fieldValueHtml(account, field) })),
   };
   return account.bot ? new Service(values) : new Person(values);
 }

@@ -120,10 +120,11 @@ async function fetchActor(deps: FederationDeps, url: URL): Promise<Actor | null>
   return isActor(object) && object.id ? object : null;
 }
 
+/** An http(s) URL from a link or URL value, or null: a `javascript:` or `data:` profile or image URL would
+ * reach the API, the web pages' links and the mentions rendered in local statuses. */
 function href(value: URL | Link | null | undefined): string | null {
-  if (!value) return null;
-  if (value instanceof URL) return value.href;
-  return value.href?.href ?? null;
+  const url = value instanceof URL ? value : value?.href;
+  return url && (url.protocol === "http:" || url.protocol === "https:") ? url.href : null;
 }
 
 async function imageUrl(image: Promise<Image | null>): Promise<string | null> {

@@ -77,10 +77,25 @@ export function sanitizeHtml(html: string): string {
   return out;
 }
 
-/** Remote plain-text fields (display names): no markup at all, as Mastodon shows them. */
+/** Remote plain-text fields (display names): no markup at all, and not the text of script-like elements. */
 export function plainText(html: string): string {
   let out = "";
-  const parser = new Parser({ ontext: (text) => (out += text) }, { decodeEntities: true });
+  // htmlparser2 closes every element it opens (void ones at once), so a depth count finds the ends.
+  let dropping = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (dropping || DROPPED.has(name)) dropping++;
+      },
+      onclosetag() {
+        if (dropping) dropping--;
+      },
+      ontext(text) {
+        if (!dropping) out += text;
+      },
+    },
+    { decodeEntities: true },
+  );
   parser.write(html);
   parser.end();
   return out;

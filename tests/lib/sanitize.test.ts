@@ -31,6 +31,7 @@ test("deep nesting cannot grow without bound", () => {
   expect(sanitizeHtml(deep).match(/<b>/g)!.length).toBeLessThanOrEqual(64);
 });
 
-test("plain text fields lose every tag and decode entities", () => {
-  expect(plainText("<b>Al</b>ice &amp; co<script>x</script>")).toBe("Alice & cox");
+test("plain text fields lose every tag and decode entities; script-like elements go with their text", () => {
+  expect(plainText("<b>Al</b>ice &amp; co<script>x</script>")).toBe("Alice & co");
+  expect(plainText("<img src=x onerror=alert(1)>Mal<svg><img src=y><style>p{}</style>z</svg>lory<br>!")).toBe("Mallory!");
 });

@@ -69,6 +69,9 @@ function policyOf(data: PushDataInput): PushPolicy {
   return data.policy as PushPolicy;
 }
 
+/** The endpoint to store: as the client sent it (masto.js and Mastodon.py compare it verbatim, so
+ * `https://example.com` must not come back as `https://example.com/`), once checked as a URL. Only surrounding
+ * whitespace, never part of a URL, is dropped. */
 function checkEndpoint(raw: string | undefined, allowPrivateAddresses: boolean): string {
   const endpoint = raw?.trim() ?? "";
   if (!endpoint) throw new Unprocessable("Validation failed: Endpoint can't be blank");
@@ -89,7 +92,7 @@ function checkEndpoint(raw: string | undefined, allowPrivateAddresses: boolean):
       throw new Unprocessable("Validation failed: Endpoint must be on a public host");
     }
   }
-  return url.href;
+  return endpoint;
 }
 
 /** Base64 in either alphabet, padded or not → the bytes; null when it is not base64 at all. */
