@@ -53,7 +53,7 @@ interface RouteInfo {
 
 const hasProperties = (schema: TSchema | undefined) => Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}).length > 0;
 
-/** Routes the rate limits (plugins/rate-limits.ts) may answer 429: the API, and password sign-ins. */
+/** Routes the rate limits (plugins/rate-limits.ts) may answer 429 JSON: the API, and password sign-ins. */
 const mayBeThrottled = (route: RouteInfo) =>
   route.path.startsWith("/api") || (route.method === "POST" && ["/oauth/token", "/oauth/authorize"].includes(route.path));
 

@@ -257,6 +257,11 @@ export const KEYSPACES = {
    * (src/store/imports.ts): ["i", accountId, importId] → ImportRecord; ["j", importId, index] → ImportRow */
   userTokens: "user_tokens",
 
+  // Browser sessions of the web pages (src/store/web-sessions.ts; docs/web.md), two families by the first element
+  /** ["s", sha256(session id)] → WebSessionRecord (the cookie holds the id; only its digest is stored);
+   * ["a", accountId, publicId] → sha256(session id): a user's sessions, oldest first (the sessions page, ending them all) */
+  webSessions: "web_sessions",
+
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",

@@ -225,11 +225,13 @@ describe("sign-ups and sign-ins", () => {
     await expectTooMany(await submit("198.51.100.80", { username: "heidi", password: heidi.password }), 25);
     await expectTooMany(await grant("heidi", heidi.password, "198.51.100.81"), 25);
 
-    // Approving again with the session a sign-in left is not a sign-in attempt.
+    // Approving again with the session a sign-in left is not a sign-in attempt (the page, opened again, has
+    // a CSRF token bound to that session).
     const ivan = await createUser(t, "ivan");
     const signedIn = await submitAuthorize(t, page.jar, { ...page.fields, username: "ivan", password: ivan.password, decision: "approve" });
     expect(signedIn.status).toBe(200);
-    const approvals = await repeat(30, () => submit("198.51.100.82", {}));
+    const consent = await openAuthorizePage(t, params, page.jar);
+    const approvals = await repeat(30, () => submit("198.51.100.82", { authenticity_token: consent.fields.authenticity_token! }));
     expect(approvals.every((s) => s === 200)).toBe(true);
   });
 });

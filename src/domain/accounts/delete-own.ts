@@ -6,6 +6,7 @@
 import type { Deps } from "../../deps.ts";
 import { getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
+import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { verifyPassword } from "../auth/password.ts";
 import { checkSettingsSession, type Session } from "../auth/settings.ts";
 import { recordEvent } from "../events.ts";
@@ -31,6 +32,7 @@ export async function deleteOwnAccount(deps: Deps, session: Session, form: Delet
     if (!account || !user || account.dataDeletedAt != null) return;
     const now = Date.now();
     for (const token of tokensOf(deps.store, account.id)) revokeToken(deps.store, token, now);
+    removeWebSessionsOf(deps.store, account.id);
     const suspended = account.suspended ? account : { ...account, suspended: true, suspendedAt: now, suspensionOrigin: "local" as const };
     putAccount(deps.store, { ...suspended, dataDeletedAt: now });
     putUser(deps.store, { ...user, disabled: true });

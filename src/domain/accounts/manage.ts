@@ -5,6 +5,7 @@ import { NotFound } from "../../lib/errors.ts";
 import { findAccountByAcct, findUserByEmail, getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
+import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { hashPassword } from "../auth/password.ts";
 import { isValidEmail, normaliseEmail } from "./email.ts";
 import { Problems } from "./validation.ts";
@@ -13,10 +14,10 @@ export interface UserChanges {
   role?: RoleName;
   approve?: boolean;
   confirm?: boolean;
-  /** true disables sign-in (every token answers 403), false enables it again */
+  /** true disables sign-in (every token answers 403, browser sessions end), false enables it again */
   disabled?: boolean;
   email?: string;
-  /** A new password; every existing token of the user is revoked with it. */
+  /** A new password; every existing token and browser session of the user ends with it. */
   password?: string;
 }
 
@@ -48,6 +49,7 @@ export async function changeUser(deps: Deps, accountId: string, changes: UserCha
     if (changes.approve) nextUser.approved = true;
     if (changes.confirm && nextUser.confirmedAt === null) nextUser.confirmedAt = Date.now();
     if (changes.disabled !== undefined) nextUser.disabled = changes.disabled;
+    if (changes.disabled || passwordHash !== undefined) removeWebSessionsOf(deps.store, accountId);
     if (email !== undefined) nextUser.email = email;
     if (passwordHash !== undefined) {
       nextUser.passwordHash = passwordHash;

@@ -11,6 +11,7 @@ import { removeAccountRecords } from "../../store/admin-accounts.ts";
 import { insertAccountWarning, type WarningAction } from "../../store/admin.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import type { AccountRecord, UserRecord } from "../../store/records.ts";
+import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { recordEvent } from "../events.ts";
 import { adminAccountView, findAdminAccount, type AdminAccountView } from "./accounts-read.ts";
 import { ensure, mayDecideSignUp, mayDeleteData, mayDisable, mayModerate, mayUnsuspend, staffCan, type Staff } from "./accounts-policy.ts";
@@ -26,8 +27,10 @@ function current(store: Store, accountId: string): AdminAccountView {
   return adminAccountView(store, account);
 }
 
+/** Every access token and browser session of the account ends. */
 function revokeAllTokens(store: Store, accountId: string, now: number): void {
   for (const token of tokensOf(store, accountId)) if (!token.revokedAt) revokeToken(store, token, now);
+  removeWebSessionsOf(store, accountId);
 }
 
 /**
@@ -203,6 +206,8 @@ export async function performAccountAction(deps: ActionDeps, staff: Staff, rawId
       }
     }
     if (type === "disable" && user && !user.disabled) putUser(store, { ...user, disabled: true });
+    // Their tokens answer 403 until lifted (API.md §1.1); browser sessions end at once.
+    if (type === "disable" || type === "suspend") removeWebSessionsOf(store, account.id);
     const warningId = newId(now);
     insertAccountWarning(store, {
       v: 1,

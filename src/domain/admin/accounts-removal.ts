@@ -25,6 +25,7 @@ import { removeThreadMutesOf } from "../../store/thread-mutes.ts";
 import { listsOf, removeList } from "../../store/lists.ts";
 import { clearNotifications } from "../../store/notifications.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
+import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { removeBlock, removeFollow, removeFollowRequest, removeMute } from "../../store/relationships.ts";
 import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
@@ -172,6 +173,7 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     }
     const now = Date.now();
     for (const token of tokensOf(store, accountId)) if (!token.revokedAt) revokeToken(store, token, now);
+    removeWebSessionsOf(store, accountId);
     const blank: AccountRecord = {
       ...account,
       displayName: "",

@@ -1,10 +1,11 @@
-// /settings/password: a new password, given the current one, under the API's length rules. Every session ends
-// (the session cookie is signed over the password hash; the page gives this browser a new one) and the
-// user's access tokens are revoked, as after a reset: whoever else was signed in is signed out.
+// /settings/password: a new password, given the current one, under the API's length rules. Every other
+// session ends (the one changing it stays) and the user's access tokens are revoked, as after a reset:
+// whoever else was signed in is signed out.
 import type { Deps } from "../../deps.ts";
 import { getUser, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import type { UserRecord } from "../../store/records.ts";
+import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { Problems } from "../accounts/validation.ts";
 import { checkNewPassword } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
@@ -16,8 +17,11 @@ export interface PasswordChangeForm {
   password_confirmation?: string;
 }
 
-/** Throws a 422 (Problems) when the current password is wrong or the new one breaks the rules. */
-export async function changePassword(deps: Deps, session: Session, form: PasswordChangeForm, now = Date.now()): Promise<UserRecord> {
+/**
+ * Throws a 422 (Problems) when the current password is wrong or the new one breaks the rules. `keepSessionHash`:
+ * the digest of the session making the change, which stays.
+ */
+export async function changePassword(deps: Deps, session: Session, form: PasswordChangeForm, keepSessionHash: string, now = Date.now()): Promise<UserRecord> {
   checkSettingsSession(session);
   const problems = checkNewPassword({ password: form.password ?? "", confirmation: form.password_confirmation ?? "" });
   if (!(await verifyPassword(form.current_password ?? "", session.user.passwordHash))) {
@@ -36,6 +40,7 @@ export async function changePassword(deps: Deps, session: Session, form: Passwor
     const next = { ...user!, passwordHash };
     putUser(deps.store, next);
     for (const token of tokensOf(deps.store, next.accountId)) revokeToken(deps.store, token, now);
+    removeWebSessionsOf(deps.store, next.accountId, keepSessionHash);
     return next;
   });
 }

@@ -1,12 +1,13 @@
 // Password reset (docs/web.md): /auth/password/new records `user.password_reset_requested` for a known
 // address (and answers the same either way); its subscriber (mail.password_reset, network lane) mails a
-// one-time link valid for six hours. Setting the new password uses the token, ends every browser session (the
-// session cookie is signed over the password hash) and revokes the user's access tokens, as Mastodon does.
+// one-time link valid for six hours. Setting the new password uses the token, ends every browser session
+// (domain/auth/web-sessions.ts) and revokes the user's access tokens, as Mastodon does.
 import type { Deps } from "../../deps.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import { passwordResetMail } from "../../mail/templates/password-reset.ts";
 import { findUserByEmail, getAccount, getUser, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
+import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { recordEvent, type DomainEvent, type SubscriberContext } from "../events.ts";
@@ -74,6 +75,7 @@ export async function resetPassword(deps: Deps, raw: string | undefined, input: 
     useMailToken(deps.store, checked.token, now);
     putUser(deps.store, { ...checked.user, passwordHash });
     for (const token of tokensOf(deps.store, checked.user.accountId)) revokeToken(deps.store, token, now);
+    removeWebSessionsOf(deps.store, checked.user.accountId);
     return { ok: true, account: checked.account };
   });
 }

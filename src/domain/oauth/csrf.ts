@@ -1,6 +1,7 @@
-// CSRF protection of the authorization form: a signed double submit. The browser holds a random nonce in
-// an HttpOnly cookie; the form carries HMAC(instance secret, nonce). Another site can neither read the
-// form nor mint a matching pair, so a POST without both halves is refused.
+// CSRF protection of the web forms. Before sign-in: a signed double submit, the browser holding a random
+// nonce in an HttpOnly cookie and the form carrying HMAC(instance secret, nonce). Once signed in, the token is
+// HMAC(instance secret, session id) instead, and a nonce token is refused: a nonce cookie planted by someone
+// else (a sibling subdomain can set cookies) together with its token does not work with the victim's session.
 import { randomSecret } from "../../lib/secrets.ts";
 import { sign, validSignature } from "./signing.ts";
 
@@ -20,4 +21,13 @@ export function csrfToken(secret: string, nonce: string): string {
 
 export function csrfValid(secret: string, nonce: string | undefined, token: string | undefined): boolean {
   return isCsrfNonce(nonce) && validSignature(secret, token, "csrf", nonce);
+}
+
+/** The token of a signed-in browser's forms: bound to its session id. */
+export function sessionCsrfToken(secret: string, sessionId: string): string {
+  return sign(secret, "csrf-session", sessionId);
+}
+
+export function sessionCsrfValid(secret: string, sessionId: string, token: string | undefined): boolean {
+  return validSignature(secret, token, "csrf-session", sessionId);
 }

@@ -1,12 +1,16 @@
-// The browser's state across the people-facing pages: the CSRF nonce cookie of the forms and the session cookie
-// (domain/oauth/session.ts), shared with /oauth/authorize, which then asks only for consent. Both are HttpOnly,
-// SameSite=Lax and Secure when the instance URL is https. The session cookie's path is `/`; sessions set before
-// were scoped to /oauth/authorize, so signing out clears both.
+// The browser's state across the people-facing pages: the session (domain/auth/web-sessions.ts), shared with
+// /oauth/authorize, which then asks only for consent, and the CSRF token of its forms (domain/oauth/csrf.ts):
+// bound to the session once signed in, else to a nonce cookie. Both cookies are HttpOnly, SameSite=Lax and
+// Secure when the instance URL is https. The session cookie's path is `/`; sessions set before were scoped to
+// /oauth/authorize, so ending a session clears both. A session cookie naming no live session (ended, expired,
+// or the old signed format) is cleared and reads as signed out.
+import type { Server } from "elysia/universal";
 import type { Deps } from "../../deps.ts";
-import { csrfToken, csrfValid, isCsrfNonce, newCsrfNonce } from "../../domain/oauth/csrf.ts";
-import { SESSION_LIFETIME_MS, sessionCookieValue, sessionFromCookie } from "../../domain/oauth/session.ts";
+import { findSession, SESSION_MAX_AGE_MS, startSession, touchSession, type WebSession } from "../../domain/auth/web-sessions.ts";
+import { csrfToken, csrfValid, isCsrfNonce, newCsrfNonce, sessionCsrfToken, sessionCsrfValid } from "../../domain/oauth/csrf.ts";
 import { signingSecret } from "../../domain/oauth/signing.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
+import type { AccountRecord } from "../../store/records.ts";
+import { requestAddress } from "../client-address.ts";
 import { readCookie, setCookie } from "../oauth/request.ts";
 
 export const SESSION_COOKIE = "warren_session";
@@ -16,15 +20,14 @@ const CSRF_COOKIE = "warren_csrf";
 
 const secure = (deps: Deps) => deps.config.url.startsWith("https:");
 
-export function sessionCookie(deps: Deps, secret: string, account: AccountRecord, user: UserRecord): string {
-  return setCookie(SESSION_COOKIE, sessionCookieValue(secret, account, user), {
-    path: SESSION_COOKIE_PATH,
-    maxAgeSeconds: SESSION_LIFETIME_MS / 1000,
-    secure: secure(deps),
-  });
+/** Signs the browser in: starts a session (ending `replacing`, this browser's current one) and returns its Set-Cookie. */
+export async function beginSession(deps: Deps, request: Request, server: Server | null | undefined, account: AccountRecord, replacing: WebSession | null): Promise<string> {
+  const origin = { ip: requestAddress(deps.config, request, server), userAgent: request.headers.get("user-agent") };
+  const id = await startSession(deps, account, origin, replacing);
+  return setCookie(SESSION_COOKIE, id, { path: SESSION_COOKIE_PATH, maxAgeSeconds: SESSION_MAX_AGE_MS / 1000, secure: secure(deps) });
 }
 
-/** Set-Cookie values that end the session, at its path and at the path sessions had before. */
+/** Set-Cookie values that clear the session cookie, at its path and at the path sessions had before. */
 export function endSessionCookies(deps: Deps): string[] {
   return [SESSION_COOKIE_PATH, LEGACY_SESSION_PATH].map((path) => setCookie(SESSION_COOKIE, "", { path, maxAgeSeconds: 0, secure: secure(deps) }));
 }
@@ -33,13 +36,13 @@ export interface Browser {
   secret: string;
   /** The CSRF token for this page's forms. */
   csrf: string;
-  /** Set-Cookie values to send with the page (a new CSRF nonce). */
+  /** Set-Cookie values to send with the page (a new CSRF nonce; clearing a dead session cookie). */
   cookies: string[];
-  session: { account: AccountRecord; user: UserRecord } | null;
+  session: WebSession | null;
 }
 
-/** What a GET page needs: the session, and a CSRF nonce (made when the browser has none). */
-export async function browserOf(deps: Deps, request: Request): Promise<Browser> {
+/** The session and CSRF token of a request, without noting a use of the session. */
+async function readBrowser(deps: Deps, request: Request): Promise<Browser> {
   const secret = await signingSecret(deps);
   let nonce = readCookie(request, CSRF_COOKIE);
   const cookies: string[] = [];
@@ -47,12 +50,30 @@ export async function browserOf(deps: Deps, request: Request): Promise<Browser> 
     nonce = newCsrfNonce();
     cookies.push(setCookie(CSRF_COOKIE, nonce, { path: "/", secure: secure(deps) }));
   }
-  const session = sessionFromCookie(deps.store, secret, readCookie(request, SESSION_COOKIE));
-  return { secret, csrf: csrfToken(secret, nonce), cookies, session };
+  const cookie = readCookie(request, SESSION_COOKIE);
+  const session = findSession(deps.store, cookie);
+  if (cookie && !session) cookies.push(...endSessionCookies(deps));
+  const csrf = session ? sessionCsrfToken(secret, session.raw) : csrfToken(secret, nonce);
+  return { secret, csrf, cookies, session };
 }
 
-/** A form POST: null when its CSRF token does not match the browser's nonce. */
+/** What a GET page needs: the session, and the CSRF token of its forms (a nonce is made when the browser has none). */
+export async function browserOf(deps: Deps, request: Request): Promise<Browser> {
+  const browser = await readBrowser(deps, request);
+  if (browser.session) await touchSession(deps, browser.session);
+  return browser;
+}
+
+/**
+ * A form POST: null when its CSRF token is not this browser's. A signed-in browser's token must be bound to
+ * its session; a nonce token (from before sign-in, or from a cookie someone else planted) is refused.
+ */
 export async function postedBrowser(deps: Deps, request: Request, token: string | undefined): Promise<Browser | null> {
-  const browser = await browserOf(deps, request);
-  return csrfValid(browser.secret, readCookie(request, CSRF_COOKIE), token) ? browser : null;
+  const browser = await readBrowser(deps, request);
+  const valid = browser.session
+    ? sessionCsrfValid(browser.secret, browser.session.raw, token)
+    : csrfValid(browser.secret, readCookie(request, CSRF_COOKIE), token);
+  if (!valid) return null;
+  if (browser.session) await touchSession(deps, browser.session);
+  return browser;
 }

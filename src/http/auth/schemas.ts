@@ -22,5 +22,8 @@ export const SETTINGS_FORM_REFUSALS = {
   403: Html("CSRF check failed, or the login is unconfirmed or pending approval"),
 };
 
+/** The settings forms that check the current password count against the sign-in limits (plugins/rate-limits.ts). */
+export const PASSWORD_FORM_THROTTLED = { 429: Html("too many password attempts from this address or for this account (the sign-in limits)") };
+
 export const onlyStringQuery = (ctx: { query: unknown }) => void (ctx.query = onlyStrings(ctx.query));
 export const onlyStringBody = (ctx: { body: unknown }) => void (ctx.body = onlyStrings(ctx.body));

@@ -7,7 +7,7 @@ import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { endSessionCookies } from "./browser.ts";
 import { e, field, form, htmlPage, paragraph } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, PASSWORD_FORM_THROTTLED, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/delete";
@@ -54,6 +54,7 @@ export const settingsDeleteRoutes = (deps: Deps) => {
       response: {
         200: Html("deleted: signed out, the data being removed"),
         ...SETTINGS_FORM_REFUSALS,
+        ...PASSWORD_FORM_THROTTLED,
         422: Html("the form again, with the problems (wrong password or username)"),
       },
       detail: { summary: "Delete the account (form)", tags: ["web"] },

@@ -8,7 +8,7 @@ import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import type { UserRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, PASSWORD_FORM_THROTTLED, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/email";
@@ -56,6 +56,7 @@ export const settingsEmailRoutes = (deps: Deps) => {
       response: {
         200: Html("asked: the form again, the new address waiting for confirmation"),
         ...SETTINGS_FORM_REFUSALS,
+        ...PASSWORD_FORM_THROTTLED,
         422: Html("the form again, with the problems (wrong password; address invalid, taken, blocked or unchanged)"),
       },
       detail: { summary: "Change the e-mail address (form); the new one must be confirmed", tags: ["web"] },

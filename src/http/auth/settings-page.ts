@@ -1,7 +1,8 @@
 // What every /settings/* page shares (docs/web.md): the session check (no session: to /auth/sign_in; a login
 // not yet confirmed or approved: a 403 page), the CSRF check of its forms, and the nav between the pages.
 import type { Deps } from "../../deps.ts";
-import { checkSettingsSession, type Session } from "../../domain/auth/settings.ts";
+import { checkSettingsSession } from "../../domain/auth/settings.ts";
+import type { WebSession } from "../../domain/auth/web-sessions.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
@@ -12,6 +13,7 @@ export const SETTINGS_PAGES: [href: string, text: string][] = [
   ["/settings/email", "E-mail"],
   ["/settings/password", "Password"],
   ["/settings/applications", "Applications"],
+  ["/settings/sessions", "Sessions"],
   ["/settings/export", "Export"],
   ["/settings/import", "Import"],
   ["/settings/delete", "Delete account"],
@@ -23,7 +25,7 @@ export function settingsNav(current: string): string {
   return `<nav aria-label="Settings">${items.join(" · ")}</nav>`;
 }
 
-export type SignedIn = { browser: Browser; session: Session };
+export type SignedIn = { browser: Browser; session: WebSession };
 
 /** The answer for a login that may not change settings yet. */
 export const refusedPage = (siteTitle: string, title: string, error: ApiError) =>

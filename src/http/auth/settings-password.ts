@@ -1,14 +1,13 @@
 // GET/POST /settings/password (docs/web.md): change the password given the current one. Every other session
-// and every access token of the user ends; this browser gets a new session cookie.
+// and every access token of the user ends; this browser's session stays.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { changePassword } from "../../domain/auth/password-change.ts";
 import { ACCOUNT_LIMITS } from "../../domain/limits.ts";
 import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import { cachePlugin } from "../plugins/cache.ts";
-import { sessionCookie } from "./browser.ts";
 import { field, form } from "./layout.ts";
-import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
+import { CSRF_FIELD, Field, Html, PASSWORD_FORM_THROTTLED, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 
 const PATH = "/settings/password";
@@ -38,8 +37,7 @@ export const settingsPasswordRoutes = (deps: Deps) => {
       const signedIn = await postSettings(deps, request, body.authenticity_token, TITLE);
       if (signedIn instanceof Response) return signedIn;
       try {
-        const user = await changePassword(deps, signedIn.session, body);
-        signedIn.browser.cookies.push(sessionCookie(deps, signedIn.browser.secret, signedIn.session.account, user));
+        await changePassword(deps, signedIn.session, body, signedIn.session.record.hash);
         return page(signedIn, 200, {}, "Your password has been changed. Other sessions and apps have been signed out.");
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 422) throw error;
@@ -54,8 +52,9 @@ export const settingsPasswordRoutes = (deps: Deps) => {
       }),
       transform: onlyStringBody,
       response: {
-        200: Html("changed: the form again with a notice and a new session cookie"),
+        200: Html("changed: the form again with a notice; every other session has ended"),
         ...SETTINGS_FORM_REFUSALS,
+        ...PASSWORD_FORM_THROTTLED,
         422: Html("the form again, with the problems (wrong current password, length, confirmation)"),
       },
       detail: { summary: "Change the password (form)", tags: ["web"] },

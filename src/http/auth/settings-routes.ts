@@ -8,6 +8,7 @@ import { settingsExportRoutes } from "./settings-export.ts";
 import { settingsImportRoutes } from "./settings-import.ts";
 import { settingsPasswordRoutes } from "./settings-password.ts";
 import { settingsPreferencesRoutes } from "./settings-preferences.ts";
+import { settingsSessionsRoutes } from "./settings-sessions.ts";
 
 export const settingsAccountRoutes = (deps: Deps) =>
   new Elysia({ name: "auth-settings-account-routes" })
@@ -15,6 +16,7 @@ export const settingsAccountRoutes = (deps: Deps) =>
     .use(settingsEmailRoutes(deps))
     .use(settingsPasswordRoutes(deps))
     .use(settingsApplicationsRoutes(deps))
+    .use(settingsSessionsRoutes(deps))
     .use(settingsExportRoutes(deps))
     .use(settingsImportRoutes(deps))
     .use(settingsDeleteRoutes(deps));

@@ -1,10 +1,12 @@
-// GET/POST /auth/sign_in and POST /auth/sign_out (docs/web.md). Signing in sets the session cookie that
-// /oauth/authorize reuses; the messages for disabled, unconfirmed and pending logins are the API's.
+// GET/POST /auth/sign_in and POST /auth/sign_out (docs/web.md). Signing in starts a session (its cookie is
+// what /oauth/authorize reuses); signing out ends it on the server. The messages for disabled, unconfirmed and
+// pending logins are the API's.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { signInToWeb, type WebSignInResult } from "../../domain/auth/web-sign-in.ts";
 import { cachePlugin } from "../plugins/cache.ts";
-import { browserOf, endSessionCookies, postedBrowser, sessionCookie, type Browser } from "./browser.ts";
+import { endSession } from "../../domain/auth/web-sessions.ts";
+import { beginSession, browserOf, endSessionCookies, postedBrowser, type Browser } from "./browser.ts";
 import { e, field, form, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, Redirect, onlyStringBody } from "./schemas.ts";
 
@@ -52,17 +54,17 @@ export const signInRoutes = (deps: Deps) => {
       response: { 200: Html("the sign-in form, or who is signed in with a sign-out button") },
       detail: { summary: "Sign-in page (HTML)", tags: ["web"] },
     })
-    .post("/auth/sign_in", async ({ body, request }) => {
+    .post("/auth/sign_in", async ({ body, request, server }) => {
       const browser = await postedBrowser(deps, request, body.authenticity_token);
       if (!browser) return invalidFormPage(site);
       const result = await signInToWeb(deps.store, body.username ?? "", body.password ?? "");
       if (!result.ok) return signInForm(browser, REFUSALS[result.reason][0], body.username, result.reason);
-      return seeOther("/auth/sign_in", [sessionCookie(deps, browser.secret, result.account, result.user)]);
+      return seeOther("/auth/sign_in", [await beginSession(deps, request, server, result.account, browser.session)]);
     }, {
       body: t.Object({ ...CSRF_FIELD, username: Field("Username or e-mail address"), password: Field("Password") }),
       transform: onlyStringBody,
       response: {
-        303: Redirect("signed in: the session cookie is set"),
+        303: Redirect("signed in: a new session, its cookie set"),
         401: Html("the form again: wrong login or password"),
         403: Html("CSRF check failed, or the login is disabled, unconfirmed or pending approval"),
       },
@@ -71,11 +73,12 @@ export const signInRoutes = (deps: Deps) => {
     .post("/auth/sign_out", async ({ body, request }) => {
       const browser = await postedBrowser(deps, request, body.authenticity_token);
       if (!browser) return invalidFormPage(site);
+      if (browser.session) await endSession(deps, browser.session);
       return seeOther("/auth/sign_in", endSessionCookies(deps));
     }, {
       body: t.Object(CSRF_FIELD),
       transform: onlyStringBody,
-      response: { 303: Redirect("signed out: the session cookie is cleared"), 403: Html("CSRF check failed") },
+      response: { 303: Redirect("signed out: the session ends on the server and its cookie is cleared"), 403: Html("CSRF check failed") },
       detail: { summary: "Sign out (form)", tags: ["web"] },
     });
 };

@@ -8,7 +8,7 @@ import { ACCOUNT_LIMITS } from "../../domain/limits.ts";
 import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import { requestAddress } from "../client-address.ts";
 import { cachePlugin } from "../plugins/cache.ts";
-import { browserOf, postedBrowser, sessionCookie, type Browser } from "./browser.ts";
+import { beginSession, browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, field, form, htmlPage, invalidFormPage, links, paragraph } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, onlyStringBody } from "./schemas.ts";
 
@@ -72,7 +72,7 @@ export const signUpRoutes = (deps: Deps) => {
       try {
         const { account, user } = await signUpFromForm(deps, body, requestAddress(deps.config, request, server));
         const confirmed = user.confirmedAt !== null;
-        const signedIn = confirmed && user.approved ? [sessionCookie(deps, browser.secret, account, user)] : [];
+        const signedIn = confirmed && user.approved ? [await beginSession(deps, request, server, account, browser.session)] : [];
         return welcomePage(browser, account, confirmed, user.approved, signedIn);
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 403)) throw error;

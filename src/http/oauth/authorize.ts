@@ -1,7 +1,8 @@
 // GET /oauth/authorize (sign-in and consent page) and POST /oauth/authorize (the form): the browser half of
 // the authorization code flow (API.md §2.4). Pages are HTML; results go back to the client's registered
-// redirect URI, or are shown on a page for the out-of-band URI.
-import { Elysia, t, type Context } from "elysia";
+// redirect URI, or are shown on a page for the out-of-band URI. The page shares the web pages' session and
+// CSRF tokens (../auth/browser.ts): signed in, it asks only for consent, and its token is bound to the session.
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import {
   AuthorizationPageError,
@@ -12,18 +13,11 @@ import {
   redirectLocation,
   type AuthorizationRequest,
 } from "../../domain/oauth/authorize.ts";
-import { csrfToken, csrfValid, isCsrfNonce, newCsrfNonce } from "../../domain/oauth/csrf.ts";
-import { sessionFromCookie } from "../../domain/oauth/session.ts";
 import { signIn } from "../../domain/oauth/sign-in.ts";
-import { signingSecret } from "../../domain/oauth/signing.ts";
+import { beginSession, browserOf, postedBrowser, type Browser } from "../auth/browser.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { authorizePage, codePage, messagePage, PAGE_HEADERS } from "./page.ts";
-import { onlyStrings, readCookie, setCookie } from "./request.ts";
-import { SESSION_COOKIE, sessionCookie } from "../auth/browser.ts";
-
-const CSRF_COOKIE = "warren_csrf";
-/** The CSRF cookie's path; the session cookie (../auth/browser.ts) is the whole site's. */
-const COOKIE_PATH = "/oauth/authorize";
+import { onlyStrings } from "./request.ts";
 
 const Param = (description: string) => t.Optional(t.String({ description }));
 
@@ -58,33 +52,29 @@ const responses = {
 };
 
 type Params = Record<string, string>;
-type Set = Context["set"];
 
 const isTrue = (value: string | undefined) => ["true", "1", "t", "on", "yes"].includes((value ?? "").toLowerCase());
 
 export const authorizeRoutes = (deps: Deps) => {
   const title = deps.config.instanceTitle;
-  const secure = deps.config.url.startsWith("https:");
 
-  const page = (set: Set, status: number, html: string) => {
-    set.status = status;
-    Object.assign(set.headers, PAGE_HEADERS);
-    return html;
+  const withCookies = (headers: Headers, cookies: readonly string[]) => {
+    for (const cookie of cookies) headers.append("set-cookie", cookie);
+    return headers;
   };
 
-  const redirect = (set: Set, location: string) => {
-    set.status = 302;
-    set.headers["location"] = location;
-    set.headers["referrer-policy"] = "no-referrer";
-    return "";
-  };
+  const page = (status: number, html: string, cookies: readonly string[] = []) =>
+    new Response(html, { status, headers: withCookies(new Headers(PAGE_HEADERS), cookies) });
+
+  const redirect = (location: string, cookies: readonly string[] = []) =>
+    new Response(null, { status: 302, headers: withCookies(new Headers({ location, "referrer-policy": "no-referrer", "cache-control": "no-store" }), cookies) });
 
   /** Request problems: an error page when the client cannot be trusted, else back to its redirect URI. */
-  const failure = (set: Set, error: unknown) => {
-    if (error instanceof AuthorizationPageError) return page(set, 400, messagePage(title, "Authorization failed", error.message));
+  const failure = (error: unknown) => {
+    if (error instanceof AuthorizationPageError) return page(400, messagePage(title, "Authorization failed", error.message));
     if (error instanceof AuthorizationRedirectError) {
-      if (isOutOfBand(error.request)) return page(set, 400, messagePage(title, "Authorization failed", `${error.description} (${error.code})`));
-      return redirect(set, redirectLocation(error.request, { error: error.code, error_description: error.description }));
+      if (isOutOfBand(error.request)) return page(400, messagePage(title, "Authorization failed", `${error.description} (${error.code})`));
+      return redirect(redirectLocation(error.request, { error: error.code, error_description: error.description }));
     }
     throw error;
   };
@@ -112,12 +102,11 @@ export const authorizeRoutes = (deps: Deps) => {
     return out;
   };
 
-  const consent = (set: Set, status: number, request: AuthorizationRequest, params: Params, secret: string, nonce: string,
-    signedInAs: string | null, error: string | null = null) => {
+  const consent = (status: number, request: AuthorizationRequest, params: Params, browser: Browser, signedInAs: string | null, error: string | null = null) => {
     const base = requestParams(request, params);
-    const hidden: Params = { ...base, authenticity_token: csrfToken(secret, nonce) };
+    const hidden: Params = { ...base, authenticity_token: browser.csrf };
     if (isTrue(params.force_login)) hidden.force_login = "true";
-    return page(set, status, authorizePage({
+    return page(status, authorizePage({
       siteTitle: title,
       appName: request.app.name,
       website: request.app.website,
@@ -129,25 +118,20 @@ export const authorizeRoutes = (deps: Deps) => {
       switchAccountHref: `/oauth/authorize?${new URLSearchParams({ ...base, force_login: "true" })}`,
       login: (params.username ?? "").slice(0, 320),
       error,
-    }));
+    }), browser.cookies);
   };
 
   return new Elysia({ name: "oauth-authorize-routes" })
     .use(cachePlugin)
     .get(
       "/oauth/authorize",
-      async ({ query, request, set }) => {
+      async ({ query, request }) => {
         const params = onlyStrings(query);
         const checked = check(params);
-        if (checked instanceof Error) return failure(set, checked);
-        const secret = await signingSecret(deps);
-        let nonce = readCookie(request, CSRF_COOKIE);
-        if (!isCsrfNonce(nonce)) {
-          nonce = newCsrfNonce();
-          set.headers["set-cookie"] = setCookie(CSRF_COOKIE, nonce, { path: COOKIE_PATH, secure });
-        }
-        const session = isTrue(params.force_login) ? null : sessionFromCookie(deps.store, secret, readCookie(request, SESSION_COOKIE));
-        return consent(set, 200, checked, params, secret, nonce, session?.account.username ?? null);
+        if (checked instanceof Error) return failure(checked);
+        const browser = await browserOf(deps, request);
+        const session = isTrue(params.force_login) ? null : browser.session;
+        return consent(200, checked, params, browser, session?.account.username ?? null);
       },
       {
         query: AuthorizeQuery,
@@ -158,35 +142,36 @@ export const authorizeRoutes = (deps: Deps) => {
     )
     .post(
       "/oauth/authorize",
-      async ({ body, request, set }) => {
+      async ({ body, request, server }) => {
         const params = onlyStrings(body);
-        const secret = await signingSecret(deps);
-        const nonce = readCookie(request, CSRF_COOKIE);
-        if (!csrfValid(secret, nonce, params.authenticity_token)) {
-          return page(set, 403, messagePage(title, "Invalid form", "The form has expired or did not come from this server. Go back to the application and start again."));
+        const browser = await postedBrowser(deps, request, params.authenticity_token);
+        if (!browser) {
+          return page(403, messagePage(title, "Invalid form", "The form has expired or did not come from this server. Go back to the application and start again."));
         }
         const checked = check(params);
-        if (checked instanceof Error) return failure(set, checked);
+        if (checked instanceof Error) return failure(checked);
         if (params.decision === "deny") {
           const denied = new AuthorizationRedirectError(checked, "access_denied", "The resource owner or authorization server denied the request.");
-          if (isOutOfBand(checked)) return page(set, 200, messagePage(title, "Authorization denied", `${checked.app.name} was not given access to your account.`));
-          return failure(set, denied);
+          if (isOutOfBand(checked)) return page(200, messagePage(title, "Authorization denied", `${checked.app.name} was not given access to your account.`));
+          return failure(denied);
         }
-        if (params.decision !== "approve") return page(set, 400, messagePage(title, "Authorization failed", "Choose Authorize or Deny."));
+        if (params.decision !== "approve") return page(400, messagePage(title, "Authorization failed", "Choose Authorize or Deny."));
 
-        let who = isTrue(params.force_login) ? null : sessionFromCookie(deps.store, secret, readCookie(request, SESSION_COOKIE));
-        if (params.username || params.password || !who) {
+        let accountId = isTrue(params.force_login) ? null : (browser.session?.account.id ?? null);
+        const cookies: string[] = [];
+        if (params.username || params.password || !accountId) {
           const result = await signIn(deps.store, params.username ?? "", params.password ?? "");
           if (!result.ok) {
             const message = result.reason === "disabled" ? "Your login is currently disabled." : "Invalid username, e-mail address or password.";
-            return consent(set, result.reason === "disabled" ? 403 : 401, checked, params, secret, nonce!, null, message);
+            return consent(result.reason === "disabled" ? 403 : 401, checked, params, browser, null, message);
           }
-          who = result;
+          // Signing in here signs the browser in, in place of whoever was signed in before.
+          cookies.push(await beginSession(deps, request, server, result.account, browser.session));
+          accountId = result.account.id;
         }
-        const code = await issueAuthorizationCode(deps, checked, who.account.id);
-        set.headers["set-cookie"] = sessionCookie(deps, secret, who.account, who.user);
-        if (isOutOfBand(checked)) return page(set, 200, codePage(title, checked.app.name, code));
-        return redirect(set, redirectLocation(checked, { code }));
+        const code = await issueAuthorizationCode(deps, checked, accountId);
+        if (isOutOfBand(checked)) return page(200, codePage(title, checked.app.name, code), cookies);
+        return redirect(redirectLocation(checked, { code }), cookies);
       },
       {
         body: AuthorizeForm,

@@ -9,7 +9,10 @@ import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Deps } from "../../deps.ts";
 import { viewerFromToken } from "../../domain/auth/viewer.ts";
+import { findSession } from "../../domain/auth/web-sessions.ts";
 import { signInSubject } from "../../domain/oauth/sign-in.ts";
+import { SESSION_COOKIE } from "../auth/browser.ts";
+import { readCookie } from "../oauth/request.ts";
 import { bearerToken } from "./auth.ts";
 import { clientBucket, trustedRanges } from "./rate-limits/client-ip.ts";
 import { MAIL_THROTTLES, REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts, type Throttle } from "./rate-limits/table.ts";
@@ -30,7 +33,8 @@ function tooManyRequests(headers: Headers, count: Count, now: number, request: R
   describe(headers, count);
   headers["retry-after"] = String(Math.max(1, Math.ceil((count.resetAt - now) / 1000)));
   // The people-facing pages (docs/web.md) get a page, not JSON.
-  if (pathAndQuery(request.url)[0].startsWith("/auth/")) {
+  const path = pathAndQuery(request.url)[0];
+  if (path.startsWith("/auth/") || path.startsWith("/settings/")) {
     const page = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><main><h1>Too many requests</h1><p>Please wait a few minutes, then try again.</p></main></body></html>';
     return new Response(page, { status: 429, headers: { ...(headers as Record<string, string>), "content-type": "text/html; charset=utf-8" } });
   }
@@ -57,6 +61,12 @@ function signInLogin(method: string, path: string, body: unknown): string | null
   }
   return null;
 }
+
+/**
+ * The settings forms that check the current password (docs/web.md). Each POST is a password guess as much as a
+ * sign-in is: it counts against the sign-in allowances of the address and of the signed-in account.
+ */
+const PASSWORD_FORMS = new Set(["/settings/email", "/settings/password", "/settings/delete"]);
 
 /** The address a form that sends mail names (password reset, confirmation resend), as the throttles count it. */
 function mailFormAddress(method: string, path: string, body: unknown): string | null {
@@ -109,6 +119,11 @@ export function rateLimitsPlugin(deps: Deps) {
       const [path] = pathAndQuery(request.url);
       const email = mailFormAddress(request.method, path, body);
       if (email !== null) return apply(MAIL_THROTTLES, { path, email }, set.headers as Headers, request);
+      if (request.method === "POST" && PASSWORD_FORMS.has(path)) {
+        // Without a live session the form checks no password (it sends the browser to sign in): the address counts alone.
+        const subject = findSession(deps.store, readCookie(request, SESSION_COOKIE))?.account.id ?? null;
+        return apply(SIGN_IN_THROTTLES, { ip: clientOf(request, server), subject }, set.headers as Headers, request);
+      }
       const login = signInLogin(request.method, path, body);
       if (login === null) return;
       const facts = { ip: clientOf(request, server), subject: signInSubject(deps.store, login) };

@@ -17,8 +17,8 @@ export interface RequestFacts {
 
 export interface SignInFacts {
   ip: string;
-  /** The account the login names, or the login itself when it names none. */
-  subject: string;
+  /** The account the login names, or the login itself when it names none; null when none is known (a settings form without a session). */
+  subject: string | null;
 }
 
 export interface Throttle<Facts> extends Limit {
@@ -72,8 +72,9 @@ export const REQUEST_THROTTLES: Throttle<RequestFacts>[] = [
 ];
 
 /**
- * Password sign-ins: the password grant and the sign-in form of the authorization page. Mastodon's web
- * sign-in limits; per address first, so that a refused guess does not also use up the account's allowance.
+ * Password checks: the password grant, the sign-in forms (/auth/sign_in, the authorization page) and the
+ * settings forms asking for the current password. Mastodon's web sign-in limits; per address first, so that a
+ * refused guess does not also use up the account's allowance.
  */
 export const SIGN_IN_THROTTLES: Throttle<SignInFacts>[] = [
   { name: "sign_in_ip", limit: 25, periodSeconds: 5 * MINUTES, key: (f) => f.ip },
