@@ -77,22 +77,26 @@ export async function streamBody(
     return 0;
   }
   const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RequestTimeout()), timeoutMs);
-  });
+  // The time-out cancels the stream, which ends a pending read. (A Promise.race against one long-lived
+  // deadline promise kept every chunk read reachable from that promise until the body ended.)
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void reader.cancel().catch(() => {});
+  }, timeoutMs);
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline]);
+      const { done, value } = await reader.read();
+      if (timedOut) throw new RequestTimeout();
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw new PayloadTooLarge(limit);
-      await Promise.race([take(value), deadline]);
+      await take(value);
     }
   } catch (error) {
     void reader.cancel().catch(() => {});
-    throw error;
+    throw timedOut ? new RequestTimeout() : error;
   } finally {
     clearTimeout(timer);
   }
