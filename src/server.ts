@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import { FFMPEG_MISSING, findFfmpeg } from "./media/ffmpeg.ts";
 import { buildApp, createDeps } from "./app.ts";
 import { log } from "./lib/log.ts";
+import { removeUploadLeftovers } from "./lib/uploaded-file.ts";
 import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
 
@@ -14,6 +15,7 @@ export interface RunningServer {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const deps = createDeps(config);
+  await removeUploadLeftovers(config.dataDir);
   const app = buildApp(deps);
   await app.modules;
   // Bun's own body cap (128 MiB, answered with a bare 413) stays: every route refuses bodies over its own,

@@ -37,6 +37,9 @@ const STRUCTURES_KEY = Symbol.for("structures");
 // Keyspaces whose decoded records are kept (see openDB below): read on nearly every request.
 const CACHED = new Set<KeyspaceName>(["statuses", "apps"]);
 
+/** Reader-table slots: (main thread + 64 workers + a few CLI processes) × ~180 snapshots each, rounded up. */
+export const READER_SLOTS = 16_384;
+
 export function openStore(dir: string, options: OpenOptions = { migrate: true }): Store {
   mkdirSync(dir, { recursive: true });
   const root: RootDatabase = open({
@@ -45,6 +48,12 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     maxDbs: 128,
     // Keep the memory map generous: LMDB grows the file lazily.
     mapSize: 2 ** 36,
+    // LMDB's reader table (126 slots by default) holds one slot per live read snapshot, and lmdb-js keeps a
+    // snapshot alive past its event-loop turn while an async job or iterator still uses it. Under an inbox
+    // flood the main thread and each job worker (up to 64, each with up to ~180 jobs in flight across the
+    // lanes) held more than 126 (1,391 jobs failed with MDB_READERS_FULL). A slot is 64 bytes of the lock
+    // file, and writers scan only up to the highest slot in use, so the table is sized for the worst case.
+    maxReaders: READER_SLOTS,
     compression: false,
   });
   const db = {} as Keyspaces;

@@ -8,6 +8,7 @@
 import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { UploadedFile } from "../../lib/uploaded-file.ts";
 import { findAccountByAcct, getAccount } from "../../store/accounts.ts";
 import { END } from "../../store/db.ts";
 import {
@@ -45,8 +46,8 @@ export async function startImport(deps: Deps, session: Session, input: ImportFor
   const mode = IMPORT_MODES.find((m) => m === input.mode);
   if (!type) throw new Unprocessable("Choose what the file lists: following, blocking or muting");
   if (!mode) throw new Unprocessable("Choose whether to merge or overwrite");
-  if (!(input.data instanceof Blob) || input.data.size === 0) throw new Unprocessable("Choose a file to upload");
-  const parsed = parseImportFile(new Uint8Array(await input.data.arrayBuffer()), type);
+  if (!(input.data instanceof UploadedFile) || input.data.size === 0) throw new Unprocessable("Choose a file to upload");
+  const parsed = parseImportFile(await input.data.bytes(), type);
   const record: ImportRecord = {
     v: 1,
     id: newId(now),

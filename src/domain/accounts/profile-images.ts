@@ -5,6 +5,7 @@
 // Animated GIF/WebP keep their first frame: `avatar` and `avatar_static` are the same still image.
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
+import { UploadedFile } from "../../lib/uploaded-file.ts";
 import { encodeImage, inspectImage, UnsupportedImage, type EncodedImage, type Geometry } from "../../media/images.ts";
 import { deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
 import { getAccount, getUser, putAccount } from "../../store/accounts.ts";
@@ -33,7 +34,7 @@ const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 export async function prepareProfileImage(kind: ProfileImageKind, upload: unknown, problems: Problems): Promise<EncodedImage | undefined> {
   if (upload === undefined || upload === "") return undefined;
   const rule = RULES[kind];
-  if (!(upload instanceof Blob)) {
+  if (!(upload instanceof UploadedFile)) {
     problems.add(kind, "ERR_INVALID", "content type is invalid");
     return undefined;
   }
@@ -42,7 +43,7 @@ export async function prepareProfileImage(kind: ProfileImageKind, upload: unknow
     return undefined;
   }
   try {
-    const bytes = new Uint8Array(await upload.arrayBuffer());
+    const bytes = await upload.bytes();
     const info = await inspectImage(bytes);
     if (info.width * info.height > MEDIA_LIMITS.imageMatrixLimit) {
       problems.add(kind, "ERR_INVALID", `dimensions are too large (maximum is ${MEDIA_LIMITS.imageMatrixLimit} pixels)`);

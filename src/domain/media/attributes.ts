@@ -3,6 +3,7 @@
 import type { Config } from "../../config.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { cleanText } from "../../lib/text.ts";
+import { UploadedFile } from "../../lib/uploaded-file.ts";
 import type { Preview } from "../../media/previews.ts";
 import type { Focus } from "../../store/media.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
@@ -37,11 +38,11 @@ export type PreparedThumbnail = Preview;
 /** A custom thumbnail, checked and shrunk; undefined or "" (an empty form field) mean none. */
 export async function prepareThumbnail(upload: unknown): Promise<PreparedThumbnail | null> {
   if (upload === undefined || upload === "") return null;
-  if (!(upload instanceof Blob) || upload.size === 0) throw new Unprocessable("Validation failed: Thumbnail content type is invalid");
+  if (!(upload instanceof UploadedFile) || upload.size === 0) throw new Unprocessable("Validation failed: Thumbnail content type is invalid");
   if (upload.size > MEDIA_LIMITS.imageSizeLimit) {
     throw new Unprocessable(`Validation failed: Thumbnail file size must be less than ${Math.round(MEDIA_LIMITS.imageSizeLimit / 1024 / 1024)} MB`);
   }
-  const bytes = new Uint8Array(await upload.arrayBuffer());
+  const bytes = await upload.bytes();
   try {
     await inspectUploadedImage(bytes);
     return await makePreviewInTurn(bytes);

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { UploadedFile } from "../../lib/uploaded-file.ts";
 import { removeIncoming, saveIncoming } from "../../media/incoming.ts";
 import { sniffUpload, type Sniffed } from "../../media/sniff.ts";
 import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
@@ -17,9 +18,14 @@ import { audioVisualSupport, processAudioVisualUpload, processStill, RejectedUpl
 import { checkDescription, parseFocus, prepareThumbnail, saveThumbnail, type PreparedThumbnail } from "./attributes.ts";
 import { discardFiles } from "./cleanup.ts";
 
+/**
+ * What the HTTP layer hands over: files already streamed to temporary files (UploadedFile: path, the
+ * client's name and declared type, size), removed by the HTTP layer once the request is answered. A string
+ * where a file belongs is a form's plain field ("" is an empty file input).
+ */
 export interface UploadInput {
-  file?: unknown;
-  thumbnail?: unknown;
+  file?: UploadedFile | string;
+  thumbnail?: UploadedFile | string;
   description?: string;
   focus?: string;
 }
@@ -29,13 +35,13 @@ export type UploadMode = "queued" | "wait";
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function sniff(file: Blob): Promise<Sniffed & { animated: boolean }> {
-  const sniffed = await sniffUpload(file);
+async function sniff(file: UploadedFile): Promise<Sniffed & { animated: boolean }> {
+  const sniffed = await sniffUpload(file.blob());
   if (!sniffed) throw new Unprocessable("Validation failed: File content type is invalid");
   const limit = sniffed.kind === "image" ? MEDIA_LIMITS.imageSizeLimit : MEDIA_LIMITS.videoSizeLimit;
   if (file.size > limit) throw new Unprocessable(`Validation failed: File file size must be less than ${megabytes(limit)}`);
   // Animated GIFs become looping MP4 (gifv), as on Mastodon; a still GIF is an image.
-  const animated = sniffed.mime === "image/gif" && ((await sharp(new Uint8Array(await file.arrayBuffer())).metadata().catch(() => null))?.pages ?? 1) > 1;
+  const animated = sniffed.mime === "image/gif" && ((await sharp(file.path).metadata().catch(() => null))?.pages ?? 1) > 1;
   return { ...sniffed, animated };
 }
 
@@ -70,7 +76,7 @@ const ready = (files: ProcessedFiles): Partial<MediaRecord> => ({ ...files, stat
 export async function uploadMedia(deps: Deps, actor: AccountRecord, input: UploadInput, mode: UploadMode): Promise<MediaRecord> {
   const { config } = deps;
   const file = input.file;
-  if (!(file instanceof Blob) || file.size === 0) throw new Unprocessable("Validation failed: File can't be blank");
+  if (!(file instanceof UploadedFile) || file.size === 0) throw new Unprocessable("Validation failed: File can't be blank");
   const description = checkDescription(input.description);
   const focus = parseFocus(input.focus);
   const sniffed = await sniff(file);
@@ -86,13 +92,13 @@ export async function uploadMedia(deps: Deps, actor: AccountRecord, input: Uploa
     const thumbnailUrl = thumbnail ? await saveThumbnail(config, id, thumbnail) : null;
     saved.push(thumbnailUrl);
     if (sniffed.kind === "image" && !sniffed.animated) {
-      const files = await rejectAs422(processStill(config, id, new Uint8Array(await file.arrayBuffer())));
+      const files = await rejectAs422(processStill(config, id, await file.bytes()));
       saved.push(files.fileUrl, files.previewUrl);
       record = newRecord(id, actor.id, now, { ...base, ...ready(files), ...withThumbnail(thumbnail, thumbnailUrl) });
     } else {
       const support = audioVisualSupport();
       if (!support.ok) throw new Unprocessable(support.message);
-      pendingFile = await saveIncoming(config, id, file, sniffed.extension);
+      pendingFile = await saveIncoming(config, id, file.blob(), sniffed.extension);
       const type = sniffed.animated ? "gifv" : sniffed.kind === "audio" ? "audio" : "video";
       record = newRecord(id, actor.id, now, { ...base, type, pendingFile, ...withThumbnail(thumbnail, thumbnailUrl) });
       if (mode === "wait") {

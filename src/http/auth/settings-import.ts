@@ -5,12 +5,14 @@ import type { Deps } from "../../deps.ts";
 import { IMPORT_LIMITS } from "../../domain/accounts/import-csv.ts";
 import { recentImports, startImport } from "../../domain/accounts/import.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { UploadedFile } from "../../lib/uploaded-file.ts";
 import type { ImportRecord } from "../../store/imports.ts";
 import { uploadLimit } from "../plugins/body-limits.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
+import { releaseUploads } from "../plugins/params.ts";
 
 const PATH = "/settings/import";
 const TITLE = "Import";
@@ -31,7 +33,7 @@ function formFields(ctx: { body: unknown }) {
   const out: Record<string, unknown> = {};
   if (ctx.body && typeof ctx.body === "object") {
     for (const [key, value] of Object.entries(ctx.body)) {
-      if (typeof value === "string" || (key === "data" && value instanceof Blob)) out[key] = value;
+      if (typeof value === "string" || (key === "data" && value instanceof UploadedFile)) out[key] = value;
     }
   }
   ctx.body = out;
@@ -83,6 +85,7 @@ ${inner}
         IMPORT_LIMITS.maxBytes + 64 * 1024,
       ),
       transform: formFields,
+      afterHandle: releaseUploads,
       response: {
         200: Html("started: the page with the new import's progress"),
         ...SETTINGS_FORM_REFUSALS,

@@ -12,6 +12,7 @@ import { roleCan, type Permission } from "../../domain/accounts/roles.ts";
 import { grants } from "../../domain/scopes.ts";
 import { requireUser, viewerFromToken, type UserViewer, type Viewer } from "../../domain/auth/viewer.ts";
 import type { Deps } from "../../deps.ts";
+import { beforeBody } from "./before-body.ts";
 
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
@@ -37,8 +38,11 @@ function authenticate(deps: Deps, request: Request, scopes: readonly string[]): 
 }
 
 /**
- * The token is checked in the transform phase, before parameters are validated: as on Mastodon, a bad
- * token is 401 (and a missing scope 403) whatever the parameters. `resolve` then hands the viewer on.
+ * The token is checked before the body is read (the body parser runs these transform hooks first, see
+ * before-body.ts; Elysia alone would parse the body before any transform) and, for requests without a body,
+ * in the transform phase, before parameters are validated: as on Mastodon, a bad token is 401 (and a
+ * missing scope 403) whatever the parameters. A check that already ran for the request is not repeated.
+ * `resolve` then hands the viewer on.
  */
 type Checked = { checkedViewer?: Viewer | null };
 
@@ -47,9 +51,10 @@ export const authPlugin = (deps: Deps) =>
     /** A user token with one of these scopes. */
     auth: (scopes: readonly string[]) => ({
       detail: { security: [{ bearer: [...scopes] }] },
-      transform(context) {
+      transform: beforeBody((context) => {
+        if ((context as Checked).checkedViewer !== undefined) return;
         (context as Checked).checkedViewer = requireUser(authenticate(deps, context.request, scopes));
-      },
+      }),
       resolve(context): { viewer: UserViewer } {
         return { viewer: (context as Checked).checkedViewer as UserViewer };
       },
@@ -57,12 +62,13 @@ export const authPlugin = (deps: Deps) =>
     /** A staff member's user token: one of the scopes, and a role with one of the permissions. */
     admin: (rule: { scopes: readonly string[]; permission: Permission | readonly Permission[] }) => ({
       detail: { security: [{ bearer: [...rule.scopes] }] },
-      transform(context) {
+      transform: beforeBody((context) => {
+        if ((context as Checked).checkedViewer !== undefined) return;
         const viewer = requireUser(authenticate(deps, context.request, rule.scopes));
         const permissions = typeof rule.permission === "string" ? [rule.permission] : rule.permission;
         if (!roleCan(viewer.user.role, ...permissions)) throw new NotPermitted();
         (context as Checked).checkedViewer = viewer;
-      },
+      }),
       resolve(context): { viewer: UserViewer } {
         return { viewer: (context as Checked).checkedViewer as UserViewer };
       },
@@ -70,9 +76,10 @@ export const authPlugin = (deps: Deps) =>
     /** Any valid token (app or user) with one of these scopes. */
     appAuth: (scopes: readonly string[]) => ({
       detail: { security: [{ bearer: [...scopes] }] },
-      transform(context) {
+      transform: beforeBody((context) => {
+        if ((context as Checked).checkedViewer !== undefined) return;
         (context as Checked).checkedViewer = authenticate(deps, context.request, scopes);
-      },
+      }),
       resolve(context): { viewer: Viewer } {
         return { viewer: (context as Checked).checkedViewer as Viewer };
       },
@@ -80,11 +87,12 @@ export const authPlugin = (deps: Deps) =>
     /** No token needed; a token that is present must be valid and carry one of these scopes. */
     maybeAuth: (scopes: readonly string[]) => ({
       detail: { security: [{}, { bearer: [...scopes] }] },
-      transform(context) {
+      transform: beforeBody((context) => {
+        if ((context as Checked).checkedViewer !== undefined) return;
         const { request } = context;
         const anonymous = !bearerToken(request) && !request.headers.has("authorization");
         (context as Checked).checkedViewer = anonymous ? null : authenticate(deps, request, scopes);
-      },
+      }),
       resolve(context): { viewer: Viewer | null } {
         return { viewer: (context as Checked).checkedViewer ?? null };
       },

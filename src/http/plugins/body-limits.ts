@@ -49,31 +49,67 @@ export function checkRequestHead(request: Request): void {
   if (size > MAX_HEADER_BYTES) throw new HeadersTooLarge();
 }
 
-/** Reads the whole body, refusing it past `limit` bytes or when it has not all arrived after `timeoutMs`. */
-export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
+// Requests whose body was read to its end. An error answered before that (401 before the body, 413 or 408
+// part-way) closes the connection, so the client is not left sending the rest to a server that ignores it.
+const bodiesRead = new WeakSet<Request>();
+
+/** Whether part of the request's body may still be on its way (the connection must not be reused). */
+export function bodyLeftUnread(request: Request): boolean {
+  if (bodiesRead.has(request)) return false;
+  const declared = request.headers.get("content-length");
+  return (declared !== null && declared !== "0") || request.headers.has("transfer-encoding");
+}
+
+/**
+ * Hands the body to `take` chunk by chunk (awaiting each, so a slow consumer slows the sender), refusing it
+ * past `limit` bytes or when it has not all arrived after `timeoutMs`. Answers the number of bytes.
+ */
+export async function streamBody(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+  take: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<number> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw new PayloadTooLarge(limit);
-  if (!request.body) return new Uint8Array(0);
+  if (!request.body) {
+    bodiesRead.add(request);
+    return 0;
+  }
   const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RequestTimeout()), timeoutMs);
-  });
-  const chunks: Uint8Array[] = [];
+  // The time-out cancels the stream, which ends a pending read. (A Promise.race against one long-lived
+  // deadline promise kept every chunk read reachable from that promise until the body ended.)
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void reader.cancel().catch(() => {});
+  }, timeoutMs);
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline]);
+      const { done, value } = await reader.read();
+      if (timedOut) throw new RequestTimeout();
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw new PayloadTooLarge(limit);
-      chunks.push(value);
+      await take(value);
     }
   } catch (error) {
     void reader.cancel().catch(() => {});
-    throw error;
+    throw timedOut ? new RequestTimeout() : error;
   } finally {
     clearTimeout(timer);
   }
+  bodiesRead.add(request);
+  return size;
+}
+
+/** Reads the whole body into memory, under the limits of streamBody. */
+export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const size = await streamBody(request, limit, timeoutMs, (chunk) => {
+    chunks.push(chunk);
+  });
+  if (size === 0) return new Uint8Array(0);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }

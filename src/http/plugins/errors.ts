@@ -6,6 +6,8 @@ import { ApiError, Unauthorized } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import { requestLocale } from "../i18n/locale.ts";
 import { localised } from "../i18n/translate.ts";
+import { bodyLeftUnread } from "./body-limits.ts";
+import { releaseUploads } from "./params.ts";
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -46,9 +48,14 @@ function validationResponse(error: any): Response {
 }
 
 export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: "global" }, async ({ code, error: thrown, request }) => {
+  await releaseUploads({ request });
   const response = errorResponse(code, thrown);
   const locale = requestLocale(request);
-  return locale === "en" ? response : localised(response, locale);
+  const answer = locale === "en" ? response : await localised(response, locale);
+  // Refused before its body was all read (401 before reading, 413 or 408 part-way): closing the connection
+  // after the answer stops the client sending the rest, which Bun would otherwise read and throw away.
+  if (bodyLeftUnread(request)) answer.headers.set("connection", "close");
+  return answer;
 });
 
 function errorResponse(code: string | number, thrown: unknown): Response {

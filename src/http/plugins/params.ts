@@ -8,16 +8,21 @@
 //
 // Everything here is built from hostile bytes: objects have no prototype, names that reach into one
 // (`__proto__`, `constructor`, `prototype`) are refused with 400, text is cleaned of control characters
-// (lib/text.ts), and bodies are read under the limits of body-limits.ts.
+// (lib/text.ts), and bodies are read under the limits of body-limits.ts. Multipart files are streamed to
+// temporary files (multipart.ts), removed once the request is answered; a route's token check runs before
+// its body is read (before-body.ts).
 import { Elysia, type AnyElysia } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { Config } from "../../config.ts";
 import { BadRequest } from "../../lib/errors.ts";
 import { cleanText } from "../../lib/text.ts";
+import { removeUploadedFiles, UploadedFile } from "../../lib/uploaded-file.ts";
+import { beforeBodyHooks } from "./before-body.ts";
 import { bodyLimitOf, checkRequestHead, readBody } from "./body-limits.ts";
+import { readMultipart } from "./multipart.ts";
 
-type Value = string | boolean | File | Value[] | { [key: string]: Value };
+type Value = string | boolean | UploadedFile | Value[] | { [key: string]: Value };
 type Bag = { [key: string]: Value };
 
 /** Most names (form and query fields, or JSON keys and values) one request may carry. */
@@ -33,7 +38,7 @@ const FORBIDDEN_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 const BAG_PROTOTYPE = Object.freeze(Object.create(null, { [Symbol.toPrimitive]: { value: () => "[object Object]" } }));
 const emptyBag = (): Bag => Object.create(BAG_PROTOTYPE);
 const isBag = (value: unknown): value is Bag =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof File);
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof UploadedFile);
 
 function checkName(name: string): string {
   if (FORBIDDEN_NAMES.has(name)) throw new BadRequest(`Parameter name not allowed: ${name}`);
@@ -98,7 +103,7 @@ function indexedToArrays(value: Value): Value {
   return out;
 }
 
-export function nestEntries(entries: Iterable<[string, string | File]>): Bag {
+export function nestEntries(entries: Iterable<[string, string | UploadedFile]>): Bag {
   const bag = emptyBag();
   let count = 0;
   for (const [key, value] of entries) {
@@ -137,17 +142,34 @@ export function parseQuery(url: string): Bag {
 
 const unparseable = () => new BadRequest("Error occurred while parsing request parameters");
 
-async function parseBody(request: Request, contentType: string, limit: number, timeoutMs: number): Promise<Bag> {
+type BodyLimits = Pick<Config, "maxBodyBytes" | "bodyTimeoutMs" | "dataDir">;
+
+/** Each request's uploaded files, removed once it is answered. */
+const uploadsOf = new WeakMap<Request, UploadedFile[]>();
+
+/**
+ * Removes the request's uploaded files. Upload routes call it after their handler (`afterHandle`) and the
+ * error handler before answering, so no file outlives its answer; every other request's files go just after
+ * the answer (onAfterResponse below).
+ */
+export async function releaseUploads({ request }: { request: Request }): Promise<void> {
+  const files = uploadsOf.get(request);
+  if (!files) return;
+  uploadsOf.delete(request);
+  await removeUploadedFiles(files);
+}
+
+async function parseBody(request: Request, contentType: string, limit: number, config: BodyLimits): Promise<Bag> {
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   const isJson = type === "application/json" || type.endsWith("+json");
   if (!isJson && type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return emptyBag();
-  const bytes = await readBody(request, limit, timeoutMs);
   if (type === "multipart/form-data") {
-    const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData().catch(() => {
-      throw unparseable();
-    });
-    return nestEntries(form.entries() as unknown as Iterable<[string, string | File]>);
+    const limits = { bodyBytes: limit, fieldBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs, dataDir: config.dataDir };
+    const { entries, files } = await readMultipart(request, contentType, limits);
+    uploadsOf.set(request, files);
+    return nestEntries(entries);
   }
+  const bytes = await readBody(request, limit, config.bodyTimeoutMs);
   const text = new TextDecoder().decode(bytes);
   if (!isJson) return nestEntries(new URLSearchParams(text));
   if (text.trim() === "") return emptyBag();
@@ -166,13 +188,19 @@ async function parseBody(request: Request, contentType: string, limit: number, t
 // never run: they only tell the OpenAPI generator which content types every route accepts.
 const DOCUMENTED_CONTENT_TYPES = ["json", "urlencoded", "formdata"].map((fn) => ({ fn }) as any);
 
-/** Each route's query and body schemas, by "METHOD /path/:pattern"; filled by indexRouteSchemas(). */
-const routeSchemas = new Map<string, { query?: TSchema; body?: TSchema }>();
+/** Each route's query and body schemas and its head-only checks, by "METHOD /path/:pattern"; filled by indexRouteSchemas(). */
+const routeSchemas = new Map<string, { query?: TSchema; body?: TSchema; checks: ReturnType<typeof beforeBodyHooks> }>();
 
-/** Called once the app is composed: lets the normaliser drop undeclared parameters before validation. */
+type IndexedRoute = { method: string; path: string; hooks?: { query?: TSchema; body?: TSchema; transform?: unknown } };
+
+/**
+ * Called once the app is composed: lets the normaliser drop undeclared parameters before validation, and
+ * the body parser run each route's token check before reading its body.
+ */
 export function indexRouteSchemas(app: AnyElysia): void {
-  for (const route of app.routes as { method: string; path: string; hooks?: { query?: TSchema; body?: TSchema } }[]) {
-    routeSchemas.set(`${route.method} ${route.path}`, { query: route.hooks?.query, body: route.hooks?.body });
+  for (const route of app.routes as IndexedRoute[]) {
+    const { query, body, transform } = route.hooks ?? {};
+    routeSchemas.set(`${route.method} ${route.path}`, { query, body, checks: beforeBodyHooks(transform) });
   }
 }
 
@@ -201,13 +229,14 @@ function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
   return Value.Clean(schema, value) as Bag;
 }
 
-export const paramsPlugin = (config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">) =>
+export const paramsPlugin = (config: BodyLimits) =>
   new Elysia({ name: "warren-params" })
     .onRequest(({ request }) => checkRequestHead(request))
     .onParse({ as: "global" }, async (ctx) => {
-      const route = (ctx as unknown as { route: string }).route;
-      const limit = bodyLimitOf(routeSchemas.get(`${ctx.request.method} ${route}`)?.body, config.maxBodyBytes);
-      return parseBody(ctx.request, ctx.request.headers.get("content-type") ?? "", limit, config.bodyTimeoutMs);
+      const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
+      for (const check of schemas?.checks ?? []) await check(ctx);
+      const limit = bodyLimitOf(schemas?.body, config.maxBodyBytes);
+      return parseBody(ctx.request, ctx.request.headers.get("content-type") ?? "", limit, config);
     })
     .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[0])
     .onParse({ as: "global" }, DOCUMENTED_CONTENT_TYPES[1])
@@ -217,4 +246,7 @@ export const paramsPlugin = (config: Pick<Config, "maxBodyBytes" | "bodyTimeoutM
       ctx.query = undeclaredDropped(schemas?.query, parseQuery(ctx.request.url)) as any;
       const body = ctx.body === undefined || ctx.body === null ? emptyBag() : (ctx.body as Bag);
       ctx.body = undeclaredDropped(schemas?.body, body) as any;
+    })
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      if (uploadsOf.has(ctx.request)) void releaseUploads(ctx);
     });

@@ -11,6 +11,7 @@ import { MediaAttachmentSchema, presentMediaAttachment } from "../../../entities
 import { authPlugin } from "../../plugins/auth.ts";
 import { uploadLimit } from "../../plugins/body-limits.ts";
 import { EmptyObject, ErrorBody } from "../../schemas.ts";
+import { releaseUploads } from "../../plugins/params.ts";
 
 /** The largest upload (a video) with a thumbnail and the text fields beside it. */
 const UPLOAD_BODY_LIMIT = MEDIA_LIMITS.videoSizeLimit + MEDIA_LIMITS.imageSizeLimit + 1024 * 1024;
@@ -55,6 +56,7 @@ export const mediaV1Routes = (deps: Deps) =>
       {
         auth: MEDIA_SCOPES,
         body: UploadBody,
+        afterHandle: releaseUploads,
         response: { 200: MediaAttachmentSchema, ...mediaErrors },
         detail: { summary: "Upload a file and wait for it to be processed (deprecated: use /api/v2/media)", tags: ["media"] },
       },
@@ -84,6 +86,7 @@ export const mediaV1Routes = (deps: Deps) =>
         auth: MEDIA_SCOPES,
         params: MediaIdParams,
         body: UpdateBody,
+        afterHandle: releaseUploads,
         response: { 200: MediaAttachmentSchema, 206: MediaAttachmentSchema, ...mediaErrors },
         detail: { summary: "Change the description, focus or thumbnail of one of your uploads (also once on a status)", tags: ["media"] },
       },

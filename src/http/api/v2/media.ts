@@ -6,6 +6,7 @@ import { uploadMedia } from "../../../domain/media/upload.ts";
 import { MediaAttachmentSchema, presentMediaAttachment } from "../../../entities/media-attachment.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { MEDIA_SCOPES, mediaErrors, UploadBody } from "../v1/media.ts";
+import { releaseUploads } from "../../plugins/params.ts";
 
 export const mediaV2Routes = (deps: Deps) =>
   new Elysia({ name: "media-v2-routes", seed: deps.store.dir })
@@ -20,6 +21,7 @@ export const mediaV2Routes = (deps: Deps) =>
       {
         auth: MEDIA_SCOPES,
         body: UploadBody,
+        afterHandle: releaseUploads,
         response: { 200: MediaAttachmentSchema, 202: MediaAttachmentSchema, ...mediaErrors },
         detail: { summary: "Upload a file: images are ready at once (200), video and audio are processed next (202)", tags: ["media"] },
       },

@@ -11,6 +11,7 @@ import type { UserViewer } from "../../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { authErrors, ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
 import { uploadLimit } from "../../../plugins/body-limits.ts";
+import { releaseUploads } from "../../../plugins/params.ts";
 
 // Both images may come in one request, with the text fields beside them.
 const UPDATE_BODY_LIMIT = ACCOUNT_LIMITS.avatarSizeLimit + ACCOUNT_LIMITS.headerSizeLimit + 1024 * 1024;
@@ -104,6 +105,7 @@ export const credentialsRoutes = (deps: Deps) =>
       {
         auth: ["write:accounts"],
         body: UpdateBody,
+        afterHandle: releaseUploads,
         response: { 200: CredentialAccountSchema, 400: ErrorBody, ...authErrors },
         detail: { summary: "Update the signed-in user's profile and posting defaults (JSON, form or multipart)", tags: ["accounts"] },
       },
