@@ -83,7 +83,7 @@ async function checkedInboxPost(deps: FederationDeps, request: Request): Promise
   // Before JSON-LD or a signature is looked at: a deep enough activity overflowed the stack in JSON-LD expansion.
   const text = new TextDecoder().decode(body);
   const shapeProblem = jsonShapeProblem(text);
-  if (shapeProblem) return refused(400, `The activity is ${shapeProblem}`);
+  if (shapeProblem) return refused(400, `The activity ${shapeProblem}`);
   const activity = parsed(text);
   const { fromBlockedDomain } = await import("./domain-policy.ts");
   if (fromBlockedDomain(deps.store, request.headers, activity)) return refused(403, "This action is not allowed");

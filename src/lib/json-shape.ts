@@ -12,7 +12,7 @@ const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 
 /**
- * What is wrong with the shape of `text` as JSON ("nested too deeply", "too many values"), or null when it is
+ * What is wrong with the shape of `text` as JSON ("is nested too deeply", "has too many values"), or null when it is
  * within the limits. Brackets and commas inside strings do not count; whether the text is JSON at all is the
  * parser's business.
  */
@@ -28,12 +28,12 @@ export function jsonShapeProblem(text: string, maxDepth = MAX_JSON_DEPTH, maxVal
     } else if (c === QUOTE) {
       inString = true;
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return "nested too deeply";
-      if (++values > maxValues) return "too many values";
+      if (++depth > maxDepth) return "is nested too deeply";
+      if (++values > maxValues) return "has too many values";
     } else if (c === 0x5d || c === 0x7d) {
       depth--;
     } else if (c === COMMA && ++values > maxValues) {
-      return "too many values";
+      return "has too many values";
     }
   }
   return null;

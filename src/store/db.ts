@@ -66,10 +66,11 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       ...(CACHED.has(name) ? { cache: { validated: true }, cachePuts: false } : {}),
       ...KEYSPACE_OPTIONS[name],
     });
-    boundKeys(db[name]);
     if (CACHED.has(name)) keptOnlyFromSnapshots(db[name]);
   }
   for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db);
+  // Outermost, so a key too long to exist bumps no version on its way to being refused or found absent.
+  for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) boundKeys(db[name]);
   const store: Store = {
     dir,
     db,
