@@ -13,11 +13,10 @@ setDefaultTimeout(60_000);
 let a: Instance;
 let peer: FakePeer;
 let mallory: FakeActor;
-let alice: Awaited<ReturnType<typeof signedInUser>>;
 
 beforeAll(async () => {
   [a, peer] = await Promise.all([startInstance(), startFakePeer()]);
-  alice = await signedInUser(a.t, "alice");
+  await signedInUser(a.t, "alice");
   mallory = await peer.actor("mallory");
 });
 afterAll(async () => {
