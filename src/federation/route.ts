@@ -85,6 +85,10 @@ async function checkedInboxPost(deps: FederationDeps, request: Request): Promise
   const shapeProblem = jsonShapeProblem(text);
   if (shapeProblem) return refused(400, `The activity ${shapeProblem}`);
   const activity = parsed(text);
+  // JSON that is not an object (`"x"`, `[]`, `1`) is no activity; JSON-LD took a bare string for a context URL (500).
+  if (activity !== undefined && (typeof activity !== "object" || activity === null || Array.isArray(activity))) {
+    return refused(400, "The activity is not a JSON object");
+  }
   const { fromBlockedDomain } = await import("./domain-policy.ts");
   if (fromBlockedDomain(deps.store, request.headers, activity)) return refused(403, "This action is not allowed");
   const { hasForeignId } = await import("./activity-origin.ts");

@@ -60,6 +60,15 @@ for (const path of ["/inbox", "/users/alice/inbox"]) {
   }
 }
 
+test("JSON that is not an object is no activity: 400 before JSON-LD (a bare string was a 500)", async () => {
+  for (const body of ['"x"', "[]", "1", "null", '"https://remote.example/context"']) {
+    for (const path of ["/inbox", "/users/alice/inbox"]) {
+      const res = await post(path, body, false);
+      expect({ body, status: res.status, answer: await res.json() }).toEqual({ body, status: 400, answer: { error: "The activity is not a JSON object" } });
+    }
+  }
+});
+
 test("brackets inside strings do not count, and a malformed body is still Fedify's to refuse", async () => {
   const quoted = activity(`"content":${JSON.stringify("[".repeat(5_000) + "{".repeat(5_000))}`);
   expect((await post("/inbox", quoted, false)).status).toBe(401);
