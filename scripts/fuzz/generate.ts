@@ -7,7 +7,8 @@ import { Random } from "./random.ts";
 import { rawRequest } from "./raw.ts";
 import { included, validObject, validValue } from "./schema-values.ts";
 import type { Operation, OperationKind } from "./spec.ts";
-import { badId, unicodeEdge, type Pools } from "./values.ts";
+import { inboxRequest } from "./inbox.ts";
+import { badId, longText, unicodeEdge, type Pools } from "./values.ts";
 
 export interface Token {
   /** Who holds it, for the report: "alice (read write follow push profile)". */
@@ -92,6 +93,7 @@ function pathFor(rng: Random, op: Operation, strategy: Strategy, pools: Pools): 
     const param = name ?? "*";
     let value = String(validValue(rng, op.parameters.find((p) => p.name === param)?.schema ?? {}, param, op.path, pools));
     if (strategy === "badIds" || (strategy === "unicode" && rng.chance(0.5))) value = strategy === "badIds" ? badId(rng) : unicodeEdge(rng);
+    if (strategy === "long" && rng.chance(0.7)) value = longText(rng);
     if (param === "*") return value;
     // Printable ASCII ids go raw half of the time, so that `..` and `%2e` reach the router as written.
     return /^[\x21-\x7e]*$/.test(value) && !/[/?#]/.test(value) && rng.chance(0.5) ? value : percentEncode(value);
@@ -155,6 +157,7 @@ export async function generate(generator: Generator, seed: number, index: number
   const target = pathFor(rng, op, strategy, pools) + (queryString ? `?${queryString}` : "");
   const method = strategy === "wrongMethod" ? rng.pick(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "PROPFIND"]) : op.method;
   const request: FuzzRequest = { index, operation: op.key, kind: op.kind, strategy, auth: label, method, target, headers };
+  if (op.kind === "inbox") return inboxRequest(rng, op, pools, { ...request, kind: "http", method: "POST" });
 
   if (strategy === "rawSocket") {
     request.kind = "http";

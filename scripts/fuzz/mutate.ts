@@ -2,7 +2,7 @@
 // into hostile ones; `proto` also adds pairs such as `__proto__[role]=Owner` that only exist as text.
 import { RawJson, bag, type Bag, type RawPair } from "./encode.ts";
 import type { Random } from "./random.ts";
-import { badId, hugeArray, hugeString, unicodeEdge, wrongType } from "./values.ts";
+import { badId, hugeArray, hugeString, longText, unicodeEdge, wrongType } from "./values.ts";
 
 export const STRATEGY_WEIGHTS = {
   valid: 24,
@@ -10,6 +10,7 @@ export const STRATEGY_WEIGHTS = {
   missing: 5,
   extra: 8,
   huge: 4,
+  long: 8,
   unicode: 10,
   proto: 8,
   deep: 4,
@@ -19,6 +20,8 @@ export const STRATEGY_WEIGHTS = {
   wrongContentType: 5,
   wrongMethod: 3,
   rawSocket: 2,
+  /** Not drawn: the requests of INBOX_OPERATIONS (inbox.ts). */
+  inbox: 0,
 };
 
 export type Strategy = keyof typeof STRATEGY_WEIGHTS;
@@ -107,6 +110,10 @@ export function mutate(rng: Random, strategy: Strategy, place: Place): void {
     }
     case "unicode":
       for (const key of someKeys(rng, place.declared)) values[key] = unicodeEdge(rng);
+      return;
+    case "long":
+      // Names, tags, domains, URLs and ids too long for a storage key: every one must answer as a miss or a 422.
+      for (const key of someKeys(rng, place.declared)) values[key] = rng.chance(0.1) ? `#${longText(rng)}` : longText(rng);
       return;
     case "proto":
       pollution(rng, place);

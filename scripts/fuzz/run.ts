@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtures } from "./fixtures.ts";
+import { INBOX_OPERATIONS } from "./inbox.ts";
 import { enabledStrategies, generate, type Generator } from "./generate.ts";
 import { checkInvariants } from "./invariants.ts";
 import { summary, writeFailure, type FuzzResult, type MemoryFigures, type Tally } from "./report.ts";
@@ -40,7 +41,7 @@ function count<K>(map: Map<K, number>, key: K) {
 async function buildGenerator(server: ServerUnderTest, strategies: Generator["strategies"]): Promise<Generator> {
   const { pools, credentials } = await createFixtures(server);
   const document = await (await fetch(`${server.url}/openapi/json`)).json();
-  return { operations: operationsOf(document as any), pools, credentials, strategies };
+  return { operations: [...operationsOf(document as any), ...INBOX_OPERATIONS], pools, credentials, strategies };
 }
 
 /** Sends the requests, `concurrency` at a time; stops early if the server dies. */

@@ -22,7 +22,8 @@ export interface Parameter {
   schema: Schema;
 }
 
-export type OperationKind = "http" | "sse" | "websocket";
+/** "inbox": the ActivityPub inboxes, added by the fuzzer itself (inbox.ts); sent as plain HTTP. */
+export type OperationKind = "http" | "sse" | "websocket" | "inbox";
 
 export interface Operation {
   /** "GET /api/v1/statuses/{id}": the key of the per-operation counts. */

@@ -133,6 +133,12 @@ export function hugeString(rng: Random): string {
   return rng.pick(["a", "\u00e9", "\ud83d\ude00", "#t ", "@a "]).repeat(Math.ceil(length / 2)).slice(0, length);
 }
 
+/** Text past LMDB's 1978-byte keys and past the 8 KiB request target, ASCII and multi-byte: for names and ids. */
+export function longText(rng: Random): string {
+  const length = rng.pick([1_000, 2_000, 2_000, 10_000]);
+  return rng.pick(["a", "\u00e9", "\u65e5", "\ud83d\ude00", "a.", "#a"]).repeat(length).slice(0, length);
+}
+
 export function hugeArray(rng: Random): string[] {
   return Array.from({ length: rng.pick([1_001, 5_000, 20_000]) }, (_, i) => String(i));
 }

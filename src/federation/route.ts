@@ -2,6 +2,7 @@
 // GETs of an actor or its collections that ask for ActivityPub JSON (Accept: application/activity+json or
 // application/ld+json). Everything else, browsers asking for the same URLs included, goes on to Elysia as
 // before. WebFinger and NodeInfo are ours (src/http/wellknown) and never come here.
+import { jsonShapeProblem } from "../lib/json-shape.ts";
 import type { FederationDeps } from "./index.ts";
 
 const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
@@ -61,25 +62,33 @@ async function limitedBody(request: Request): Promise<Uint8Array | null> {
 }
 
 /** The body as JSON, or undefined when it is not JSON (Fedify answers that). */
-function parsed(body: Uint8Array): unknown {
+function parsed(text: string): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(body));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
 /**
- * An inbox POST with its body in memory (for Fedify), or the refusal: 413 past the size limit, 403 from a
- * domain an instance block cuts off (domain-policy.ts), 400 for an activity whose id is not on its actor's
- * server (activity-origin.ts). 403 rather than Mastodon's 202-and-drop for unknown actors: Mastodon itself
+ * An inbox POST with its body in memory (for Fedify), or the refusal: 413 past the size limit, 400 past the
+ * API's nesting and value limits (lib/json-shape.ts), 403 from a domain an instance block cuts off
+ * (domain-policy.ts), 400 for an activity whose id is not on its actor's server (activity-origin.ts). 403 rather than Mastodon's 202-and-drop for unknown actors: Mastodon itself
  * answers 403 when a signer's domain is blocked (SignatureVerification), and a peer then stops retrying at
  * once (4xx) instead of believing it was heard.
  */
 async function checkedInboxPost(deps: FederationDeps, request: Request): Promise<Request | Response> {
   const body = await limitedBody(request);
   if (!body) return refused(413, "Payload Too Large");
-  const activity = parsed(body);
+  // Before JSON-LD or a signature is looked at: a deep enough activity overflowed the stack in JSON-LD expansion.
+  const text = new TextDecoder().decode(body);
+  const shapeProblem = jsonShapeProblem(text);
+  if (shapeProblem) return refused(400, `The activity ${shapeProblem}`);
+  const activity = parsed(text);
+  // JSON that is not an object (`"x"`, `[]`, `1`) is no activity; JSON-LD took a bare string for a context URL (500).
+  if (activity !== undefined && (typeof activity !== "object" || activity === null || Array.isArray(activity))) {
+    return refused(400, "The activity is not a JSON object");
+  }
   const { fromBlockedDomain } = await import("./domain-policy.ts");
   if (fromBlockedDomain(deps.store, request.headers, activity)) return refused(403, "This action is not allowed");
   const { hasForeignId } = await import("./activity-origin.ts");

@@ -1,5 +1,5 @@
 // Accounts (local and remote) and the local users behind them.
-import { fitsInKey, type Store } from "./db.ts";
+import type { Store } from "./db.ts";
 import type { AccountKeysRecord, AccountRecord, UserRecord } from "./records.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {
@@ -17,7 +17,6 @@ export function getAccounts(store: Store, ids: readonly string[]): AccountRecord
 }
 
 export function findAccountByAcct(store: Store, username: string, domain: string | null): AccountRecord | undefined {
-  if (!fitsInKey(username, domain ?? "")) return undefined;
   const id: string | undefined = store.db.accountsByAcct.get([username.toLowerCase(), domain?.toLowerCase() ?? ""]);
   return id ? getAccount(store, id) : undefined;
 }
@@ -27,13 +26,11 @@ export function getUser(store: Store, accountId: string): UserRecord | undefined
 }
 
 export function findUserByEmail(store: Store, email: string): UserRecord | undefined {
-  if (!fitsInKey(email)) return undefined;
   const id: string | undefined = store.db.usersByEmail.get(email.toLowerCase());
   return id ? getUser(store, id) : undefined;
 }
 
 export function usernameTaken(store: Store, username: string, domain: string | null = null): boolean {
-  if (!fitsInKey(username, domain ?? "")) return false;
   return store.db.accountsByAcct.get([username.toLowerCase(), domain?.toLowerCase() ?? ""]) !== undefined;
 }
 
@@ -62,7 +59,6 @@ export function putUser(store: Store, user: UserRecord, previousEmail?: string):
 
 /** An account by its ActivityPub id (local or remote). */
 export function findAccountByUri(store: Store, uri: string): AccountRecord | undefined {
-  if (!fitsInKey(uri)) return undefined;
   const id: string | undefined = store.db.accountsByUri.get(uri);
   return id ? getAccount(store, id) : undefined;
 }

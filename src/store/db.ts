@@ -2,6 +2,7 @@
 import { open, type Database, type RootDatabase } from "lmdb";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { boundKeys, MAX_KEY_BYTES } from "./key-bounds.ts";
 import { KEYSPACE_OPTIONS, KEYSPACES, type KeyspaceName } from "./keys.ts";
 import { runMigrations } from "./migrations.ts";
 import { bumpingOncePerName, snapshotReset, watchKeyspace } from "./versions.ts";
@@ -77,6 +78,8 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
     if (CACHED.has(name)) keptOnlyFromSnapshots(db[name]);
   }
   for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) watchKeyspace(name, db[name], db);
+  // Outermost, so a key too long to exist bumps no version on its way to being refused or found absent.
+  for (const name of Object.keys(KEYSPACES) as KeyspaceName[]) boundKeys(db[name]);
   const store: Store = {
     dir,
     db,
@@ -126,13 +129,14 @@ function keptOnlyFromSnapshots(keyspace: Database<any, any>): void {
 export const END = "\uffff";
 
 /**
- * LMDB keys hold at most 1978 bytes, and a longer one throws. Client text that would not fit (an absurd
- * username, tag or URL) cannot name a stored record, so lookups answer "not found" without trying.
+ * Whether these texts, with room to spare for a prefix and ids, fit in one key: for writes that leave out what
+ * does not fit (a search index skips an absurd word) rather than refusing it. Every keyspace already answers
+ * "not found" for a lookup by a key too long to exist (key-bounds.ts).
  */
 export function fitsInKey(...texts: string[]): boolean {
   let bytes = 0;
   for (const text of texts) bytes += Buffer.byteLength(text);
-  return bytes <= 1900;
+  return bytes <= MAX_KEY_BYTES - 78;
 }
 
 /** Number of records in a keyspace keyed by plain ids (its shared structures entry left out). */

@@ -1,6 +1,6 @@
 // Statuses (and reblogs, which are statuses with reblogOfId) with their indexes: by account, replies by
 // parent, reblogs by original. Typed reads and writes only; the rules live in domain/statuses.
-import { END, fitsInKey, type Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
 import type { StatusRecord } from "./records.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
 import { joinedAmong } from "./statuses-interactions.ts";
@@ -52,7 +52,7 @@ export function removeStatusRecord(store: Store, id: string): void {
 
 /** The id of the status (or reblog) from another server whose ActivityPub id is `uri`, if stored. */
 export function remoteStatusIdByUri(store: Store, uri: string): string | undefined {
-  return fitsInKey(uri) ? store.db.statusesByUri.get(uri) : undefined;
+  return store.db.statusesByUri.get(uri);
 }
 
 /** Inside a write: drops the by-account row; true when it was there (so counters move once). */

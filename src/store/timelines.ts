@@ -2,7 +2,7 @@
 // public and hashtag feeds (one row per eligible status). Rows carry ids only; readers re-read the status and
 // re-check visibility, blocks and mutes, so a row that outlives its reason is simply not shown.
 import type { Database } from "lmdb";
-import { END, fitsInKey, type Store } from "./db.ts";
+import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
 import { afterStatus, encodeHomeRow, statusPrefix, type HomeRow } from "./home-rows.ts";
 import { getStatus } from "./statuses.ts";
@@ -164,14 +164,12 @@ export function removePublicEntry(store: Store, feed: PublicFeed, statusId: stri
 }
 
 export function publicFeedExists(store: Store, feed: PublicFeed): boolean {
-  if (!fitsInKey(feed)) return false;
   noteRead(versionName.publicFeed(feed));
   for (const _ of store.db.publicFeeds.getKeys({ start: [feed], end: [feed, END], limit: 1 })) return true;
   return false;
 }
 
 export function pagePublicFeed(store: Store, feed: PublicFeed, query: PageQuery, accept: (statusId: string, entry: PublicEntry) => boolean): Row<PublicEntry>[] {
-  if (!fitsInKey(feed)) return [];
   noteRead(versionName.publicFeed(feed));
   return page(store.db.publicFeeds, feed, query, accept);
 }

@@ -22,7 +22,9 @@ export function normaliseDomain(raw: string): string | null {
   if (!text || /[\s@:]/.test(text)) return null;
   try {
     const host = new URL(`http://${text}`).hostname;
-    return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) ? host : null;
+    // DNS's limits (Mastodon's DomainValidator): a name of at most 253 characters, labels of at most 63.
+    const valid = host.length <= 253 && /^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/.test(host);
+    return valid ? host : null;
   } catch {
     return null;
   }

@@ -16,6 +16,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import type { Config } from "../../config.ts";
 import { BadRequest } from "../../lib/errors.ts";
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "../../lib/json-shape.ts";
 import { cleanText } from "../../lib/text.ts";
 import { removeUploadedFiles, UploadedFile } from "../../lib/uploaded-file.ts";
 import { beforeBodyHooks } from "./before-body.ts";
@@ -27,8 +28,7 @@ type Bag = { [key: string]: Value };
 
 /** Most names (form and query fields, or JSON keys and values) one request may carry. */
 const MAX_PARAMS = 1000;
-/** Deepest JSON nesting accepted; Mastodon's deepest parameter is two levels down. */
-const MAX_JSON_DEPTH = 16;
+// Deepest JSON nesting accepted (MAX_JSON_DEPTH, shared with inbox bodies); Mastodon's deepest parameter is two levels down.
 const FORBIDDEN_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
 // Parameter objects inherit nothing from Object.prototype, so neither a name like `__proto__` nor a polluted
@@ -115,7 +115,7 @@ export function nestEntries(entries: Iterable<[string, string | UploadedFile]>):
 
 /** JSON bodies get the same scalar conventions, name rules and limits as forms. */
 export function normaliseJson(value: unknown, depth = 0, budget = { nodes: 0 }): Value | undefined {
-  if (++budget.nodes > MAX_PARAMS * 10) throw new BadRequest("Too many parameters");
+  if (++budget.nodes > MAX_JSON_VALUES) throw new BadRequest("Too many parameters");
   if (value === null || value === undefined) return undefined;
   if (typeof value === "boolean") return value;
   if (typeof value === "string") return cleanText(value);
