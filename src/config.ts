@@ -51,6 +51,8 @@ export interface Config {
   meilisearch: MeilisearchConfig | null;
   /** Days a suspended account's data is kept (unsuspending restores it) before it is deleted; 0: at once (docs/admin.md). */
   suspensionRetentionDays: number;
+  /** Hard cap of one video/audio transcode (its budget is proportional to the work, at most this): docs/media.md. */
+  mediaTranscodeMaxMs: number;
 }
 
 export interface MeilisearchConfig {
@@ -153,6 +155,9 @@ function meilisearch(env: Env): MeilisearchConfig | null {
   return { url: url.href.replace(/\/+$/, ""), key: env.WARREN_MEILISEARCH_KEY || null };
 }
 
+/** The most WARREN_MEDIA_TRANSCODE_MAX_SECONDS may be; the media job's own time limit is set above it. */
+export const MAX_TRANSCODE_SECONDS = 3600;
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, "WARREN_PORT", 3000, 0, 65535);
   const url = baseUrl(env, port);
@@ -183,5 +188,6 @@ export function loadConfig(env: Env = process.env): Config {
     cacheStatusHeader: flag(env, "WARREN_CACHE_STATUS_HEADER", false),
     meilisearch: meilisearch(env),
     suspensionRetentionDays: integer(env, "WARREN_SUSPENSION_RETENTION_DAYS", 30, 0, 3650),
+    mediaTranscodeMaxMs: integer(env, "WARREN_MEDIA_TRANSCODE_MAX_SECONDS", 300, 1, MAX_TRANSCODE_SECONDS) * 1000,
   };
 }

@@ -147,6 +147,8 @@ export interface Subscriber<T extends EventType = EventType> {
   delayMs?: (event: DomainEvent<T>) => number | null;
   /** A time limit other than the queue's default. */
   timeoutMs?: number;
+  /** Whose work the job is (media: the uploader), for lanes that share fairly between groups (jobs/fair.ts). */
+  group?: (event: DomainEvent<T>) => string;
   run(ctx: SubscriberContext, event: DomainEvent<T>): void | Promise<void>;
   /**
    * Runs the jobs of this subscriber in one batch as one (fan-out merges their writes); used instead of `run`
@@ -198,7 +200,7 @@ export function recordEvent<T extends EventType>(
     const delayMs = subscriber.delayMs ? subscriber.delayMs(event) : 0;
     if (delayMs === null) continue;
     const job: SubscriberJob<T> = { event };
-    deps.jobs.enqueue(subscriber.name, job, { lane: subscriber.lane, delayMs: Math.max(0, delayMs) });
+    deps.jobs.enqueue(subscriber.name, job, { lane: subscriber.lane, delayMs: Math.max(0, delayMs), group: subscriber.group?.(event) });
     given.push(subscriber.name);
   }
   return given;

@@ -13,12 +13,18 @@ export const MEDIA_LIMITS = {
   imageSizeLimit: 16 * 1024 * 1024,
   imageMatrixLimit: 7680 * 4320,
   videoSizeLimit: 99 * 1024 * 1024,
+  // Mastodon's MAX_VIDEO_MATRIX_LIMIT, MAX_VIDEO_FRAME_RATE and MAX_VIDEO_FRAMES: past them a video (or an
+  // animated GIF, which becomes one) is refused before it is decoded.
   videoMatrixLimit: 3840 * 2160,
   videoFrameRateLimit: 120,
+  videoFramesLimit: 36_000,
+  /** Warren's own: the pixels of all the frames of an animated image together (5,000 frames of 1000×1000 took
+   * 25 CPU-seconds to convert; this much takes about 5). */
+  animationPixelsLimit: 1_000_000_000,
   /** Longer video or audio is refused (Mastodon has no such limit; its size limit makes about the same). */
   maxDurationSeconds: 3 * 3600,
-  /** How long one ffmpeg run may take before the upload counts as unprocessable. */
-  processingTimeoutMs: 10 * 60_000,
+  /** Each ffprobe run and the preview frame's ffmpeg run; a transcode has its own budget (config). */
+  probeTimeoutMs: 30_000,
   // What uploads may be (media/sniff.ts accepts exactly these): Mastodon's list without HEIC, whose HEVC
   // images this build of libvips cannot decode.
   supportedMimeTypes: [

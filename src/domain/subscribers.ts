@@ -34,6 +34,7 @@ import { mailConfirmation } from "./auth/confirmation.ts";
 import { mailPasswordReset } from "./auth/password-reset.ts";
 import { mailEmailChange } from "./auth/email-change.ts";
 import { notifyStaffOfSignUp } from "./auth/notify-staff-sign-up.ts";
+import { MAX_TRANSCODE_SECONDS } from "../config.ts";
 import { MEDIA_LIMITS } from "./limits.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { DomainEvent, EventType, StatusCreatedFacts, Subscriber, SubscriberContext } from "./events.ts";
@@ -231,8 +232,11 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     name: "media.process",
     on: "media.uploaded",
     lane: "media",
-    // Probe, transcode and preview frame are separate ffmpeg runs, each with the processing time limit.
-    timeoutMs: 3 * MEDIA_LIMITS.processingTimeoutMs,
+    // A backstop: the transcode is killed past its budget (at most the configured cap), the probes and the
+    // preview frame past theirs, and the job then ends with the upload marked failed.
+    timeoutMs: MAX_TRANSCODE_SECONDS * 1000 + 4 * MEDIA_LIMITS.probeTimeoutMs,
+    // One upload per account at a time, the accounts taking turns (jobs/fair.ts).
+    group: (event) => event.payload.accountId,
     delayMs: (event) => (event.payload.processing ? 0 : null),
     run: (ctx, event) => processQueuedMedia(ctx.store, ctx.config, event.payload.mediaId),
   }),

@@ -11,6 +11,8 @@ export interface LanePolicy {
   batch: number;
   /** How many workers may hold jobs of this lane at the same time, out of `workers`. */
   slots(workers: number): number;
+  /** Most jobs of one group (JobRecord.group) running at once; the lane then claims fairly between groups. */
+  perGroup?: number;
 }
 
 const everyWorker = (workers: number) => Math.max(1, workers);
@@ -26,8 +28,10 @@ export const LANE_POLICY: Record<Lane, LanePolicy> = {
   network: { batch: 16, slots: everyWorker },
   // Big jobs nobody is watching: at most half the workers, so their CPU time never takes a whole machine.
   backfill: { batch: 4, slots: (workers) => Math.max(1, Math.floor(workers / 2)) },
-  // Video and audio processing: one ffmpeg at a time per worker, each using two threads.
-  media: { batch: 1, slots: (workers) => Math.max(1, Math.floor(workers / 2)) },
+  // Video and audio processing (each job mostly waits on its ffmpeg, which uses half the cores): two at a time
+  // on at most half the workers, and one at a time per uploader, so another account's upload runs beside the
+  // heavy ones of the first instead of behind them.
+  media: { batch: 2, slots: (workers) => Math.max(1, Math.floor(workers / 2)), perGroup: 1 },
 };
 
 export const DEFAULT_LANE: Lane = "default";

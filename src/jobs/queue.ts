@@ -13,6 +13,8 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Overrides the lane declared for the job type (`lanes` of its handler module; `default` otherwise). */
   lane?: Lane;
+  /** Whose work this is, in a lane that shares fairly between groups (LANE_POLICY perGroup; jobs/fair.ts). */
+  group?: string;
 }
 
 /** What a handler raises with `ctx.emit`: any structured-clonable (in practice JSON) object. */
@@ -57,6 +59,7 @@ export function enqueueJob(store: Store, type: string, payload: unknown, options
     createdAt: now,
     runAt: now + (options.delayMs ?? 0),
     lastError: null,
+    ...(options.group !== undefined && { group: options.group }),
   };
   putJob(store, job);
   return job.id;

@@ -8,11 +8,12 @@ import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
 import type { Store } from "../store/db.ts";
 import {
-  buryJob, claimJobs, claimedJobs, completeJob, dueJobs, isClaimed, jobCounts, nextRunAt, requeueJob, type ClaimedJob,
+  buryJob, claimJobs, claimedJobs, completeJob, dueJobs, isClaimed, jobCounts, nextRunAt, requeueJob, type ClaimedJob, type JobRecord,
 } from "../store/jobs.ts";
 import { EventHub } from "./events.ts";
 import { inlineExecutor, type Executor, type Finished } from "./inline.ts";
-import { LANES } from "./lanes.ts";
+import { FAIR_SCAN, FairShare } from "./fair.ts";
+import { LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import { WorkerPool } from "./pool.ts";
 import { committedEnqueuer, type JobEnqueuer, type JobQueue } from "./queue.ts";
 import { builtInLane, loadRegistry, type Registry } from "./registry.ts";
@@ -56,6 +57,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
   const held = new Map<string, ClaimedJob>();
   /** Outcomes reported by the executor, for the next write. */
   const finished: Finished[] = [];
+  const fair = new FairShare();
 
   const jobs: JobEnqueuer = committedEnqueuer(store, (type) => registry?.lane(type) ?? builtInLane(type), wake);
 
@@ -121,8 +123,9 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
           else requeueJob(store, { ...failed, runAt: now + retryInMs });
           failures.push({ job, error: outcome.error, giveUp, retryInMs });
         }
+        const done = new Set(outcomes.map(({ job }) => job.id));
         return wanted.map(({ lane, limit }) => {
-          const jobs = claimJobs(store, dueJobs(store, lane, now, limit), now, process.pid);
+          const jobs = claimJobs(store, claimable(lane, now, limit, done), now, process.pid);
           if (jobs.length === limit) again = true;
           return { lane, jobs };
         });
@@ -141,6 +144,20 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
       else log.warn("job failed; will retry", { ...fields, retryInMs });
     }
     if (state === "running") armDelayed();
+  }
+
+  /**
+   * The due jobs of `lane` to claim: the oldest, or in a lane with a per-group limit a fair share (fair.ts),
+   * counting the groups of the jobs still running (those whose outcomes this write records, `done`, are not).
+   */
+  function claimable(lane: Lane, now: number, limit: number, done: ReadonlySet<string>): JobRecord[] {
+    const perGroup = LANE_POLICY[lane].perGroup;
+    if (perGroup === undefined) return dueJobs(store, lane, now, limit);
+    const running = new Map<string, number>();
+    for (const job of held.values()) {
+      if (job.lane === lane && job.group !== undefined && !done.has(job.id)) running.set(job.group, (running.get(job.group) ?? 0) + 1);
+    }
+    return fair.pick(dueJobs(store, lane, now, FAIR_SCAN), running, perGroup, limit);
   }
 
   /** Wakes the runner when the earliest job that is not due yet becomes due. */

@@ -15,6 +15,8 @@ export interface ImageInfo {
   width: number;
   height: number;
   hasAlpha: boolean;
+  /** Frames of an animated image (libvips counts them from the file's structure, without decoding); 1 otherwise. */
+  pages: number;
 }
 
 export interface EncodedImage {
@@ -44,7 +46,7 @@ export async function inspectImage(bytes: Uint8Array): Promise<ImageInfo> {
   const format = meta.format === "heif" ? (meta.compression === "av1" ? "avif" : "heic") : meta.format;
   const { width, height } = meta.autoOrient ?? meta;
   if (!format || !ACCEPTED.has(format) || !width || !height) throw new UnsupportedImage(`unsupported format ${format}`);
-  return { format, width, height, hasAlpha: meta.hasAlpha ?? false };
+  return { format, width, height, hasAlpha: meta.hasAlpha ?? false, pages: meta.pages ?? 1 };
 }
 
 /** The target size for an upright image of `width`×`height`; images are never enlarged (as Mastodon). */

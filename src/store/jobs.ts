@@ -18,6 +18,8 @@ export interface JobRecord {
   createdAt: number;
   runAt: number;
   lastError: string | null;
+  /** Whose work it is, in a lane that shares fairly between groups (src/jobs/fair.ts); absent elsewhere. */
+  group?: string;
 }
 
 export interface ClaimedJob extends JobRecord {
@@ -37,8 +39,8 @@ export interface JobCounts {
 }
 
 function plain(job: JobRecord): JobRecord {
-  const { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError } = job;
-  return { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError };
+  const { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError, group } = job;
+  return { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError, ...(group !== undefined && { group }) };
 }
 
 const keyOf = (job: JobRecord) => [job.lane, job.runAt, job.id];

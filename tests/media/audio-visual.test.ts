@@ -9,7 +9,15 @@ import sharp from "sharp";
 import { processAudioVisual, UnsupportedMedia, type AvLimits } from "../../src/media/audio-visual.ts";
 import { FFMPEG_MISSING, findFfmpeg, locateFfmpeg, runTool, type FfmpegTools } from "../../src/media/ffmpeg.ts";
 
-const limits: AvLimits = { maxPixels: 3840 * 2160, maxFrameRate: 120, maxDurationSeconds: 3600, timeoutMs: 20_000 };
+const limits: AvLimits = {
+  maxPixels: 3840 * 2160,
+  maxFrameRate: 120,
+  maxFrames: 36_000,
+  maxDurationSeconds: 3600,
+  maxTranscodeMs: 20_000,
+  probeTimeoutMs: 20_000,
+  threads: 1,
+};
 let tools: FfmpegTools;
 let dir: string;
 let work = 0;
@@ -202,23 +210,18 @@ describe("processing", () => {
     expect(probe.format.tags?.title).toBeUndefined();
   });
 
-  test("over the frame-rate limit: reduced to it", async () => {
-    const result = await processFile("fast.mp4", { maxFrameRate: 30 });
-    expect(result.meta).toMatchObject({ fps: 30, original: { frame_rate: "30/1" } });
+  test("past Mastodon's limits: refused before any transcode, in Mastodon's words", async () => {
+    expect(await rejects("fast.mp4", { maxFrameRate: 30 })).toBe("60fps videos are not supported");
+    expect(await rejects("big.mp4", { maxPixels: 160 * 120 })).toBe("320x240 videos are not supported");
+    expect(await rejects("sound.webm", { maxFrames: 10 })).toBe("Videos of more than 10 frames are not supported (this one has 15)");
   });
 
-  test("over maxPixels: downscaled, aspect kept, even sides", async () => {
-    const result = await processFile("big.mp4", { maxPixels: 160 * 120 });
-    expect(result.meta).toMatchObject({ size: "160x120", width: 160, height: 120 });
-    await expectJpeg(result.previewFrame, 160, 120);
-    const odd = await processFile("big.mp4", { maxPixels: 10_000 });
-    expect(odd.meta).toMatchObject({ width: 114, height: 86 }); // √(10000·4/3) = 115.4 → 114; 86.6 → 86
-  });
-
-  test("a rotated video is turned upright before it is scaled", async () => {
-    const result = await processFile("portrait.mp4", { maxPixels: 160 * 120 });
-    expect(result.meta).toMatchObject({ size: "120x160", aspect: 0.75 });
-    await expectJpeg(result.previewFrame, 120, 160);
+  test("odd sides become even; a rotated video is turned upright", async () => {
+    const odd = await processFile("silent.mkv");
+    expect(odd.meta).toMatchObject({ width: 74, height: 50 });
+    const result = await processFile("portrait.mp4");
+    expect(result.meta).toMatchObject({ size: "240x320", aspect: 0.75 });
+    await expectJpeg(result.previewFrame, 240, 320);
     const probe = await ffprobe(result.file.path);
     expect(JSON.stringify(probe.streams[0])).not.toContain("rotation");
   });
@@ -228,7 +231,7 @@ describe("processing", () => {
   });
 
   test("a run over the time limit is killed and refused", async () => {
-    expect(await rejects("sound.webm", { timeoutMs: 1 })).toBe("Processing the file took too long");
+    expect(await rejects("sound.webm", { maxTranscodeMs: 1 })).toBe("Processing the file took too long");
   });
 });
 

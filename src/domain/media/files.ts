@@ -6,9 +6,9 @@ import { availableParallelism } from "node:os";
 import sharp from "sharp";
 import type { Config } from "../../config.ts";
 import { semaphore } from "../../lib/semaphore.ts";
-import { processAudioVisual, UnsupportedMedia, type AvLimits } from "../../media/audio-visual.ts";
+import { checkAudioVisual, processAudioVisual, UnsupportedMedia, type AvLimits } from "../../media/audio-visual.ts";
 import { FFMPEG_MISSING, findFfmpeg } from "../../media/ffmpeg.ts";
-import { encodeImage, inspectImage, UnsupportedImage } from "../../media/images.ts";
+import { encodeImage, inspectImage, UnsupportedImage, type ImageInfo } from "../../media/images.ts";
 import { incomingPath, withScratchFolder } from "../../media/incoming.ts";
 import { imageMeta, ORIGINAL_MAX_PIXELS, previewOf, type Preview } from "../../media/previews.ts";
 import { adoptMediaFile, deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
@@ -29,12 +29,17 @@ export interface ProcessedFiles {
 /** A file we cannot take; the message is the 422's. */
 export class RejectedUpload extends Error {}
 
-const AV_LIMITS: AvLimits = {
+/** Mastodon's video limits; a transcode's budget is capped by the operator's setting. */
+export const avLimits = (config: Config): AvLimits => ({
   maxPixels: MEDIA_LIMITS.videoMatrixLimit,
   maxFrameRate: MEDIA_LIMITS.videoFrameRateLimit,
+  maxFrames: MEDIA_LIMITS.videoFramesLimit,
   maxDurationSeconds: MEDIA_LIMITS.maxDurationSeconds,
-  timeoutMs: MEDIA_LIMITS.processingTimeoutMs,
-};
+  maxTranscodeMs: config.mediaTranscodeMaxMs,
+  probeTimeoutMs: MEDIA_LIMITS.probeTimeoutMs,
+  // Half the cores (at least one): a transcode leaves room for another account's, running beside it.
+  threads: Math.max(1, Math.floor(availableParallelism() / 2)),
+});
 
 const folders = (mediaId: string, style: "original" | "small") => ["media_attachments", style, mediaId];
 
@@ -49,10 +54,26 @@ export async function inspectUploadedImage(bytes: Uint8Array) {
     if (info.width * info.height > MEDIA_LIMITS.imageMatrixLimit) {
       throw new RejectedUpload(`Validation failed: File dimensions are too large (the limit is ${MEDIA_LIMITS.imageMatrixLimit} pixels)`);
     }
+    checkAnimation(info);
     return info;
   } catch (error) {
     if (error instanceof UnsupportedImage) throw new RejectedUpload("Validation failed: File content type is invalid");
     throw error;
+  }
+}
+
+/**
+ * An animated image's frames, counted from its header before any is decoded: an animated GIF becomes a video
+ * (gifv) whose every frame is decoded and encoded, so a small file of many large frames is minutes of work.
+ */
+function checkAnimation({ pages, width, height }: ImageInfo): void {
+  if (pages <= 1) return;
+  const { videoFramesLimit, animationPixelsLimit } = MEDIA_LIMITS;
+  if (pages > videoFramesLimit) throw new RejectedUpload(`Validation failed: File has too many frames (${pages}; the limit is ${videoFramesLimit})`);
+  if (pages * width * height > animationPixelsLimit) {
+    throw new RejectedUpload(
+      `Validation failed: File has too many frames for its size (${pages} frames of ${width}x${height}; an animation may have at most ${animationPixelsLimit} pixels in all its frames)`,
+    );
   }
 }
 
@@ -110,6 +131,18 @@ export function audioVisualSupport(): { ok: true } | { ok: false; message: strin
   return findFfmpeg() ? { ok: true } : { ok: false, message: FFMPEG_MISSING };
 }
 
+/** Probes a waiting upload and refuses (RejectedUpload) what is past Mastodon's video limits, before any transcode. */
+export async function checkAudioVisualUpload(config: Config, pendingFile: string, isGif: boolean): Promise<void> {
+  const tools = findFfmpeg();
+  if (!tools) throw new RejectedUpload(FFMPEG_MISSING);
+  try {
+    await checkAudioVisual(tools, incomingPath(config, pendingFile), avLimits(config), isGif);
+  } catch (error) {
+    if (error instanceof UnsupportedMedia) throw new RejectedUpload(error.message);
+    throw error;
+  }
+}
+
 /** Video, gifv or audio from its waiting copy (`pendingFile`). RejectedUpload for what ffmpeg cannot take. */
 export async function processAudioVisualUpload(config: Config, mediaId: string, pendingFile: string, isGif: boolean): Promise<ProcessedFiles> {
   const tools = findFfmpeg();
@@ -117,7 +150,7 @@ export async function processAudioVisualUpload(config: Config, mediaId: string, 
   return withScratchFolder(config, async (dir) => {
     let processed;
     try {
-      processed = await processAudioVisual(tools, incomingPath(config, pendingFile), dir, AV_LIMITS, isGif);
+      processed = await processAudioVisual(tools, incomingPath(config, pendingFile), dir, avLimits(config), isGif);
     } catch (error) {
       if (error instanceof UnsupportedMedia) throw new RejectedUpload(error.message);
       throw error;

@@ -1,9 +1,9 @@
 // POST /api/v2/media and /api/v1/media. What a file is comes from its bytes (media/sniff.ts). Still images
-// are processed in the request; video, gifv (animated GIFs) and audio are kept as they came and processed
-// by the `media.process` subscriber of `media.uploaded`, unless the caller wants to wait (v1). Either way
+// are processed in the request; video, gifv (animated GIFs) and audio are probed against Mastodon's limits
+// in the request, kept as they came and processed by the `media.process` subscriber of `media.uploaded`
+// (v1 waits for it). Either way
 // the files exist before the record that points to them commits, and every upload starts its day-long
 // wait for a status (`media.expire_unattached`).
-import sharp from "sharp";
 import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -14,7 +14,8 @@ import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { recordEvent } from "../events.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
-import { audioVisualSupport, processAudioVisualUpload, processStill, RejectedUpload, type ProcessedFiles } from "./files.ts";
+import { audioVisualSupport, checkAudioVisualUpload, inspectUploadedImage, processStill, RejectedUpload, type ProcessedFiles } from "./files.ts";
+import { deleteMedia } from "./manage.ts";
 import { checkDescription, parseFocus, prepareThumbnail, saveThumbnail, type PreparedThumbnail } from "./attributes.ts";
 import { discardFiles } from "./cleanup.ts";
 
@@ -40,9 +41,11 @@ async function sniff(file: UploadedFile): Promise<Sniffed & { animated: boolean 
   if (!sniffed) throw new Unprocessable("Validation failed: File content type is invalid");
   const limit = sniffed.kind === "image" ? MEDIA_LIMITS.imageSizeLimit : MEDIA_LIMITS.videoSizeLimit;
   if (file.size > limit) throw new Unprocessable(`Validation failed: File file size must be less than ${megabytes(limit)}`);
+  if (sniffed.kind !== "image") return { ...sniffed, animated: false };
+  // The header only: size, and the frames of an animation, refused past the limits before any is decoded.
+  const info = await rejectAs422(inspectUploadedImage(await file.bytes()));
   // Animated GIFs become looping MP4 (gifv), as on Mastodon; a still GIF is an image.
-  const animated = sniffed.mime === "image/gif" && ((await sharp(file.path).metadata().catch(() => null))?.pages ?? 1) > 1;
-  return { ...sniffed, animated };
+  return { ...sniffed, animated: sniffed.mime === "image/gif" && info.pages > 1 };
 }
 
 function newRecord(id: string, accountId: string, now: number, fields: Partial<MediaRecord>): MediaRecord {
@@ -99,13 +102,10 @@ export async function uploadMedia(deps: Deps, actor: AccountRecord, input: Uploa
       const support = audioVisualSupport();
       if (!support.ok) throw new Unprocessable(support.message);
       pendingFile = await saveIncoming(config, id, file.blob(), sniffed.extension);
+      // ffprobe's answer against Mastodon's limits: a refusal is this request's 422, not a failed job later.
+      await rejectAs422(checkAudioVisualUpload(config, pendingFile, sniffed.animated));
       const type = sniffed.animated ? "gifv" : sniffed.kind === "audio" ? "audio" : "video";
       record = newRecord(id, actor.id, now, { ...base, type, pendingFile, ...withThumbnail(thumbnail, thumbnailUrl) });
-      if (mode === "wait") {
-        const files = await rejectAs422(processAudioVisualUpload(config, id, pendingFile, sniffed.animated));
-        saved.push(files.fileUrl, files.previewUrl);
-        record = { ...record, ...ready(files), ...withThumbnail(thumbnail, thumbnailUrl) };
-      }
     }
     const stored = record;
     await deps.store.write(() => {
@@ -117,8 +117,31 @@ export async function uploadMedia(deps: Deps, actor: AccountRecord, input: Uploa
     if (pendingFile) await removeIncoming(config, pendingFile);
     throw error;
   }
-  if (record.state === "ready" && pendingFile) await removeIncoming(config, pendingFile);
+  if (mode === "wait" && record.state === "processing") return waitForProcessing(deps, actor, id);
   return getMedia(deps.store, id) ?? record;
+}
+
+const WAIT_POLL_MS = 100;
+
+/**
+ * v1: the upload is processed by its job like any other (in turn, fairly between accounts), and the request
+ * waits for it: the record once ready; a 422 with why when it failed (the record then goes, as the upload was
+ * refused); the record still processing if it is not done within a transcode's cap and a minute.
+ */
+async function waitForProcessing(deps: Deps, actor: AccountRecord, id: string): Promise<MediaRecord> {
+  const until = Date.now() + deps.config.mediaTranscodeMaxMs + 60_000;
+  for (;;) {
+    // The job commits in a worker thread: read past this thread's snapshot.
+    deps.store.freshSnapshot();
+    const record = getMedia(deps.store, id);
+    if (!record) throw new Unprocessable("Error processing media");
+    if (record.state === "failed") {
+      await deleteMedia(deps, actor.id, id);
+      throw new Unprocessable(record.error ?? "Error processing media");
+    }
+    if (record.state === "ready" || Date.now() > until) return record;
+    await Bun.sleep(WAIT_POLL_MS);
+  }
 }
 
 /** A thumbnail's blurhash and colours describe what is shown first, so they win over the file's. */
