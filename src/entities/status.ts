@@ -98,7 +98,9 @@ interface PresentedPerson {
  * What an account record was rendered as, by record object: the loader hands out one object per account
  * while the account is unchanged (accounts/read.ts cachedAccount), so a page (and the pages after it) does
  * not present the same author again. Kept per config (the URLs depend on it). Shared objects: nothing may
- * modify them after presentation.
+ * modify them after presentation. Needs no invalidation (tier "presented accounts" of domain/caches/index.ts):
+ * the rendering depends on the record and the config alone, records are never mutated once read, and a
+ * changed account is always a new record object, so an entry is never stale and goes with its record.
  */
 const presentedPeople = new WeakMap<Config, WeakMap<AccountRecord, PresentedPerson>>();
 

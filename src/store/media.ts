@@ -44,7 +44,7 @@ export interface MediaRecord {
   remoteUrl?: string;
 }
 
-const keptMedia = new KeptRecords<MediaRecord>(20_000);
+const keptMedia = new KeptRecords<MediaRecord>("kept media", 20_000);
 
 export function getMedia(store: Store, id: string): MediaRecord | undefined {
   return keptMedia.get(store, id, versionName.media(id), () => store.db.media.get(id));

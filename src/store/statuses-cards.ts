@@ -25,7 +25,7 @@ export interface PreviewCardRecord {
 }
 
 /** Per thread: every status of a page asks for its card, and most have none. */
-const keptCards = new KeptRecords<PreviewCardRecord>(20_000);
+const keptCards = new KeptRecords<PreviewCardRecord>("kept cards", 20_000);
 
 export function getCard(store: Store, statusId: string): PreviewCardRecord | undefined {
   // A card's writes bump its status's version (versions.ts).

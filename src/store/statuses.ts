@@ -7,7 +7,7 @@ import { joinedAmong } from "./statuses-interactions.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 
 /** Per thread; statuses are read many times per page (feeds, reblogs' originals, the loader). */
-const keptStatuses = new KeptRecords<StatusRecord>(5_000);
+const keptStatuses = new KeptRecords<StatusRecord>("kept statuses", 5_000);
 
 export function getStatus(store: Store, id: string): StatusRecord | undefined {
   return keptStatuses.get(store, id, versionName.status(id), () => store.db.statuses.get(id));

@@ -248,15 +248,24 @@ export function versionsUnchanged(store: Store, read: Versions): boolean {
   return known;
 }
 
+const keptTiers = new Set<string>();
+
+/** The tiers of the cache index (domain/caches) whose KeptRecords have been made in this thread. */
+export function keptRecordTiers(): ReadonlySet<string> {
+  return keptTiers;
+}
+
 /**
  * Records kept per thread (and per store handle) while their version is unchanged: a hit costs two map
  * lookups and no LMDB read. Absent records are kept too (creating one bumps its version). At most `max` per
- * store, oldest out first; reads inside a write go to the store.
+ * store, oldest out first; reads inside a write go to the store. `tier`: its name in the cache index.
  */
 export class KeptRecords<T> {
   private byStore = new WeakMap<Store, Map<string, { value: T | undefined; seq: number }>>();
 
-  constructor(private readonly max: number) {}
+  constructor(tier: string, private readonly max: number) {
+    keptTiers.add(tier);
+  }
 
   get(store: Store, id: string, name: string, read: () => T | undefined): T | undefined {
     if (insideWrite(store)) return read();

@@ -8,7 +8,7 @@ import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { countFollowRequests } from "../../store/relationships.ts";
-import { VersionedCache } from "../versioned-cache.ts";
+import { VersionedCache } from "../caches/versioned.ts";
 
 /** GET /api/v1/accounts?id[]= takes at most this many ids. */
 export const MAX_ACCOUNT_IDS = 40;
@@ -75,16 +75,14 @@ export function viewerCredentialExtras(deps: Deps, viewer: UserViewer): { follow
   return extras;
 }
 
-const accountRecords = new WeakMap<Store, VersionedCache<AccountRecord | null>>();
 const MAX_ACCOUNTS = 10_000;
+const accountRecords = new VersionedCache<AccountRecord | null>("accounts", MAX_ACCOUNTS);
 
 /**
  * An account record by id, the same object while the account is unchanged: pages presented meanwhile share
  * it, so a client re-reading a thread or a timeline does not decode (or present) the same authors again.
  */
 export function cachedAccount(store: Store, id: string): AccountRecord | null {
-  let cache = accountRecords.get(store);
-  if (!cache) accountRecords.set(store, (cache = new VersionedCache(MAX_ACCOUNTS)));
   // getAccount's read names the account's version itself.
-  return cache.get(store, id, () => ({ value: getAccount(store, id) ?? null, depends: [] })).value;
+  return accountRecords.get(store, id, () => ({ value: getAccount(store, id) ?? null, depends: [] })).value;
 }

@@ -2,7 +2,7 @@
 import { Forbidden, Unprocessable } from "../../lib/errors.ts";
 import { sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
-import { VersionedCache, type Stamp } from "../versioned-cache.ts";
+import { VersionedCache, type Stamp } from "../caches/versioned.ts";
 import { versionName } from "../../store/versions.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import { findToken, getApp } from "../../store/oauth.ts";
@@ -23,9 +23,10 @@ export interface UserViewer extends Viewer {
 }
 
 // Keyed by the token as sent (it is in this process's memory with every request anyway): a hit costs no hash.
-const viewers = new WeakMap<Store, VersionedCache<Viewer | null>>();
-const stamps = new WeakMap<Viewer, Stamp>();
 const MAX_VIEWERS = 10_000;
+const viewers = new VersionedCache<Viewer | null>("viewers", MAX_VIEWERS);
+// By viewer object, which the cache above replaces whenever one of its versions moves.
+const stamps = new WeakMap<Viewer, Stamp>();
 
 /**
  * The viewer behind a bearer token, or null when the token is unknown or revoked. Kept while the token, its
@@ -33,9 +34,7 @@ const MAX_VIEWERS = 10_000;
  * sharing them is safe).
  */
 export function viewerFromToken(store: Store, rawToken: string): Viewer | null {
-  let cache = viewers.get(store);
-  if (!cache) viewers.set(store, (cache = new VersionedCache(MAX_VIEWERS)));
-  const { value, stamp } = cache.get(store, rawToken, () => {
+  const { value, stamp } = viewers.get(store, rawToken, () => {
     const hash = sha256(rawToken);
     const viewer = loadViewer(store, hash);
     const accountId = viewer?.account?.id;

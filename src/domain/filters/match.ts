@@ -16,7 +16,7 @@ import { getMedia } from "../../store/media.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { noteExpiry, versionName } from "../../store/versions.ts";
-import { VersionedCache } from "../versioned-cache.ts";
+import { VersionedCache } from "../caches/versioned.ts";
 import { searchableText } from "./text.ts";
 
 /** A filter that matched a status: Mastodon's FilterResult before presentation. */
@@ -131,7 +131,7 @@ export function compileFilters(filters: readonly FilterRecord[], now: number): F
 }
 
 /** Compiled filter sets by account, weighed by their keywords and status entries. */
-const compiled = new VersionedCache<FilterSet>(200_000, (set) => 1 + set.size);
+const compiled = new VersionedCache<FilterSet>("active filters", 200_000, { weigh: (set) => 1 + set.size });
 
 /**
  * The viewer's active filters, compiled: kept while the viewer's version is unchanged and until the first of

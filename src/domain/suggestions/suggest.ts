@@ -13,7 +13,7 @@ import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import type { AccountRecord } from "../../store/records.ts";
 import { putDismissal } from "../../store/suggestions.ts";
-import { VersionedCache } from "../versioned-cache.ts";
+import { VersionedCache } from "../caches/versioned.ts";
 import { suggestibleTo } from "./eligible.ts";
 import { featuredIds, mostFollowed, mostInteractions, personalSources, SOURCE_ORDER, type Ranked, type SuggestionSource } from "./sources.ts";
 
@@ -51,14 +51,12 @@ function globalRankings(store: Store, now: number): Global {
 }
 
 type PersonalRankings = Pick<ReturnType<typeof personalSources>, "friendsOfFriends" | "similar">;
-const personal = new WeakMap<Store, VersionedCache<PersonalRankings>>();
 const MAX_VIEWERS = 2_000;
+const personal = new VersionedCache<PersonalRankings>("personal suggestions", MAX_VIEWERS);
 
 /** The personal rankings, kept while the viewer's follows, the friends' follows and the followers read are unchanged. */
 function personalRankings(store: Store, viewerId: string): PersonalRankings {
-  let cache = personal.get(store);
-  if (!cache) personal.set(store, (cache = new VersionedCache(MAX_VIEWERS)));
-  return cache.get(store, viewerId, () => {
+  return personal.get(store, viewerId, () => {
     const { depends, ...value } = personalSources(store, viewerId);
     return { value, depends };
   }).value;

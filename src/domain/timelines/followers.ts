@@ -7,18 +7,16 @@ import type { Store } from "../../store/db.ts";
 import { followerIdsOf } from "../../store/relationships.ts";
 import { isLocalAccountId } from "../../store/timelines.ts";
 import { versionName } from "../../store/versions.ts";
-import { VersionedCache } from "../versioned-cache.ts";
+import { VersionedCache } from "../caches/versioned.ts";
 
 /** Follower ids kept per thread, in all, local and remote together: about 60 MB at most. */
 const MAX_IDS = 1_000_000;
 
-const lists = new WeakMap<Store, VersionedCache<readonly string[]>>();
+const lists = new VersionedCache<readonly string[]>("followers", MAX_IDS, { weigh: (ids) => ids.length + 1 });
 
 /** The ids of `accountId`'s followers where `local` says, as of now. Do not change the array. */
 function followers(store: Store, accountId: string, local: boolean): readonly string[] {
-  let cache = lists.get(store);
-  if (!cache) lists.set(store, (cache = new VersionedCache<readonly string[]>(MAX_IDS, (ids) => ids.length + 1)));
-  return cache.get(store, `${local ? "l" : "r"}${accountId}`, () => ({
+  return lists.get(store, `${local ? "l" : "r"}${accountId}`, () => ({
     value: [...followerIdsOf(store, accountId)].filter((id) => isLocalAccountId(store, id) === local),
     depends: [versionName.followers(accountId)],
   })).value;

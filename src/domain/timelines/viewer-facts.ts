@@ -1,10 +1,12 @@
 // What a viewer's timelines ask about each author (follows, blocks and mutes both ways, exclusive lists,
 // followed hashtags) depends only on what the viewer sees: every write to those bumps the viewer's version
 // (store/versions.ts). So the answers are kept per viewer across pages and requests, filled as authors come
-// up, and dropped when that version moves or a mute that decided one of them runs out.
+// up, and dropped when that version moves or a mute that decided one of them runs out (the generic versioned
+// cache, least recently used viewer out first).
 import type { Store } from "../../store/db.ts";
 import type { FollowRecord } from "../../store/records.ts";
-import { insideWrite, noteExpiry, noteRead, readVersions, versionName, versionsUnchanged, type Versions } from "../../store/versions.ts";
+import { insideWrite, noteExpiry, versionName } from "../../store/versions.ts";
+import { VersionedCache } from "../caches/versioned.ts";
 
 /** Viewers whose facts are kept per thread, least recently used out first. */
 const MAX_VIEWERS = 2_000;
@@ -28,12 +30,11 @@ export class ViewerFacts {
   }
 }
 
-interface Kept {
-  facts: ViewerFacts;
-  read: Versions;
-}
-
-const byStore = new WeakMap<Store, Map<string, Kept>>();
+const kept = new VersionedCache<ViewerFacts>("viewer facts", MAX_VIEWERS, {
+  lru: true,
+  // Answers are added after the facts are kept: a viewer reading across a huge instance starts over.
+  usable: (facts, now) => now < facts.until && facts.size <= MAX_ANSWERS,
+});
 
 /**
  * The facts kept for `viewerId`, current in this read snapshot (fresh ones inside a write transaction,
@@ -41,22 +42,8 @@ const byStore = new WeakMap<Store, Map<string, Kept>>();
  * of the mutes behind the answers.
  */
 export function viewerFacts(store: Store, viewerId: string): ViewerFacts {
-  const name = versionName.viewer(viewerId);
   if (insideWrite(store)) return new ViewerFacts();
-  let kept = byStore.get(store);
-  if (!kept) byStore.set(store, (kept = new Map()));
-  const now = Date.now();
-  let entry = kept.get(viewerId);
-  if (entry && (now >= entry.facts.until || entry.facts.size > MAX_ANSWERS || !versionsUnchanged(store, entry.read))) entry = undefined;
-  if (!entry) {
-    entry = { facts: new ViewerFacts(), read: readVersions(store, [name]) };
-    if (kept.size >= MAX_VIEWERS) kept.delete(kept.keys().next().value!);
-  } else {
-    kept.delete(viewerId);
-  }
-  // Re-inserted: Map order is the recency order.
-  kept.set(viewerId, entry);
-  noteRead(name);
-  if (entry.facts.until !== Infinity) noteExpiry(entry.facts.until);
-  return entry.facts;
+  const facts = kept.get(store, viewerId, () => ({ value: new ViewerFacts(), depends: [versionName.viewer(viewerId)] })).value;
+  if (facts.until !== Infinity) noteExpiry(facts.until);
+  return facts;
 }

@@ -16,9 +16,10 @@ import type { LoadedStatus, LoadedStatuses } from "../../domain/statuses/load.ts
 import { Value } from "@sinclair/typebox/value";
 import { presentStatuses, statusJson, statusJsonParts, StatusSchema, type StatusJsonParts } from "../../entities/status.ts";
 import type { AppRecord } from "../../store/records.ts";
-import { insideWrite, readVersions, versionName, versionsUnchanged, type Versions } from "../../store/versions.ts";
+import { insideWrite, readVersions, registerCache, versionName, versionsUnchanged, type Versions } from "../../domain/caches/invalidate.ts";
 
 const MAX_CHARS = 32 * 1024 * 1024;
+registerCache("rendered statuses");
 
 interface Entry {
   parts: StatusJsonParts;

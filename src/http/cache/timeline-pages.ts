@@ -1,16 +1,15 @@
 // Rendered timeline pages, answered again before routing while nothing they show has changed. It lives in
 // http/ because what it keeps is an HTTP answer (bytes and headers, under the credentials and URL as sent);
-// what a page depends on comes from the domain and the store: the versions (store/versions.ts) of the
+// what a page depends on comes from the domain and the store: the versions (domain/caches/invalidate.ts) of the
 // token, of what the viewer sees (relations, flags, user), of the feeds scanned and of every status and
 // account examined, shown or skipped, plus the end of any mute in force that hid something. Any write that
 // changes one of those bumps its version in the write's own transaction, whichever thread or process makes
 // it; other writes (fan-out into other people's feeds, favourites elsewhere) leave the page alone.
 import type { Deps } from "../../deps.ts";
 import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
-import type { Stamp } from "../../domain/versioned-cache.ts";
 import type { PageQuery } from "../../store/paging.ts";
 import type { StatusRecord } from "../../store/records.ts";
-import { changedVersions, mirrorStamp, recordingReads, syncVersionsTo, versionName, versionsUnchanged } from "../../store/versions.ts";
+import { changedVersions, mirrorStamp, recordingReads, registerCache, syncVersionsTo, versionName, versionsUnchanged, type Stamp } from "../../domain/caches/invalidate.ts";
 import { withCurrentAccounts, type LoadedStatuses } from "../../domain/statuses/load.ts";
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
@@ -22,6 +21,7 @@ const ACCOUNT_VERSION = versionName.account("");
 const MAX_BYTES = 64 * 1024 * 1024;
 /** Requests remembered as asked once (see PageCache.admit). */
 const MAX_ASKED = 20_000;
+registerCache("timeline pages");
 
 interface Page {
   stamp: Stamp;
