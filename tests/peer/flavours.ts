@@ -1,6 +1,8 @@
 // How each server the test peer plays shapes what it serves: actors, their keys, WebFinger answers,
 // collections and activity ids. Written from the shapes of real documents (Mastodon's serializers and
 // fixtures, GoToSocial's docs/federation and typeutils, Misskey's ApRendererService), read as reference only.
+import { randomUUID } from "node:crypto";
+
 export type Flavour = "mastodon" | "gotosocial" | "misskey";
 
 const AS = "https://www.w3.org/ns/activitystreams";
@@ -180,6 +182,8 @@ export function activityId(flavour: Flavour, base: string, actorId: string, kind
   counter += 1;
   if (flavour === "gotosocial") return `${actorId}/${kind}/01J${String(counter).padStart(23, "0")}`;
   if (flavour === "misskey") return `${base}/${kind}s/9${counter.toString(36).padStart(9, "0")}`;
+  // Mastodon: follows and blocks are records with a URI of their own; answers and likes are actor fragments.
+  if (kind === "follow" || kind === "block") return `${base}/${randomUUID()}`;
   return `${actorId}#${kind}s/${counter}`;
 }
 
