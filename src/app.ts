@@ -136,7 +136,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(authWebRoutes(deps))
     .use(emailRoutes(deps))
     .use(mediaFileRoutes(deps));
-  indexRouteSchemas(app);
+  indexRouteSchemas(app, deps.config);
   documentCommonErrors(app);
   documentWebSockets(app, documentation);
   if (!deps.config.checkResponses) skipResponseChecks(app);

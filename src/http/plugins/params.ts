@@ -188,8 +188,20 @@ async function parseBody(request: Request, contentType: string, limit: number, c
 // never run: they only tell the OpenAPI generator which content types every route accepts.
 const DOCUMENTED_CONTENT_TYPES = ["json", "urlencoded", "formdata"].map((fn) => ({ fn }) as any);
 
-/** Each route's query and body schemas and its head-only checks, by "METHOD /path/:pattern"; filled by indexRouteSchemas(). */
-const routeSchemas = new Map<string, { query?: TSchema; body?: TSchema; checks: ReturnType<typeof beforeBodyHooks> }>();
+type RouteSchemas = Map<string, { query?: TSchema; body?: TSchema; checks: ReturnType<typeof beforeBodyHooks> }>;
+
+/**
+ * Each app's routes' query and body schemas and head-only checks, by "METHOD /path/:pattern"; filled by
+ * indexRouteSchemas(). Kept per app (by its config object): the checks are bound to one app's store, and
+ * several apps run in one process in tests and benchmarks.
+ */
+const routeSchemasByApp = new WeakMap<BodyLimits, RouteSchemas>();
+
+function routeSchemasOf(config: BodyLimits): RouteSchemas {
+  let schemas = routeSchemasByApp.get(config);
+  if (!schemas) routeSchemasByApp.set(config, (schemas = new Map()));
+  return schemas;
+}
 
 type IndexedRoute = { method: string; path: string; hooks?: { query?: TSchema; body?: TSchema; transform?: unknown } };
 
@@ -197,7 +209,8 @@ type IndexedRoute = { method: string; path: string; hooks?: { query?: TSchema; b
  * Called once the app is composed: lets the normaliser drop undeclared parameters before validation, and
  * the body parser run each route's token check before reading its body.
  */
-export function indexRouteSchemas(app: AnyElysia): void {
+export function indexRouteSchemas(app: AnyElysia, config: BodyLimits): void {
+  const routeSchemas = routeSchemasOf(config);
   for (const route of app.routes as IndexedRoute[]) {
     const { query, body, transform } = route.hooks ?? {};
     routeSchemas.set(`${route.method} ${route.path}`, { query, body, checks: beforeBodyHooks(transform) });
@@ -229,8 +242,9 @@ function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
   return Value.Clean(schema, value) as Bag;
 }
 
-export const paramsPlugin = (config: BodyLimits) =>
-  new Elysia({ name: "warren-params" })
+export const paramsPlugin = (config: BodyLimits) => {
+  const routeSchemas = routeSchemasOf(config);
+  return new Elysia({ name: "warren-params", seed: config.dataDir })
     .onRequest(({ request }) => checkRequestHead(request))
     .onParse({ as: "global" }, async (ctx) => {
       const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
@@ -250,3 +264,4 @@ export const paramsPlugin = (config: BodyLimits) =>
     .onAfterResponse({ as: "global" }, (ctx) => {
       if (uploadsOf.has(ctx.request)) void releaseUploads(ctx);
     });
+};
