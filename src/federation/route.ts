@@ -2,7 +2,7 @@
 // GETs of an actor or its collections that ask for ActivityPub JSON (Accept: application/activity+json or
 // application/ld+json). Everything else, browsers asking for the same URLs included, goes on to Elysia as
 // before. WebFinger and NodeInfo are ours (src/http/wellknown) and never come here.
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 
 const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
