@@ -11,7 +11,7 @@ import { domainBlockFor } from "../domain/admin/domain-blocks.ts";
 import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { isBlocking } from "../store/relationships.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 
 type Refusal = 401 | 403 | 404;
 

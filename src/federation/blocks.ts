@@ -13,8 +13,9 @@ import type { AccountRecord } from "../store/records.ts";
 import { getBlock, isBlocking } from "../store/relationships.ts";
 import { block, unblock } from "../domain/relationships/block.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
-import type { FederationDeps } from "./index.ts";
-import { asDeps, context, localAccountOf, remoteSender } from "./follows.ts";
+import { asDeps, type FederationDeps } from "./context.ts";
+import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
+import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
 
 /** The id of the Block a local account sends for block `blockId` (under its actor, so it names it). */

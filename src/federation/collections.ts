@@ -15,7 +15,7 @@ import { normaliseId, publicId } from "../lib/ids.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { RowBudget, type PageQuery } from "../store/paging.ts";
 import type { AccountRecord } from "../store/records.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 import { recipientOf, remoteFollowers } from "./recipients.ts";
 import { isGetOf } from "./authorized-fetch.ts";
 

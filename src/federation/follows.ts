@@ -1,51 +1,27 @@
 // Follows across servers (docs/federation.md). Incoming: the inbox listeners for Follow, Accept, Reject and
-// Undo(Follow) call the same cores as the API (domain/relationships) with the remote account as actor and
-// origin "remote". Outgoing: local-only subscribers (domain/subscribers.ts) turn local events into
+// Undo(Follow) (dispatched by undo.ts) call the same cores as the API (domain/relationships) with the remote
+// account as actor and origin "remote". Outgoing: local-only subscribers (domain/subscribers.ts) turn local events into
 // activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
 // becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
 // Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
-import { Accept, Activity, Announce, Block, Follow, Like, Reject, Undo } from "@fedify/vocab";
+import { Accept, Follow, Reject, Undo } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
-import type { Deps } from "../deps.ts";
 import { NotFound, NotPermitted } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { findAccountByAcct, getAccount } from "../store/accounts.ts";
+import { getAccount } from "../store/accounts.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { getFollow, getFollowRequest, isFollowing } from "../store/relationships.ts";
 import { follow as followCore, unfollow } from "../domain/relationships/follow.ts";
 import { authorize, reject } from "../domain/relationships/follow-requests.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
-import type { FederationDeps } from "./index.ts";
-import { remoteAccountByUri } from "./remote-accounts.ts";
+import { asDeps, type FederationDeps } from "./context.ts";
+import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
+import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
-import { undoBlock } from "./blocks.ts";
-import { undoInteraction } from "./inbound-interactions.ts";
-
-/** The cores take Deps; they only record events and notifications through `jobs.enqueue`, which a worker's
- * enqueuer has too. */
-export const asDeps = (deps: FederationDeps) => deps as unknown as Deps;
-
-/** The local account an actor URI of ours names, if any. */
-export function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {
-  if (!uri) return null;
-  const bare = new URL(uri.href);
-  bare.hash = "";
-  const parsed = ctx.parseUri(bare);
-  if (parsed?.type !== "actor") return null;
-  const account = findAccountByAcct(deps.store, parsed.identifier, null);
-  return account && !account.suspended ? account : null;
-}
 
 /** The id of the Follow a local account sends for request `requestId` (under its actor, so it names it). */
 export function followId(ctx: Context<void>, username: string, requestId: string): URL {
   return new URL(`${ctx.getActorUri(username).href}#follows/${requestId}`);
-}
-
-/** The remote sender of an activity, stored or fetched; null unless it is a remote account. */
-export async function remoteSender(deps: FederationDeps, actorId: URL | null): Promise<AccountRecord | null> {
-  if (!actorId) return null;
-  const account = await remoteAccountByUri(deps, actorId);
-  return account && account.domain !== null && !account.suspended ? account : null;
 }
 
 async function sendAccept(ctx: Context<void>, owner: AccountRecord, follower: AccountRecord, followUri: string | null): Promise<void> {
@@ -125,27 +101,13 @@ export async function onReject(deps: FederationDeps, ctx: InboxContext<void>, ac
   }
 }
 
-/** Undo: dispatched on the type of the activity undone, which only its own actor may undo. */
-export async function onUndo(deps: FederationDeps, ctx: InboxContext<void>, activity: Undo): Promise<void> {
-  const object = await activity.getObject().catch(() => null);
-  if (!(object instanceof Activity) || object.actorId?.href !== activity.actorId?.href) return;
-  if (object instanceof Follow) return undoFollow(deps, ctx, object);
-  if (object instanceof Block) return undoBlock(deps, ctx, object);
-  if (object instanceof Like || object instanceof Announce) return undoInteraction(deps, activity, object);
-}
-
-async function undoFollow(deps: FederationDeps, ctx: InboxContext<void>, follow: Follow): Promise<void> {
+export async function undoFollow(deps: FederationDeps, ctx: InboxContext<void>, follow: Follow): Promise<void> {
   const target = localAccountOf(ctx, deps, follow.objectId);
   const actor = await remoteSender(deps, follow.actorId);
   if (target && actor) await unfollow(asDeps(deps), actor, target, "remote");
 }
 
 // Outgoing (subscribers)
-
-export async function context(ctx: SubscriberContext): Promise<Context<void>> {
-  const { federationFor } = await import("./index.ts");
-  return federationFor(ctx).federation.createContext(new URL(ctx.config.url), undefined);
-}
 
 function pair(ctx: SubscriberContext, fromId: string, toId: string): [AccountRecord, AccountRecord] | null {
   const from = getAccount(ctx.store, fromId);

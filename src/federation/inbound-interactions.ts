@@ -13,9 +13,11 @@ import { discardAndRecord } from "../domain/statuses/delete.ts";
 import { editRemoteStatus, statusByUri } from "../domain/statuses/remote.ts";
 import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { settleQuote } from "../domain/quotes/remote.ts";
-import type { FederationDeps } from "./index.ts";
-import { asDeps, remoteSender } from "./follows.ts";
-import { followedFromHere, isNoteLike, isPublic, NOTE_LIMITS, noteDraft, sameOrigin } from "./inbound-notes.ts";
+import { asDeps, type FederationDeps } from "./context.ts";
+import { remoteSender } from "./inbound-accounts.ts";
+import { followedFromHere } from "./inbound-notes.ts";
+import { isNoteLike, isPublic, NOTE_LIMITS, sameOrigin } from "./note-checks.ts";
+import { noteDraft } from "./note-draft.ts";
 import { fetchStatus } from "./threads.ts";
 
 /** What a core refuses (not visible, blocked, a private status reblogged) is ignored, not retried. */

@@ -3,14 +3,12 @@
 // Routes: actors at /users/{identifier} (our account URIs: `${url}/users/${username}`; the instance actor's
 // identifier is `instance.actor`, which no username can be), their inboxes, the shared inbox /inbox,
 // outboxes and featured collections (outbox.ts), followers/following collections (collections.ts) and
-// statuses with their activities (status-objects.ts). GETs of them obey
+// statuses with their activities and our quote authorizations (status-objects.ts). GETs of them obey
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
 import { Accept, Announce, Block, Create, Delete, Follow, Like, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
-import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
-import type { JobEnqueuer } from "../jobs/queue.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { accountVisible } from "../domain/accounts/read.ts";
 import type { AccountRecord } from "../store/records.ts";
@@ -20,24 +18,18 @@ import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
 import { documentLoaders } from "./loader.ts";
 import { deliveryOptions, messageGate } from "./delivery.ts";
-import { onAccept, onFollow, onReject, onUndo } from "./follows.ts";
+import type { FederationDeps } from "./context.ts";
+import { onAccept, onFollow, onReject } from "./follows.ts";
+import { onUndo } from "./undo.ts";
 import { onBlock } from "./blocks.ts";
 import { onDelete, onUpdate } from "./profiles.ts";
 import { onCreate } from "./inbound-notes.ts";
 import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-interactions.ts";
 import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
-import { setStatusObjects } from "./status-objects.ts";
+import { setQuoteAuthorizations, setStatusObjects } from "./status-objects.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
-import { setQuoteAuthorizations } from "./quotes.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
-
-export interface FederationDeps {
-  store: Store;
-  config: Config;
-  /** The thread's enqueuer: the server's job queue, or a worker's `ctx.jobs`. */
-  jobs: JobEnqueuer;
-}
 
 export interface WarrenFederation {
   federation: Federation<void>;
@@ -110,12 +102,25 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
       return account ? accountKeyPairs(store, account.id) : [];
     });
 
-  // Fedify verifies each activity's signature before a listener runs; unsigned or forged ones are 401.
   const deps = { store, config, jobs };
+  setInboxListeners(federation, deps);
+
+  setStatusCollections(federation, deps, policy.collection);
+  setFollowCollections(federation, deps, policy.collection);
+  setStatusObjects(federation, deps);
+  setQuoteAuthorizations(federation, deps);
+
+  void federation.startQueue(undefined);
+  return { federation, queue };
+}
+
+/** The inbox listeners, personal and shared inboxes alike. */
+function setInboxListeners(federation: Federation<void>, deps: FederationDeps): void {
+  // Fedify verifies each activity's signature before a listener runs; unsigned or forged ones are 401.
   federation
     .setInboxListeners("/users/{identifier}/inbox", "/inbox")
     .on(Follow, (ctx, activity) => onFollow(deps, ctx, activity))
-    // Of a Follow (follows.ts) or of our QuoteRequest (quotes.ts): each ignores the other kind.
+    // Of a Follow (follows.ts) or of our QuoteRequest (quote-inbox.ts): each ignores the other kind.
     .on(Accept, async (ctx, activity) => {
       await onAccept(deps, ctx, activity);
       await onQuoteAccept(deps, ctx, activity);
@@ -140,12 +145,4 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     .on(Create, (ctx, activity) => onCreate(deps, ctx, activity))
     .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
     .on(Like, (ctx, activity) => onLike(deps, ctx, activity));
-
-  setStatusCollections(federation, deps, policy.collection);
-  setFollowCollections(federation, deps, policy.collection);
-  setStatusObjects(federation, deps);
-  setQuoteAuthorizations(federation, deps);
-
-  void federation.startQueue(undefined);
-  return { federation, queue };
 }

@@ -3,16 +3,19 @@
 // public: to Public, cc followers + mentioned; unlisted: to followers, cc Public + mentioned; private: to
 // followers, cc mentioned; direct: to mentioned only. Statuses of remote accounts are never rendered as ours.
 import type { Context } from "@fedify/fedify";
-import { Announce, Collection, type Create, type Document, Hashtag, LanguageString, Mention, Note, PUBLIC_COLLECTION, type Question } from "@fedify/vocab";
+import {
+  Announce, Collection, type Create, type Document, Hashtag, InteractionPolicy, InteractionRule, LanguageString, Mention, Note, PUBLIC_COLLECTION,
+  type Question,
+} from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getMedia } from "../store/media.ts";
 import { getPoll, type PollRecord } from "../store/polls.ts";
-import type { AccountRecord, StatusRecord, Visibility } from "../store/records.ts";
+import type { AccountRecord, QuoteOfStatus, StatusRecord, Visibility } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { getFollowRequest, isFollowing } from "../store/relationships.ts";
-import { quoteValuesOf } from "./quotes.ts";
+import { localAuthorizationUri } from "../domain/quotes/remote.ts";
 import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
 
 interface Addressing {
@@ -164,4 +167,29 @@ export function announceOf(ctx: Context<void>, store: Store, wrapper: StatusReco
     ccs: [new URL(author.uri), ...cc],
     object: new URL(original.uri),
   });
+}
+
+// A Note's quote (FEP-044f; the activities about quotes are in quotes.ts)
+
+/** The quote fields and interactionPolicy of a local status's Note. */
+function quoteValuesOf(store: Store, status: StatusRecord, author: AccountRecord, followers: URL) {
+  const rule =
+    status.quotePolicy === "public"
+      ? [PUBLIC_COLLECTION]
+      : status.quotePolicy === "followers"
+        ? [followers, new URL(author.uri)]
+        : [new URL(author.uri)];
+  const interactionPolicy = new InteractionPolicy({ canQuote: new InteractionRule({ automaticApprovals: rule }) });
+  const quote = status.quote;
+  const quoted = quote ? getStatus(store, quote.statusId) : undefined;
+  if (!quote || !quoted || quoted.deletedAt) return { interactionPolicy };
+  return { interactionPolicy, quote: new URL(quoted.uri), quoteUrl: new URL(quoted.uri), quoteAuthorization: authorizationOf(store, status, quote, quoted) };
+}
+
+/** The authorization of an accepted quote: the one its author's server gave, or ours for a local quoted status. */
+function authorizationOf(store: Store, status: StatusRecord, quote: QuoteOfStatus, quoted: StatusRecord): URL | null {
+  if (quote.state !== "accepted") return null;
+  if (quote.authorizationUri) return new URL(quote.authorizationUri);
+  const author = quoted.local ? getAccount(store, quoted.accountId) : undefined;
+  return author ? new URL(localAuthorizationUri(author, status.id)) : null;
 }

@@ -11,7 +11,7 @@ import { normaliseId, publicId } from "../lib/ids.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { RowBudget } from "../store/paging.ts";
 import type { AccountRecord } from "../store/records.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 import { announceOf, createOf, noteOf } from "./notes.ts";
 
 const PAGE_SIZE = 20;

@@ -7,9 +7,9 @@ import { Delete, isActor, PUBLIC_COLLECTION, Update } from "@fedify/vocab";
 import type { InboxContext } from "@fedify/fedify";
 import { findAccountByUri, getAccount } from "../store/accounts.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 import { localActor } from "./actor.ts";
-import { context } from "./follows.ts";
+import { context } from "./fedify-context.ts";
 import { remoteFollowerRecipients } from "./recipients.ts";
 import { deleteRemoteActor, remoteAccountByUri, storeActor } from "./remote-accounts.ts";
 

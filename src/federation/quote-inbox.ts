@@ -9,11 +9,12 @@ import type { StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { localAuthorizationUri, revokeByAuthorization, settleQuote } from "../domain/quotes/remote.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
-import type { FederationDeps } from "./index.ts";
-import { asDeps, remoteSender } from "./follows.ts";
+import { asDeps, type FederationDeps } from "./context.ts";
+import { remoteSender } from "./inbound-accounts.ts";
 import { recipientOf } from "./recipients.ts";
-import { isNoteLike, noteDraft, sameOrigin } from "./inbound-notes.ts";
-import { verifiedAuthorization } from "./quotes.ts";
+import { isNoteLike, sameOrigin } from "./note-checks.ts";
+import { noteDraft } from "./note-draft.ts";
+import { verifiedAuthorization } from "./quotes-in.ts";
 import { localAuthorOf } from "./notes.ts";
 
 /** A QuoteRequest to a local author: its instrument (the quoting Note, on the sender's origin, by the sender)

@@ -13,7 +13,7 @@ import { safeFetch } from "../lib/safe-fetch.ts";
 import { findAccountByAcct, findAccountByUri, insertAccount, putAccount, putAccountKeys } from "../store/accounts.ts";
 import type { AccountRecord, ProfileField } from "../store/records.ts";
 import { recordEvent } from "../domain/events.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 import { FETCH_LIMITS } from "./loader.ts";
 import { LmdbKvStore } from "./kv.ts";
 import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";

@@ -3,7 +3,7 @@
 // application/ld+json). Everything else, browsers asking for the same URLs included, goes on to Elysia as
 // before. WebFinger and NodeInfo are ours (src/http/wellknown) and never come here.
 import { jsonShapeProblem } from "../lib/json-shape.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 
 const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;

@@ -19,7 +19,7 @@ import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { getStatus, reblogIdOf } from "../store/statuses.ts";
 import { favouriteIdOf } from "../store/statuses-interactions.ts";
 import type { EventPayloads, StatusAudience, SubscriberContext } from "../domain/events.ts";
-import { context } from "./follows.ts";
+import { context } from "./fedify-context.ts";
 import { recipientOf, remoteFollowerRecipients } from "./recipients.ts";
 import { addressedMentions, announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
 import { CompactedDelete, CompactedUpdate, mastodonTombstone } from "./mastodon-terms.ts";

@@ -5,16 +5,18 @@
 // is in the audience (a follower or a mentioned account for private, a mentioned account for direct). Anyone
 // else gets 404, as for a status that does not exist: a refusal must not tell that it does. Deleted statuses,
 // remote ones and statuses of another account than the path's are 404.
+// Our QuoteAuthorizations (FEP-044f, quotes.ts) are served here too, while the quote they allow stands.
 import type { Federation, RequestContext } from "@fedify/fedify";
-import { Activity, Object as APObject } from "@fedify/vocab";
+import { Activity, Object as APObject, QuoteAuthorization } from "@fedify/vocab";
 import { canSeeStatus } from "../domain/policy/visibility.ts";
+import { localAuthorizationUri } from "../domain/quotes/remote.ts";
 import { normaliseId } from "../lib/ids.ts";
 import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
 import type { StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
-import type { FederationDeps } from "./index.ts";
+import type { FederationDeps } from "./context.ts";
 import { refuse, refusalOf, signerOf } from "./authorized-fetch.ts";
-import { announceOf, createOf, noteOf } from "./notes.ts";
+import { announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
 
 type StatusPath = { identifier: string; id: string };
 
@@ -58,4 +60,23 @@ export function setStatusObjects(federation: Federation<void>, deps: FederationD
       return status.reblogOfId ? announceOf(ctx, deps.store, status) : createOf(ctx, deps.store, deps.config, status);
     })
     .authorize((ctx, values) => mayRead(deps, ctx, values));
+}
+
+/** `/users/{u}/quote_authorizations/{id}`: ours while the quote stands (accepted, of a live status of `u`). */
+export function setQuoteAuthorizations(federation: Federation<void>, deps: FederationDeps): void {
+  federation.setObjectDispatcher(QuoteAuthorization, "/users/{identifier}/quote_authorizations/{id}", (_ctx, values) => {
+    const id = normaliseId(values.id);
+    const quoting = id ? getStatus(deps.store, id) : undefined;
+    const quote = quoting?.quote;
+    const quoted = quote?.state === "accepted" ? getStatus(deps.store, quote.statusId) : undefined;
+    const author = quoted && !quoted.deletedAt ? localAuthorOf(deps.store, quoted) : null;
+    const owner = findAccountByAcct(deps.store, values.identifier, null);
+    if (!quoting || quoting.deletedAt || !author || author.suspended || owner?.id !== author.id) return null;
+    return new QuoteAuthorization({
+      id: new URL(localAuthorizationUri(author, quoting.id)),
+      attribution: new URL(author.uri),
+      interactingObject: new URL(quoting.uri),
+      interactionTarget: new URL(quoted!.uri),
+    });
+  });
 }

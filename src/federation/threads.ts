@@ -2,13 +2,15 @@
 // the status of an Announce not seen before. The Note comes through the federation's document loader
 // (signed GET, lib/safe-fetch.ts limits), its author is resolved like any remote actor, and its ancestors
 // (`inReplyTo`) are fetched the same way up to ANCESTOR_LIMIT. It is stored even when nobody here follows the
-// author: someone here asked for it. The same checks as for an incoming Create apply (inbound-notes.ts).
+// author: someone here asked for it. The same checks as for an incoming Create apply (note-draft.ts).
 import type { StatusRecord } from "../store/records.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
-import type { FederationDeps } from "./index.ts";
+import { asDeps, type FederationDeps } from "./context.ts";
 import { isBlockedUrl } from "./domain-policy.ts";
-import { asDeps, remoteSender } from "./follows.ts";
-import { isNoteLike, noteDraft, sameOrigin } from "./inbound-notes.ts";
+import { context } from "./fedify-context.ts";
+import { remoteSender } from "./inbound-accounts.ts";
+import { isNoteLike, sameOrigin } from "./note-checks.ts";
+import { noteDraft } from "./note-draft.ts";
 
 /** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
 export const ANCESTOR_LIMIT = 5;
@@ -25,8 +27,7 @@ export async function fetchStatus(
   const known = statusByUri(deps, url.href);
   if (known) return known;
   if (url.origin === new URL(deps.config.url).origin || isBlockedUrl(deps.store, url)) return null;
-  const { federationFor } = await import("./index.ts");
-  const ctx = federationFor(deps).federation.createContext(new URL(deps.config.url), undefined);
+  const ctx = await context(deps);
   // Fedify drops a document whose id is on another origin than the URL it was fetched from.
   const note = await ctx.lookupObject(url.href).catch(() => null);
   if (!isNoteLike(note) || !note.id) return null;

@@ -1,0 +1,136 @@
+// A Note another server sends, read as a remote status draft (docs/federation.md, "Statuses (incoming)"): its
+// HTML reduced to Mastodon's tags, its tags and attachments read only as embedded (never fetched), its
+// addressing as a visibility, its quote (FEP-044f) through quotes-in.ts.
+import { Audio, Document, Hashtag, Image, Link, Mention, Video } from "@fedify/vocab";
+import type { Context } from "@fedify/fedify";
+import type { DocumentLoader } from "@fedify/vocab-runtime";
+import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
+import { findAccountByUri } from "../store/accounts.ts";
+import type { MediaType } from "../store/media.ts";
+import type { AccountRecord, Visibility } from "../store/records.ts";
+import { statusByUri, type RemoteAttachment, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
+import type { FederationDeps } from "./context.ts";
+import { localAccountOf } from "./inbound-accounts.ts";
+import { isPublic, NOTE_LIMITS, sameOrigin, type NoteLike } from "./note-checks.ts";
+import { readQuote, readQuotePolicy, type QuotedFetcher } from "./quotes-in.ts";
+
+const TAG_NAME = /^[\p{L}\p{N}_·]*[\p{L}_·][\p{L}\p{N}_·]*$/u;
+
+/** Only what a Note embeds is read: its tags and attachments are never fetched. */
+const embeddedOnly: DocumentLoader = async (url) => {
+  throw new Error(`not fetched: ${url}`);
+};
+const readOptions = { documentLoader: embeddedOnly, suppressError: true } as const;
+
+function httpUrl(value: URL | Link | null | undefined): string | null {
+  const url = value instanceof Link ? value.href : value;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.href.length > NOTE_LIMITS.uri) return null;
+  return url.href;
+}
+
+function visibilityOf(to: URL[], cc: URL[], author: AccountRecord): Visibility {
+  if (to.some(isPublic)) return "public";
+  if (cc.some(isPublic)) return "unlisted";
+  if (author.followersUrl && [...to, ...cc].some((url) => url.href === author.followersUrl)) return "private";
+  return "direct";
+}
+
+function mediaType(attachment: Document | Image | Video | Audio, contentType: string | null): MediaType | null {
+  const kind = contentType?.split("/")[0];
+  if (kind === "image" || kind === "video" || kind === "audio") return kind;
+  if (attachment instanceof Image) return "image";
+  if (attachment instanceof Video) return "video";
+  if (attachment instanceof Audio) return "audio";
+  return null;
+}
+
+async function attachmentsOf(note: NoteLike): Promise<RemoteAttachment[]> {
+  const out: RemoteAttachment[] = [];
+  for await (const item of note.getAttachments(readOptions)) {
+    if (out.length >= NOTE_LIMITS.attachments) break;
+    if (!(item instanceof Document || item instanceof Image || item instanceof Video || item instanceof Audio)) continue;
+    const url = httpUrl(item.url as URL | Link | null);
+    const contentType = item.mediaType ?? (item.url instanceof Link ? item.url.mediaType : null);
+    const type = mediaType(item, contentType);
+    if (!url || !type) continue;
+    const description = item.name ? plainText(item.name.toString()).slice(0, NOTE_LIMITS.description) : null;
+    const dimension = (n: number | null) => (n !== null && Number.isSafeInteger(n) && n > 0 ? n : null);
+    out.push({ type, url, contentType: contentType?.slice(0, 255) ?? null, description, width: dimension(item.width), height: dimension(item.height) });
+  }
+  return out;
+}
+
+/** The language of the first `contentMap` entry, if it names one. */
+function languageOf(note: NoteLike): string | null {
+  for (const value of note.contents) {
+    if (typeof value === "string") continue;
+    const code = value.locale.language.toLowerCase();
+    if (/^[a-z]{2,3}$/.test(code)) return code;
+  }
+  return null;
+}
+
+/**
+ * A Note as a status draft of `author`, or null when it must be refused: not on the author's origin, not
+ * attributed to the author, addressed to nobody, too long. The parent is linked when it is stored already.
+ */
+export async function noteDraft(
+  deps: FederationDeps,
+  ctx: Context<void>,
+  note: NoteLike,
+  author: AccountRecord,
+  { fetchQuoted = null }: { fetchQuoted?: QuotedFetcher | null } = {},
+): Promise<RemoteStatusDraft | null> {
+  const id = note.id;
+  if (!id || id.href.length > NOTE_LIMITS.uri || !sameOrigin(id, author.uri)) return null;
+  if (note.attributionIds.length !== 1 || note.attributionId?.href !== author.uri) return null;
+  const to = note.toIds.slice(0, NOTE_LIMITS.addresses);
+  const cc = note.ccIds.slice(0, NOTE_LIMITS.addresses);
+  if (to.length + cc.length === 0) return null;
+  const rawContent = note.contents[0]?.toString() ?? "";
+  const rawSummary = note.summary?.toString() ?? "";
+  if (rawContent.length > NOTE_LIMITS.content || rawSummary.length > NOTE_LIMITS.summary) return null;
+
+  const mentionIds = new Set<string>();
+  const tags = new Set<string>();
+  let read = 0;
+  for await (const tag of note.getTags(readOptions)) {
+    if (++read > NOTE_LIMITS.tags) break;
+    if (tag instanceof Mention && tag.href) {
+      const account = localAccountOf(ctx, deps, tag.href) ?? findAccountByUri(deps.store, tag.href.href);
+      if (account && !account.suspended) mentionIds.add(account.id);
+    } else if (tag instanceof Hashtag && tag.name) {
+      const name = tag.name.toString().replace(/^#/, "").toLowerCase();
+      if (name.length <= 200 && TAG_NAME.test(name)) tags.add(name);
+    }
+  }
+  // Local accounts addressed without a Mention tag are silent mentions (Mastodon's): they may see it.
+  for (const address of [...to, ...cc]) {
+    const account = localAccountOf(ctx, deps, address);
+    if (account) mentionIds.add(account.id);
+  }
+
+  const now = Date.now();
+  const published = note.published ? Number(note.published.epochMilliseconds) : now;
+  const parentUri = note.replyTargetId;
+  const parent = parentUri ? (statusByUri(deps, parentUri.href) ?? null) : null;
+  const summary = plainText(rawSummary).trim();
+  return {
+    uri: id.href,
+    url: httpUrl(note.url as URL | Link | null) ?? id.href,
+    content: sanitizeHtml(rawContent),
+    spoilerText: summary,
+    sensitive: (note.sensitive ?? false) || summary !== "",
+    language: languageOf(note),
+    visibility: visibilityOf(to, cc, author),
+    // Never in the future (it would stay on top of every timeline); never before the epoch of our ids.
+    createdAt: Math.min(Math.max(published, 0), now),
+    parent: parent && !parent.reblogOfId ? parent : null,
+    mentionIds: [...mentionIds].filter((mentionId) => mentionId !== author.id),
+    tags: [...tags].slice(0, NOTE_LIMITS.tags),
+    attachments: await attachmentsOf(note),
+    // FEP-044f (quotes-in.ts): what it quotes, and who may quote it.
+    quote: await readQuote(deps, ctx, note, author, fetchQuoted),
+    quotePolicy: readQuotePolicy(note, author),
+  };
+}
