@@ -4,11 +4,12 @@
 // deliveries to it, those queued before the block included; actors whose inbox is on another origin or not
 // http(s) are not stored. Two Warren instances and a hand-written peer on loopback, job workers on.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
 import { INBOX_BODY_LIMIT } from "../../src/federation/route.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -81,7 +82,7 @@ test("an inbox body over 1 MiB is 413, by its Content-Length or while a chunked 
   // And a signed activity of ordinary size is taken.
   const fine = await peer.actor("fine");
   expect((await peer.send(fine, inbox(a), followOf(fine, 1))).status).toBe(202);
-  await until(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === 1);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === 1);
 });
 
 test("actors whose inbox or shared inbox is on another origin, or not http(s), are not stored", async () => {
@@ -151,7 +152,7 @@ test("an activity taken before its domain was blocked, still queued, is dropped 
   // The same Follow sent again now is taken (the block ended the domain's other follows: count from here).
   const unblocked = (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length;
   expect((await peer.send(late, inbox(a), followOf(late, 2))).status).toBe(202);
-  await until(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === unblocked + 1);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === unblocked + 1);
 });
 
 test("accounts on a blocked domain are not resolved: not one request reaches it", async () => {
@@ -182,7 +183,7 @@ test("accounts on a blocked domain are not resolved: not one request reaches it"
 test("deliveries to a blocked domain are dropped, also one queued before the block; unblocked, they flow again", async () => {
   const remoteBob = await resolveAccount(a, alice.token, "bob", b);
   await json(a, `/api/v1/accounts/${remoteBob.id}/follow`, alice.token, { method: "POST" });
-  await until(async () => (await relationship(a, alice.token, remoteBob.id)).following);
+  await eventually(async () => (await relationship(a, alice.token, remoteBob.id)).following);
   const aliceOnB = (await json(b, `/api/v2/search?q=${encodeURIComponent(`@alice@${a.domain}`)}&type=accounts`, bob.token)).accounts[0];
   expect((await relationship(b, bob.token, aliceOnB.id)).followed_by).toBe(true);
 
@@ -199,5 +200,5 @@ test("deliveries to a blocked domain are dropped, also one queued before the blo
   await unblockDomain(blockId);
   // Deliveries go out again: a new follow reaches B, which accepts it.
   await json(a, `/api/v1/accounts/${remoteBob.id}/follow`, alice.token, { method: "POST" });
-  await until(async () => (await relationship(a, alice.token, remoteBob.id)).following);
+  await eventually(async () => (await relationship(a, alice.token, remoteBob.id)).following);
 });

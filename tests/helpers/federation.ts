@@ -51,17 +51,6 @@ export async function stopInstance(instance: Instance): Promise<void> {
   await stops.get(instance)?.();
 }
 
-/** Polls `check` until it returns something truthy (federation is asynchronous); throws after `ms`. */
-export async function until<T>(check: () => Promise<T | undefined | false | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (true) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error("timed out");
-    await Bun.sleep(50);
-  }
-}
-
 /** GET (or `init`) `path` on an instance as `token`, expecting 200; the parsed body. */
 export async function json(i: Instance, path: string, token: string | undefined, init: RequestInit = {}): Promise<any> {
   const res = await i.t.request(path, { ...init, token });
