@@ -4,7 +4,7 @@
 // deliveries to it, those queued before the block included; actors whose inbox is on another origin or not
 // http(s) are not stored. Two Warren instances and a hand-written peer on loopback, job workers on.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { json, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { circuit, json, queuedDeliveriesTo, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
@@ -119,7 +119,7 @@ test("a blocked domain's activities are refused (403) before Fedify fetches anyt
     expect((await peer.send(sub, inbox(a), followOf(sub, 1))).status).toBe(403);
 
     // Nothing was followed, and the blocked actor was never fetched, so never stored.
-    await Bun.sleep(300);
+    await a.t.deps.jobs.drain();
     expect((await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length).toBe(before);
     const known = await json(a, `/api/v2/search?q=${encodeURIComponent(`@shunned@localhost:${port}`)}&type=accounts`, alice.token);
     expect(known.accounts).toEqual([]);
@@ -142,7 +142,6 @@ test("an activity taken before its domain was blocked, still queued, is dropped 
   } finally {
     a.t.deps.jobs.resume();
   }
-  await Bun.sleep(1000);
   await a.t.deps.jobs.drain();
   // Not followed (the block also ended the follows its domain had: Mastodon's BlockDomainService).
   const followers = await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token);
@@ -190,11 +189,11 @@ test("deliveries to a blocked domain are dropped, also one queued before the blo
   // B is down when alice unfollows: the Undo waits in A's queue, failing; then B's domain is blocked.
   b.down();
   await json(a, `/api/v1/accounts/${remoteBob.id}/unfollow`, alice.token, { method: "POST" });
-  await Bun.sleep(500);
+  await eventually(async () => ((await circuit(a.t, b.domain))?.failures.length ?? 0) > 0);
   const blockId = await blockDomain(new URL(`http://${b.domain}`).hostname);
   b.up();
-  // Several retry periods (and circuit probes) later, B never heard of the Undo.
-  await Bun.sleep(3000);
+  // Its next retry drops it: once nothing is queued for B, B can never hear of the Undo.
+  await eventually(async () => (await queuedDeliveriesTo(a.t, b.domain)) === 0, { what: "the Undo to be dropped" });
   expect((await relationship(b, bob.token, aliceOnB.id)).followed_by).toBe(true);
 
   await unblockDomain(blockId);

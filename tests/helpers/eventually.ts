@@ -14,7 +14,7 @@ type Settled<T> = Exclude<T, undefined | null | false>;
 
 /** Calls `probe` until it gives something other than undefined, null or false, and returns that. */
 export async function eventually<T>(probe: () => T | Promise<T>, options: EventuallyOptions = {}): Promise<Settled<T>> {
-  const { timeoutMs = 15_000, what = "a condition", intervalMs = 20 } = options;
+  const { timeoutMs = 15_000, what = "a condition", intervalMs = 25 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
