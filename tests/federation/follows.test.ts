@@ -114,7 +114,7 @@ test("an activity with a forged signature is refused (401) and changes nothing",
     body,
   });
   expect(forged.status).toBe(401);
-  await Bun.sleep(200);
+  await b.t.deps.jobs.drain();
   expect((await json(b, `/api/v1/accounts/${bob.id}/followers`, bob.token)).length).toBe(0);
 });
 

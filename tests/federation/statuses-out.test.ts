@@ -77,7 +77,7 @@ test("a public, an unlisted and a private status reach the followers' shared inb
     const create = await delivered("Create", status.uri);
     // mallory (a follower) and eve (mentioned) share the peer's inbox: one delivery.
     expect(create.path).toBe("/inbox");
-    await Bun.sleep(200);
+    await warren.t.deps.jobs.drain();
     expect(deliveries("Create", status.uri)).toHaveLength(1);
     const { body } = create;
     expect(body.id).toBe(`${status.uri}/activity`);
@@ -108,7 +108,7 @@ test("a silenced author's mentions address only its followers: another mentioned
   expect(create.path).toBe("/users/mallory/inbox");
   expect(list(create.body.to)).toEqual([mallory.id]);
   expect(list(create.body.object.tag).map((tag: any) => tag.href)).toEqual([mallory.id]);
-  await Bun.sleep(200);
+  await warren.t.deps.jobs.drain();
   expect(deliveries("Create", status.uri)).toHaveLength(1);
 });
 
@@ -122,7 +122,7 @@ test("a direct status goes only to the mentioned actor's own inbox, never to a f
   // A later public post arriving proves the queue went past it: the direct one went nowhere else.
   const later = await post("later", "public");
   await delivered("Create", later.uri);
-  await Bun.sleep(200);
+  await warren.t.deps.jobs.drain();
   expect(deliveries("Create", status.uri).map((r) => r.path)).toEqual(["/users/eve/inbox"]);
 });
 
@@ -164,7 +164,7 @@ test("a public reply reaches the replied-to remote author's server; a private on
     expect(create.body.object.inReplyTo).toBe(parent.uri);
     // Its followers still get both (on the other peer); the replied-to server only the public one.
     await delivered("Create", privateReply.uri);
-    await Bun.sleep(200);
+    await warren.t.deps.jobs.drain();
     expect(other.received.filter((r) => r.body?.type === "Create").map((r) => r.body.object.id)).toEqual([publicReply.uri]);
   } finally {
     other.stop();
