@@ -8,6 +8,7 @@ import { signedInUser } from "../helpers/clients.ts";
 import { recordEvent, subscribersOf } from "../../src/domain/events.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -21,16 +22,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const runs = (key: string): Runs => t.deps.store.db.meta.get(`test:${key}`);
-
-async function until<T>(read: () => T | undefined, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await Bun.sleep(25);
-  }
-}
 
 function lastFavouriteId(accountId: string): string {
   let id = "";
@@ -51,10 +42,10 @@ test("one favourite reaches every subscriber of favourite.created, each as its o
   expect((await t.request(`/api/v1/statuses/${status.id}/favourite`, { method: "POST", token: bob.token })).status).toBe(200);
   const favouriteId = lastFavouriteId(bob.id);
 
-  expect(await until(() => runs(`counted:${favouriteId}`))).toEqual({ runs: 1, attempts: [1] });
-  expect(await until(() => runs(`delivered:${favouriteId}`))).toEqual({ runs: 1, attempts: [1] });
+  expect(await eventually(() => runs(`counted:${favouriteId}`))).toEqual({ runs: 1, attempts: [1] });
+  expect(await eventually(() => runs(`delivered:${favouriteId}`))).toEqual({ runs: 1, attempts: [1] });
   // The flaky one failed once and was retried alone: the others did not run again.
-  expect(await until(() => (runs(`flaky:${favouriteId}`)?.runs === 2 ? runs(`flaky:${favouriteId}`) : undefined))).toEqual({ runs: 2, attempts: [1, 2] });
+  expect(await eventually(() => (runs(`flaky:${favouriteId}`)?.runs === 2 ? runs(`flaky:${favouriteId}`) : undefined))).toEqual({ runs: 2, attempts: [1, 2] });
   await t.deps.jobs.drain();
   expect(runs(`counted:${favouriteId}`)).toEqual({ runs: 1, attempts: [1] });
   expect(runs(`delivered:${favouriteId}`)).toEqual({ runs: 1, attempts: [1] });
@@ -71,7 +62,7 @@ test("an event of remote origin is not given to subscribers that deliver out", a
   } finally {
     t.deps.jobs.resume();
   }
-  expect(await until(() => runs(`counted:${payload.favouriteId}`))).toEqual({ runs: 1, attempts: [1] });
+  expect(await eventually(() => runs(`counted:${payload.favouriteId}`))).toEqual({ runs: 1, attempts: [1] });
   await t.deps.jobs.drain();
   expect(runs(`delivered:${payload.favouriteId}`)).toBeUndefined();
 });

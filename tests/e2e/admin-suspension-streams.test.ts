@@ -2,10 +2,11 @@
 // not streamed to anyone, and a suspended user's own streams are closed.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
-import { openSse, settle, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
+import { openSse, settle, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 import { streamHub } from "../../src/http/streaming/hub.ts";
 import { followRemote, newUser, remoteAccount, remoteStatus } from "../http/timelines-helpers.ts";
 import { api, staffUser, type Staffer } from "../http/admin-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -31,8 +32,8 @@ describe("streams and suspension", () => {
     const pub = await openSse(base, "/api/v1/streaming/public", viewer.token);
     // Before: both streams carry the remote status (so the absence below means something).
     await remoteStatus(t, remote, { content: "<p>first</p>" });
-    await until(() => (updates(home.events).includes("loud@remote.example") ? true : undefined), "the home update");
-    await until(() => (updates(pub.events).includes("loud@remote.example") ? true : undefined), "the public update");
+    await eventually(() => (updates(home.events).includes("loud@remote.example") ? true : undefined), { what: "the home update" });
+    await eventually(() => (updates(pub.events).includes("loud@remote.example") ? true : undefined), { what: "the public update" });
     const before = [home.events.length, pub.events.length];
     const suspended = await api(t, "POST", `/api/v1/admin/accounts/${remote.id.replace(/^0+/, "")}/action`, admin.token, { type: "suspend" });
     expect(suspended.status).toBe(200);
@@ -51,7 +52,7 @@ describe("streams and suspension", () => {
     const answer = await api(t, "POST", `/api/v1/admin/accounts/${victim.id}/action`, admin.token, { type: "suspend", send_email_notification: false });
     expect(answer.status).toBe(200);
     hub.tick();
-    await until(() => (events.ended ? true : undefined), "the event stream to end");
+    await eventually(() => (events.ended ? true : undefined), { what: "the event stream to end" });
     // And a new one is refused.
     const again = await fetch(`${base}/api/v1/streaming/user`, { headers: { authorization: `Bearer ${victim.token}` } });
     expect(again.status).not.toBe(200);

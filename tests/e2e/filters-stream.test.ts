@@ -4,8 +4,9 @@
 // stream, and every filter write sends `filters_changed` on the owner's user stream only.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
-import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp, until, type WsClient } from "../helpers/streaming.ts";
+import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp, type WsClient } from "../helpers/streaming.ts";
 import { call, createFilter, follow, keywordFilter, newUser, post, postStatus, sendForm } from "../http/filters-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -22,7 +23,7 @@ const titles = (status: any) => status.filtered?.map((r: any) => r.filter.title)
 
 /** Waits for the update of `statusId` on `stream` ("user", "public", "hashtag:cats", "list:<id>") and returns its status. */
 function updateOf(socket: WsClient, stream: string, statusId: string) {
-  return until(() => socket.updates(stream).find((s) => s.id === statusId), `the update of ${statusId} on ${stream}`);
+  return eventually(() => socket.updates(stream).find((s) => s.id === statusId), { what: `the update of ${statusId} on ${stream}` });
 }
 
 describe("statuses on streams", () => {
@@ -46,7 +47,7 @@ describe("statuses on streams", () => {
     expect(catPush.filtered[0]).toMatchObject({ keyword_matches: ["cat"], status_matches: null, filter: { filter_action: "warn", context: ["home"] } });
     expect(titles(await updateOf(socket, "user", dog.id))).toEqual(["no dog"]);
     expect(titles(await updateOf(socket, "user", bird.id))).toEqual([]);
-    await until(() => (events.updates().includes(bird.id) ? true : undefined), "the SSE update");
+    await eventually(() => (events.updates().includes(bird.id) ? true : undefined), { what: "the SSE update" });
     await settle(t);
     // Fan-out runs on two workers: the order of pushes is not the order of posting.
     const expected = [cat.id, dog.id, bird.id].sort();
@@ -115,12 +116,9 @@ describe("statuses on streams", () => {
     await socket.subscribe({ stream: "user" });
     const crypto = await postStatus(t, sender, `@${recipient.username} crypto!`);
     const lottery = await postStatus(t, sender, `@${recipient.username} you won the lottery`);
-    const notification = await until(
-      () => socket.events("notification", "user:notification").map((m) => JSON.parse(m.payload!)).find((n) => n.status?.id === lottery.id),
-      "the lottery notification",
-    );
+    const notification = await eventually(() => socket.events("notification", "user:notification").map((m) => JSON.parse(m.payload!)).find((n) => n.status?.id === lottery.id), { what: "the lottery notification" });
     expect(titles(notification.status)).toEqual(["no lottery"]);
-    await until(() => (socket.events("notification", "user").length >= 1 ? true : undefined), "the notification on user");
+    await eventually(() => (socket.events("notification", "user").length >= 1 ? true : undefined), { what: "the notification on user" });
     await settle(t);
     const pushed = socket.events("notification").map((m) => JSON.parse(m.payload!).status.id);
     expect(pushed).toEqual([lottery.id, lottery.id]);
@@ -135,10 +133,7 @@ describe("statuses on streams", () => {
     await socket.subscribe({ stream: "direct" });
     const direct = await postStatus(t, sender, { status: `@${recipient.username} a secret`, visibility: "direct" });
     // The direct stream sends Conversations; their last status carries the filter results.
-    const conversation = await until(
-      () => socket.events("conversation", "direct").map((m) => JSON.parse(m.payload!)).find((c) => c.last_status.id === direct.id),
-      "the conversation event",
-    );
+    const conversation = await eventually(() => socket.events("conversation", "direct").map((m) => JSON.parse(m.payload!)).find((c) => c.last_status.id === direct.id), { what: "the conversation event" });
     expect(titles(conversation.last_status)).toEqual(["no secret"]);
     socket.close();
   });
@@ -161,11 +156,11 @@ describe("filters_changed", () => {
     const expectSignal = async (what: string, write: () => Promise<unknown>) => {
       await write();
       expected++;
-      await until(() => (changes().length >= expected ? true : undefined), `filters_changed after ${what}`);
+      await eventually(() => (changes().length >= expected ? true : undefined), { what: `filters_changed after ${what}` });
     };
     const filter = await createFilter(t, owner, { title: "f", context: ["home"], keywords_attributes: [{ keyword: "a" }] });
     expected++;
-    await until(() => (changes().length >= expected ? true : undefined), "filters_changed after creation");
+    await eventually(() => (changes().length >= expected ? true : undefined), { what: "filters_changed after creation" });
     await expectSignal("an update", () => call(t, "PUT", `/api/v2/filters/${filter.id}`, owner.token, { title: "g" }));
     let keywordId = "";
     await expectSignal("a keyword", async () => (keywordId = (await post(t, `/api/v2/filters/${filter.id}/keywords`, owner.token, { keyword: "b" })).body.id));
@@ -183,8 +178,8 @@ describe("filters_changed", () => {
     // Refused writes change nothing and say nothing.
     await post(t, "/api/v2/filters", owner.token, { title: "bad", context: ["home"], filter_action: "nope" });
     await keywordFilter(t, other, "theirs", ["home"]);
-    await until(() => (otherSocket.events("filters_changed").length === 1 ? true : undefined), "the other user's own signal");
-    await until(() => (events.events.filter((e) => e.event === "filters_changed").length === expected ? true : undefined), "the SSE signals");
+    await eventually(() => (otherSocket.events("filters_changed").length === 1 ? true : undefined), { what: "the other user's own signal" });
+    await eventually(() => (events.events.filter((e) => e.event === "filters_changed").length === expected ? true : undefined), { what: "the SSE signals" });
     await settle(t);
     expect(changes().length).toBe(expected);
     expect(changes().every((m) => m.stream!.join(":") === "user" && m.payload === undefined)).toBe(true);

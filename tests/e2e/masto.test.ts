@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import sharp from "sharp";
 import { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, MastoHttpError, type mastodon } from "masto";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(15_000);
 
@@ -108,16 +109,6 @@ let asApp: mastodon.rest.Client;
 const users: Record<"alice" | "bob" | "carol" | "dave", User> = {} as never;
 /** Alice's first status, posted before Bob follows her: a new follow back-fills it into his home. */
 let rabbitHole = "";
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(25);
-  }
-}
 
 /** The rejected masto call's HTTP error (status and Mastodon error message). */
 async function httpError(call: Promise<unknown>): Promise<MastoHttpError> {
@@ -436,10 +427,10 @@ describe("masto.js against a real Warren server", () => {
 
     // Home fan-out and the follow's back-fill (of rabbitHole) are background jobs on different lanes: page
     // through everything until both have landed.
-    const homeIds = await until(async () => {
+    const homeIds = await eventually(async () => {
       const walked = (await allPages(bob.rest.v1.timelines.home.list({ limit: 3 }))).flat().map((s) => s.id);
       return walked[0] === newestFirst[0] && walked.includes(rabbitHole) ? walked : undefined;
-    }, "home fan-out and the follow's back-fill", 10_000);
+    }, { what: "home fan-out and the follow's back-fill", timeoutMs: 10_000 });
     expect(homeIds.slice(0, 7)).toEqual(newestFirst);
     expect(new Set(homeIds).size).toBe(homeIds.length);
     expect([...homeIds].sort(byIdDesc)).toEqual(homeIds);
@@ -463,7 +454,7 @@ describe("masto.js against a real Warren server", () => {
     expect((await bob.rest.v1.lists.list()).map((l) => l.title)).toEqual(["Wonderland"]);
 
     const post = await alice.rest.v1.statuses.create({ status: "for the list", visibility: "public" });
-    await until(async () => ((await bob.rest.v1.timelines.list.$select(list.id).list())[0]?.id === post.id ? true : undefined), "list fan-out");
+    await eventually(async () => ((await bob.rest.v1.timelines.list.$select(list.id).list())[0]?.id === post.id ? true : undefined), { what: "list fan-out" });
     const listPages = await allPages(bob.rest.v1.timelines.list.$select(list.id).list({ limit: 5 }));
     const listIds = listPages.flat().map((s) => s.id);
     expect(listIds[0]).toBe(post.id);
@@ -635,10 +626,10 @@ describe("masto.js against a real Warren server", () => {
   test("search (accounts, hashtags, statuses), filters, suggestions, reports and a push subscription", async () => {
     const { rest } = users.alice;
     await rest.v1.statuses.create({ status: "Searching for #warrenmasto in the burrow" });
-    const results = await until(async () => {
+    const results = await eventually(async () => {
       const found = await rest.v2.search.list({ q: "burrow", type: "statuses" });
       return found.statuses.length > 0 ? found : undefined;
-    }, "the status to be indexed");
+    }, { what: "the status to be indexed" });
     expect(results.statuses[0]!.content).toContain("burrow");
     const accounts = await rest.v2.search.list({ q: users.bob.username, type: "accounts" });
     expect(accounts.accounts[0]!.id).toBe(users.bob.id);
@@ -743,20 +734,17 @@ describe("masto.js against a real Warren server", () => {
         list: ["list", list.id],
       };
       for (const [name, stream] of Object.entries(expected)) {
-        const update = await until(async () => received[name]!.find((e) => e.event === "update" && e.payload.id === post.id), `update on ${name}`);
+        const update = await eventually(async () => received[name]!.find((e) => e.event === "update" && e.payload.id === post.id), { what: `update on ${name}` });
         expect(update.stream).toEqual(stream);
         expect(update.event === "update" && update.payload.content).toContain("live from the");
         expect(update.event === "update" && update.payload.account.id).toBe(alice.id);
       }
-      const viaQuery = await until(async () => received["query token"]!.find((e) => e.event === "update" && e.payload.id === post.id), "update on the query-token socket");
+      const viaQuery = await eventually(async () => received["query token"]!.find((e) => e.event === "update" && e.payload.id === post.id), { what: "update on the query-token socket" });
       expect(viaQuery.stream).toEqual(["public:local"]);
 
       const mention = await alice.rest.v1.statuses.create({ status: "@bob are you streaming?", visibility: "unlisted" });
       for (const name of ["user", "user:notification"]) {
-        const notification = await until(
-          async () => received[name]!.find((e) => e.event === "notification" && e.payload.status?.id === mention.id),
-          `notification on ${name}`,
-        );
+        const notification = await eventually(async () => received[name]!.find((e) => e.event === "notification" && e.payload.status?.id === mention.id), { what: `notification on ${name}` });
         expect(notification.stream).toEqual([name]);
         expect(notification.event === "notification" && notification.payload.type).toBe("mention");
         expect(notification.event === "notification" && notification.payload.account.id).toBe(alice.id);
@@ -764,7 +752,7 @@ describe("masto.js against a real Warren server", () => {
 
       await alice.rest.v1.statuses.$select(post.id).remove();
       for (const [name, stream] of Object.entries(expected)) {
-        const deletion = await until(async () => received[name]!.find((e) => e.event === "delete" && e.payload === post.id), `delete on ${name}`);
+        const deletion = await eventually(async () => received[name]!.find((e) => e.event === "delete" && e.payload === post.id), { what: `delete on ${name}` });
         expect(deletion.stream).toEqual(stream);
       }
     } finally {

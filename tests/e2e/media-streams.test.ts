@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
 import { solidImage, uploadImage } from "../helpers/media.ts";
-import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
+import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 import { newUser, postStatus } from "../http/timelines-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -28,12 +29,12 @@ describe("media streams", () => {
     const withMedia = await postStatus(t, author, { status: "a picture", media_ids: [mediaId] });
 
     for (const stream of ["public:media", "public:local:media"]) {
-      const first = await until(() => socket.updates(stream)[0], `the first update on ${stream}`);
+      const first = await eventually(() => socket.updates(stream)[0], { what: `the first update on ${stream}` });
       expect(first.id).toBe(withMedia.id);
       expect(first.media_attachments.map((m: any) => [m.id, m.type, m.description])).toEqual([[mediaId, "image", "a green rectangle"]]);
     }
-    await until(() => (socket.updates("public").length === 2 ? true : undefined), "both updates on public");
-    await until(() => (sseMedia.updates().length && sseLocalMedia.updates().length ? true : undefined), "the SSE updates");
+    await eventually(() => (socket.updates("public").length === 2 ? true : undefined), { what: "both updates on public" });
+    await eventually(() => (sseMedia.updates().length && sseLocalMedia.updates().length ? true : undefined), { what: "the SSE updates" });
     await settle(t);
 
     expect(socket.updates("public:media").map((s) => s.id)).toEqual([withMedia.id]);

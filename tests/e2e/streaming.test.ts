@@ -2,9 +2,10 @@
 // threads (so stream signals cross from workers to the main thread), SSE and WebSocket clients.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
-import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
+import { openSse, openWebSocket, settle, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 import { streamHub } from "../../src/http/streaming/hub.ts";
 import { block, call, follow, mute, newUser, post, postStatus, remoteAccount, remoteStatus } from "../http/timelines-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -69,8 +70,8 @@ describe("user stream", () => {
     const socket = await ws(`?stream=user&access_token=${follower.token}`);
     await Bun.sleep(30);
     const status = await postStatus(t, author, "fresh news");
-    await until(() => (events.updates().includes(status.id) ? true : undefined), "the SSE update");
-    await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the WebSocket update");
+    await eventually(() => (events.updates().includes(status.id) ? true : undefined), { what: "the SSE update" });
+    await eventually(() => (socket.updateIds("user").includes(status.id) ? true : undefined), { what: "the WebSocket update" });
     const message = socket.events("update", "user")[0]!;
     expect(message.stream).toEqual(["user"]);
     expect(typeof message.payload).toBe("string");
@@ -91,7 +92,7 @@ describe("user stream", () => {
     await outsiderSocket.subscribe({ stream: "user" });
     await outsiderSocket.subscribe({ stream: "public" });
     const secret = await postStatus(t, author, { status: "for followers", visibility: "private" });
-    await until(() => (followerStream.updates().includes(secret.id) ? true : undefined), "the follower's update");
+    await eventually(() => (followerStream.updates().includes(secret.id) ? true : undefined), { what: "the follower's update" });
     await settle(t);
     expect(outsiderSocket.events("update")).toEqual([]);
     followerStream.close();
@@ -106,11 +107,11 @@ describe("user stream", () => {
     await socket.subscribe({ stream: "public:local" });
     const events = await sse("/api/v1/streaming/user", follower.token);
     const status = await postStatus(t, author, "soon gone");
-    await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the update");
+    await eventually(() => (socket.updateIds("user").includes(status.id) ? true : undefined), { what: "the update" });
     expect((await call(t, "DELETE", `/api/v1/statuses/${status.id}`, author.token)).status).toBe(200);
-    await until(() => (socket.events("delete").length === 2 ? true : undefined), "delete on both streams");
+    await eventually(() => (socket.events("delete").length === 2 ? true : undefined), { what: "delete on both streams" });
     expect(socket.events("delete").map((m) => [m.stream, m.payload]).sort()).toEqual([[["public:local"], status.id], [["user"], status.id]]);
-    await until(() => events.events.find((e) => e.event === "delete"), "the SSE delete");
+    await eventually(() => events.events.find((e) => e.event === "delete"), { what: "the SSE delete" });
     expect(events.events.find((e) => e.event === "delete")!.data).toBe(status.id);
     events.close();
     socket.close();
@@ -129,7 +130,7 @@ describe("user stream", () => {
     const fromMuted = await postStatus(t, muted, "muted #quiet");
     await post(t, `/api/v1/statuses/${fromMuted.id}/reblog`, booster.token);
     const fine = await postStatus(t, booster, "fine #quiet");
-    await until(() => (socket.updateIds("hashtag").includes(fine.id) ? true : undefined), "the visible status");
+    await eventually(() => (socket.updateIds("hashtag").includes(fine.id) ? true : undefined), { what: "the visible status" });
     await settle(t);
     const seen = socket.events("update").map((m) => JSON.parse(m.payload!));
     expect(seen.map((s) => s.id).sort()).toEqual([fine.id, fine.id, fine.id]);
@@ -145,11 +146,11 @@ describe("user stream", () => {
     await socket.subscribe({ stream: "user" });
     await follow(t, fan, me);
     const mention = await postStatus(t, fan, `hello @${me.username}`);
-    await until(() => (events.events.filter((e) => e.event === "notification").length >= 2 ? true : undefined), "two notifications");
+    await eventually(() => (events.events.filter((e) => e.event === "notification").length >= 2 ? true : undefined), { what: "two notifications" });
     const payloads = events.events.filter((e) => e.event === "notification").map((e) => JSON.parse(e.data));
     expect(payloads.map((n) => n.type).sort()).toEqual(["follow", "mention"]);
     expect(payloads.find((n) => n.type === "mention")).toMatchObject({ account: { id: fan.id }, status: { id: mention.id } });
-    await until(() => (socket.events("notification", "user").length >= 2 ? true : undefined), "notifications on the user stream");
+    await eventually(() => (socket.events("notification", "user").length >= 2 ? true : undefined), { what: "notifications on the user stream" });
     events.close();
     socket.close();
   });
@@ -162,13 +163,13 @@ describe("scopes per stream", () => {
     expect([refused.status, await refused.json()]).toEqual([401, { error: "Access token does not have the required scopes" }]);
     const socket = await ws(`?access_token=${reader.token}`);
     socket.send({ type: "subscribe", stream: "user:notification" });
-    await until(() => socket.messages.find((m) => m.error), "the refusal");
+    await eventually(() => socket.messages.find((m) => m.error), { what: "the refusal" });
     expect(socket.messages).toEqual([{ error: "Access token does not have the required scopes", status: 401 }]);
     await socket.subscribe({ stream: "user" });
     await follow(t, fan, reader);
     await follow(t, reader, author);
     const status = await postStatus(t, author, "statuses only");
-    await until(() => (socket.updateIds("user").includes(status.id) ? true : undefined), "the update");
+    await eventually(() => (socket.updateIds("user").includes(status.id) ? true : undefined), { what: "the update" });
     await settle(t);
     expect(socket.events("notification")).toEqual([]);
     socket.close();
@@ -182,7 +183,7 @@ describe("scopes per stream", () => {
       const events = await sse(`/api/v1/streaming/${path}`, user.token);
       events.close();
     }
-    await until(() => (hub.connections === before ? true : undefined), "the streams to close");
+    await eventually(() => (hub.connections === before ? true : undefined), { what: "the streams to close" });
   });
 });
 
@@ -196,7 +197,7 @@ describe("WebSocket subscriptions", () => {
     await socket.subscribe({ stream: "public" });
     await socket.subscribe({ stream: "hashtag:local", tag: "multi" });
     const first = await postStatus(t, author, "one #multi");
-    await until(() => (socket.events("update").length === 3 ? true : undefined), "three updates");
+    await eventually(() => (socket.events("update").length === 3 ? true : undefined), { what: "three updates" });
     expect(socket.events("update").map((m) => m.stream!.join(":")).sort()).toEqual(["hashtag:local:multi", "public", "user"]);
     // Public and hashtag payloads are one anonymous rendering shared by every subscriber; user ones are personal.
     expect(JSON.parse(socket.events("update", "public")[0]!.payload!)).not.toHaveProperty("favourited");
@@ -204,7 +205,7 @@ describe("WebSocket subscriptions", () => {
     socket.send({ type: "unsubscribe", stream: "public" });
     await Bun.sleep(30);
     const second = await postStatus(t, author, "two #multi");
-    await until(() => (socket.updateIds("hashtag:local").includes(second.id) ? true : undefined), "the second update");
+    await eventually(() => (socket.updateIds("hashtag:local").includes(second.id) ? true : undefined), { what: "the second update" });
     await settle(t);
     expect(socket.updateIds("public")).toEqual([first.id]);
     expect(socket.updateIds("user")).toEqual([first.id, second.id]);
@@ -219,8 +220,8 @@ describe("WebSocket subscriptions", () => {
     await socket.subscribe({ stream: "public:remote" });
     const remoteOne = await remoteStatus(t, remote, { content: "<p>from afar</p>" });
     const localOne = await postStatus(t, user, "from here");
-    await until(() => (socket.updateIds("public:local").includes(localOne.id) ? true : undefined), "the local update");
-    await until(() => (socket.updateIds("public:remote").length ? true : undefined), "the remote update");
+    await eventually(() => (socket.updateIds("public:local").includes(localOne.id) ? true : undefined), { what: "the local update" });
+    await eventually(() => (socket.updateIds("public:remote").length ? true : undefined), { what: "the remote update" });
     await settle(t);
     expect(socket.updateIds("public:local")).toEqual([localOne.id]);
     expect(socket.updateIds("public:remote")).toEqual([remoteOne.id.replace(/^0+/, "")]);
@@ -238,7 +239,7 @@ describe("WebSocket subscriptions", () => {
     await socket.subscribe({ stream: "direct" });
     const onList = await postStatus(t, member, "on the list");
     const direct = await postStatus(t, friend, { status: `@${owner.username} between us`, visibility: "direct" });
-    await until(() => (socket.updateIds("list").length && socket.events("conversation", "direct").length ? true : undefined), "list update and conversation");
+    await eventually(() => (socket.updateIds("list").length && socket.events("conversation", "direct").length ? true : undefined), { what: "list update and conversation" });
     await settle(t);
     expect(socket.updateIds("list")).toEqual([onList.id]);
     expect(socket.events("update", "list")[0]!.stream).toEqual(["list", list.id]);
@@ -256,14 +257,14 @@ describe("WebSocket subscriptions", () => {
     socket.send({ type: "subscribe", stream: "hashtag" });
     socket.send({ type: "subscribe", stream: "list", list: otherList.id });
     socket.socket.send("not json");
-    await until(() => (socket.messages.length === 3 ? true : undefined), "three errors");
+    await eventually(() => (socket.messages.length === 3 ? true : undefined), { what: "three errors" });
     expect(socket.messages).toEqual([
       { error: "Unknown stream type", status: 400 },
       { error: "No tag for stream provided", status: 400 },
       { error: "Not authorized to stream this list", status: 401 },
     ]);
     socket.socket.send(new Uint8Array([1, 2, 3]));
-    await until(() => socket.closed ?? undefined, "the close");
+    await eventually(() => socket.closed ?? undefined, { what: "the close" });
     expect(socket.closed!.code).toBe(1003);
   });
 
@@ -274,15 +275,15 @@ describe("WebSocket subscriptions", () => {
     await socket.subscribe({ stream: "public" });
     const hub = streamHub(t.deps);
     hub.tick();
-    await until(() => (events.comments.includes("thump") ? true : undefined), "a heartbeat");
+    await eventually(() => (events.comments.includes("thump") ? true : undefined), { what: "a heartbeat" });
     const revoke = await t.request("/oauth/revoke", {
       method: "POST",
       form: { client_id: user.app.client_id, client_secret: user.app.client_secret, token: user.token },
     });
     expect(revoke.status).toBe(200);
     hub.tick();
-    await until(() => socket.closed ?? undefined, "the socket to close");
-    await until(() => (events.ended ? true : undefined), "the event stream to end");
+    await eventually(() => socket.closed ?? undefined, { what: "the socket to close" });
+    await eventually(() => (events.ended ? true : undefined), { what: "the event stream to end" });
     expect(hub.connections).toBe(0);
   });
 });

@@ -2,8 +2,9 @@
 // peer cannot pre-empt another server's (or our own, predictable) activity ids.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let peer: FakePeer;
 let warren: Instance;
@@ -34,5 +35,5 @@ test("a signed Follow under another server's id is 400 and changes nothing; the 
 
   const own = await peer.send(mallory, inbox, { id: `${mallory.id}#follows/1`, type: "Follow", actor: { id: mallory.id }, object });
   expect(own.status).toBeLessThan(300);
-  await until(async () => (await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).length === 1);
+  await eventually(async () => (await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).length === 1);
 });

@@ -4,8 +4,9 @@
 // signed by someone else than its actor refused). Job workers on.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let a: Instance;
 let b: Instance;
@@ -32,14 +33,14 @@ async function peerFollows(i: Instance, actor: FakeActor, username: string, loca
   const id = `${actor.id}#follows/${crypto.randomUUID()}`;
   const res = await peer.send(actor, `http://${i.domain}/users/${username}/inbox`, { id, type: "Follow", actor: actor.id, object: `http://${i.domain}/users/${username}` });
   expect(res.status).toBe(202);
-  await until(async () => receivedBy(actor, "Accept").find((r) => (r.body.object?.id ?? r.body.object) === id));
+  await eventually(async () => receivedBy(actor, "Accept").find((r) => (r.body.object?.id ?? r.body.object) === id));
   expect((await json(i, `/api/v1/accounts/${local.id}/followers`, local.token)).length).toBe(1);
 }
 
 /** The local user follows the peer's `actor`, which accepts by hand. */
 async function followsPeer(i: Instance, local: { username: string; token: string }, actor: FakeActor, remoteId: string) {
   await json(i, `/api/v1/accounts/${remoteId}/follow`, local.token, { method: "POST" });
-  const follow = await until(async () => receivedBy(actor, "Follow").find((r) => r.body.actor === `http://${i.domain}/users/${local.username}`));
+  const follow = await eventually(async () => receivedBy(actor, "Follow").find((r) => r.body.actor === `http://${i.domain}/users/${local.username}`));
   const res = await peer.send(actor, `http://${i.domain}/users/${local.username}/inbox`, {
     id: `${actor.id}#accepts/${crypto.randomUUID()}`,
     type: "Accept",
@@ -47,7 +48,7 @@ async function followsPeer(i: Instance, local: { username: string; token: string
     object: follow.body,
   });
   expect(res.status).toBe(202);
-  await until(async () => (await relationship(i, local.token, remoteId)).following);
+  await eventually(async () => (await relationship(i, local.token, remoteId)).following);
 }
 
 test("a block crosses over: the other side ends the follows both ways and shows blocked_by; unblocking lifts it", async () => {
@@ -57,14 +58,14 @@ test("a block crosses over: the other side ends the follows both ways and shows 
   const aliceOnB = await resolveAccount(b, bob.token, "alice", a);
   await json(a, `/api/v1/accounts/${bobOnA.id}/follow`, alice.token, { method: "POST" });
   await json(b, `/api/v1/accounts/${aliceOnB.id}/follow`, bob.token, { method: "POST" });
-  await until(async () => (await relationship(a, alice.token, bobOnA.id)).following);
-  await until(async () => (await relationship(b, bob.token, aliceOnB.id)).following);
-  await until(async () => (await relationship(b, bob.token, aliceOnB.id)).followed_by);
+  await eventually(async () => (await relationship(a, alice.token, bobOnA.id)).following);
+  await eventually(async () => (await relationship(b, bob.token, aliceOnB.id)).following);
+  await eventually(async () => (await relationship(b, bob.token, aliceOnB.id)).followed_by);
 
   const blocked = await json(a, `/api/v1/accounts/${bobOnA.id}/block`, alice.token, { method: "POST" });
   expect(blocked).toMatchObject({ blocking: true, following: false, followed_by: false });
 
-  const onB = await until(async () => {
+  const onB = await eventually(async () => {
     const r = await relationship(b, bob.token, aliceOnB.id);
     return r.blocked_by ? r : undefined;
   });
@@ -77,7 +78,7 @@ test("a block crosses over: the other side ends the follows both ways and shows 
 
   const unblocked = await json(a, `/api/v1/accounts/${bobOnA.id}/unblock`, alice.token, { method: "POST" });
   expect(unblocked.blocking).toBe(false);
-  await until(async () => !(await relationship(b, bob.token, aliceOnB.id)).blocked_by);
+  await eventually(async () => !(await relationship(b, bob.token, aliceOnB.id)).blocked_by);
   expect((await relationship(b, bob.token, aliceOnB.id)).following).toBe(false);
 });
 
@@ -89,7 +90,7 @@ test("on the wire: a local block is one Block to the target (no Undo or Reject b
   const before = peer.received.length;
 
   await json(a, `/api/v1/accounts/${malloryOnA.id}/block`, amy.token, { method: "POST" });
-  const block = await until(async () => receivedBy(mallory, "Block", before)[0]);
+  const block = await eventually(async () => receivedBy(mallory, "Block", before)[0]);
   expect(block.body.actor).toBe(`http://${a.domain}/users/amy`);
   expect(block.body.object).toBe(mallory.id);
   expect(block.body.id).toStartWith(`http://${a.domain}/users/amy#blocks/`);
@@ -99,7 +100,7 @@ test("on the wire: a local block is one Block to the target (no Undo or Reject b
   expect(sent).toEqual(["Block"]);
 
   await json(a, `/api/v1/accounts/${malloryOnA.id}/unblock`, amy.token, { method: "POST" });
-  const undo = await until(async () => receivedBy(mallory, "Undo", before)[0]);
+  const undo = await eventually(async () => receivedBy(mallory, "Undo", before)[0]);
   expect(undo.body.actor).toBe(`http://${a.domain}/users/amy`);
   expect(undo.body.object).toMatchObject({ type: "Block", actor: `http://${a.domain}/users/amy`, object: mallory.id });
 });
@@ -114,7 +115,7 @@ test("an incoming Block ends the follows both ways and refuses the blocker's Fol
 
   const blockActivity = { id: `${peggy.id}#blocks/1`, type: "Block", actor: peggy.id, object: `http://${a.domain}/users/dora` };
   expect((await peer.send(peggy, `http://${a.domain}/users/dora/inbox`, blockActivity)).status).toBe(202);
-  const blocked = await until(async () => {
+  const blocked = await eventually(async () => {
     const r = await relationship(a, dora.token, peggyOnA.id);
     return r.blocked_by ? r : undefined;
   });
@@ -125,13 +126,13 @@ test("an incoming Block ends the follows both ways and refuses the blocker's Fol
   const before = peer.received.length;
   const follow = { id: `${peggy.id}#follows/again`, type: "Follow", actor: peggy.id, object: `http://${a.domain}/users/dora` };
   expect((await peer.send(peggy, `http://${a.domain}/users/dora/inbox`, follow)).status).toBe(202);
-  const reject = await until(async () => receivedBy(peggy, "Reject", before)[0]);
+  const reject = await eventually(async () => receivedBy(peggy, "Reject", before)[0]);
   expect(reject.body.object.id ?? reject.body.object).toBe(follow.id);
   expect(await json(a, `/api/v1/accounts/${dora.id}/followers`, dora.token)).toEqual([]);
 
   const undo = { id: `${peggy.id}#blocks/1/undo`, type: "Undo", actor: peggy.id, object: blockActivity };
   expect((await peer.send(peggy, `http://${a.domain}/users/dora/inbox`, undo)).status).toBe(202);
-  await until(async () => !(await relationship(a, dora.token, peggyOnA.id)).blocked_by);
+  await eventually(async () => !(await relationship(a, dora.token, peggyOnA.id)).blocked_by);
 });
 
 test("a Block signed by another actor than its own is refused and changes nothing", async () => {
@@ -145,7 +146,7 @@ test("a Block signed by another actor than its own is refused and changes nothin
   // The same Block signed by its actor is taken, so the refusal above was the signer's doing.
   const fromEve = { ...forged, id: `${eve.id}#blocks/1`, actor: eve.id };
   expect((await peer.send(eve, `http://${a.domain}/users/erin/inbox`, fromEve)).status).toBe(202);
-  await until(async () => (await relationship(a, erin.token, eveOnA.id)).blocked_by);
+  await eventually(async () => (await relationship(a, erin.token, eveOnA.id)).blocked_by);
   await a.t.deps.jobs.drain();
   expect((await relationship(a, erin.token, victimOnA.id)).blocked_by).toBe(false);
 });

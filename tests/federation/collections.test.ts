@@ -4,10 +4,11 @@
 // sent by a hand-written peer, local ones through the API; job workers on.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, relationship, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { Update } from "@fedify/vocab";
 import { federationFor } from "../../src/federation/index.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
       }),
     );
   }
-  await until(async () => (await apiFollowerUris(alice)).length === REMOTE_FOLLOWERS);
+  await eventually(async () => (await apiFollowerUris(alice)).length === REMOTE_FOLLOWERS);
   // Two local followers, newest of all.
   await json(warren, `/api/v1/accounts/${alice.id}/follow`, bob.token, { method: "POST" });
   await json(warren, `/api/v1/accounts/${alice.id}/follow`, carol.token, { method: "POST" });
@@ -86,10 +87,10 @@ test("following: local and remote followees by their actor URIs, newest first", 
   const remote = (await json(warren, `/api/v2/search?q=${encodeURIComponent(`@dana@${peer.domain}`)}&resolve=true&type=accounts`, alice.token)).accounts[0];
   await json(warren, `/api/v1/accounts/${bob.id}/follow`, alice.token, { method: "POST" });
   await json(warren, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
-  const follow = await until(async () => peer.received.find((r) => r.body?.type === "Follow" && r.body.object === dana.id));
+  const follow = await eventually(async () => peer.received.find((r) => r.body?.type === "Follow" && r.body.object === dana.id));
   const accept = await peer.send(dana, url("/users/alice/inbox"), { id: `${dana.id}#accepts/1`, type: "Accept", actor: dana.id, object: follow.body });
   expect(accept.status).toBe(202);
-  await until(async () => (await relationship(warren, alice.token, remote.id)).following);
+  await eventually(async () => (await relationship(warren, alice.token, remote.id)).following);
 
   const collection = await get("/users/alice/following");
   expect(collection.body).toMatchObject({ type: "OrderedCollection", totalItems: 2 });
@@ -118,7 +119,7 @@ test("a delivery to \"followers\" reaches every remote follower even when hidden
   const alice = ctx.getActorUri("alice");
   const id = `${alice.href}#updates/collections-test`;
   await ctx.sendActivity({ identifier: "alice" }, "followers", new Update({ id: new URL(id), actor: alice, object: alice }), { preferSharedInbox: true });
-  await until(async () => peer.received.some((r) => r.body?.id === id));
+  await eventually(async () => peer.received.some((r) => r.body?.id === id));
   await warren.t.deps.jobs.drain();
   // The 41 fans share the peer's inbox; local followers are never delivered to.
   expect(peer.received.filter((r) => r.body?.id === id).map((r) => r.path)).toEqual(["/inbox"]);

@@ -3,9 +3,10 @@
 // ways and suspends them; silence silences them; lifting the block restores what it did, not what staff did.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -37,7 +38,7 @@ async function remoteFollowerOfBob(username: string): Promise<string> {
     actor: actor.id,
     object: `http://${warren.domain}/users/bob`,
   });
-  const follower = await until(async () => (await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).find((a: any) => a.username === username));
+  const follower = await eventually(async () => (await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).find((a: any) => a.username === username));
   return follower.id;
 }
 
@@ -52,13 +53,13 @@ test("suspend: follows and requests end, accounts suspended; lifting restores th
   const created = await send("POST", "/api/v1/admin/domain_blocks", { domain: "127.0.0.1", severity: "suspend" });
   expect(created.status).toBe(200);
   const block = (await created.json()) as { id: string };
-  await until(async () => (await adminAccount(mallory)).suspended);
+  await eventually(async () => (await adminAccount(mallory)).suspended);
   await warren.t.deps.jobs.drain();
   expect(await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).toEqual([]);
   expect((await json(warren, `/api/v1/accounts/${bob.id}`, bob.token)).followers_count).toBe(0);
 
   expect((await send("DELETE", `/api/v1/admin/domain_blocks/${block.id}`)).status).toBe(200);
-  await until(async () => !(await adminAccount(mallory)).suspended);
+  await eventually(async () => !(await adminAccount(mallory)).suspended);
   await warren.t.deps.jobs.drain();
   expect((await adminAccount(trent)).suspended).toBe(true);
   expect(await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).toEqual([]);
@@ -71,10 +72,10 @@ test("silence: accounts silenced while the block stands, and no longer once it i
   const oscar = await remoteFollowerOfBob("oscar");
   const created = await send("POST", "/api/v1/admin/domain_blocks", { domain: "127.0.0.1", severity: "silence" });
   const block = (await created.json()) as { id: string };
-  await until(async () => (await adminAccount(oscar)).silenced);
+  await eventually(async () => (await adminAccount(oscar)).silenced);
   expect((await adminAccount(oscar)).suspended).toBe(false);
   // Silenced, not cut off: the follow stays.
   expect((await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token)).map((a: any) => a.id)).toContain(oscar);
   expect((await send("PUT", `/api/v1/admin/domain_blocks/${block.id}`, { severity: "noop" })).status).toBe(200);
-  await until(async () => !(await adminAccount(oscar)).silenced);
+  await eventually(async () => !(await adminAccount(oscar)).silenced);
 });

@@ -2,8 +2,9 @@
 // accepted, an unsigned one refused; so other tests can rely on it to play a server built on other code.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let peer: FakePeer;
 let warren: Instance;
@@ -23,12 +24,12 @@ test("a signed Follow from the fake peer is accepted and answered with an Accept
   const follow = { id: `${mallory.id}#follows/1`, type: "Follow", actor: mallory.id, object: `http://${warren.domain}/users/bob` };
   const res = await peer.send(mallory, `http://${warren.domain}/users/bob/inbox`, follow);
   expect(res.status).toBeLessThan(300);
-  const followers = await until(async () => {
+  const followers = await eventually(async () => {
     const list = await json(warren, `/api/v1/accounts/${bob.id}/followers`, bob.token);
     return list.length ? list : undefined;
   });
   expect(followers[0].acct).toBe(`mallory@${peer.domain}`);
-  const accept = await until(async () => peer.received.find((r) => r.body?.type === "Accept"));
+  const accept = await eventually(async () => peer.received.find((r) => r.body?.type === "Accept"));
   expect(accept.path).toBe("/users/mallory/inbox");
   expect(accept.body.object.id ?? accept.body.object).toBe(follow.id);
   // Signed: RFC 9421 first (Fedify's first knock), draft-cavage for peers that answer 401 to it.

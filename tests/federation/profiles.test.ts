@@ -4,8 +4,9 @@
 // search by actor URL. Job workers on.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let a: Instance;
 let b: Instance;
@@ -53,7 +54,7 @@ test("an Update of the actor itself refreshes the stored account, cleaned; an Up
     object: updated,
   });
   expect(res.status).toBe(202);
-  const account = await until(async () => {
+  const account = await eventually(async () => {
     const found = await json(a, `/api/v1/accounts/${paulaOnA.id}`, alice.token);
     return found.display_name === "Paula Updated" ? found : undefined;
   });
@@ -78,7 +79,7 @@ test("a Delete of the actor itself removes its follow and the account, and refus
   const gone = await peer.actor("gone");
   const follow = { id: `${gone.id}#follows/1`, type: "Follow", actor: gone.id, object: `http://${a.domain}/users/bea` };
   expect((await peer.send(gone, `http://${a.domain}/users/bea/inbox`, follow)).status).toBe(202);
-  const [follower] = await until(async () => {
+  const [follower] = await eventually(async () => {
     const list = await json(a, `/api/v1/accounts/${bea.id}/followers`, bea.token);
     return list.length ? list : undefined;
   });
@@ -93,12 +94,12 @@ test("a Delete of the actor itself removes its follow and the account, and refus
 
   const del = { id: `${gone.id}#delete`, type: "Delete", actor: gone.id, object: gone.id, to: ["https://www.w3.org/ns/activitystreams#Public"] };
   expect((await peer.send(gone, `http://${a.domain}/inbox`, del)).status).toBe(202);
-  const deleted = await until(async () => {
+  const deleted = await eventually(async () => {
     const account = await json(a, `/api/v1/accounts/${follower.id}`, bea.token);
     return account.suspended ? account : undefined;
   });
   expect(deleted.display_name).toBe("");
-  await until(async () => (await json(a, `/api/v1/accounts/${bea.id}`, bea.token)).followers_count === 0);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${bea.id}`, bea.token)).followers_count === 0);
   expect(await json(a, `/api/v1/accounts/${bea.id}/followers`, bea.token)).toEqual([]);
   expect(await searchAccounts(a, bea.token, `@gone@${peer.domain}`)).toEqual([]);
 
@@ -117,7 +118,7 @@ test("a local profile change reaches the remote followers as an Update", async (
   const dan = await signedInUser(b.t, "dan");
   const carlOnB = await resolveAccount(b, dan.token, "carl", a);
   await json(b, `/api/v1/accounts/${carlOnB.id}/follow`, dan.token, { method: "POST" });
-  await until(async () => (await json(b, `/api/v1/accounts/relationships?id[]=${carlOnB.id}`, dan.token))[0].following);
+  await eventually(async () => (await json(b, `/api/v1/accounts/relationships?id[]=${carlOnB.id}`, dan.token))[0].following);
 
   const changed = await a.t.request("/api/v1/accounts/update_credentials", {
     method: "PATCH",
@@ -125,7 +126,7 @@ test("a local profile change reaches the remote followers as an Update", async (
     json: { display_name: "Carl Renamed", note: "Hello from A", locked: true },
   });
   expect(changed.status).toBe(200);
-  const seen = await until(async () => {
+  const seen = await eventually(async () => {
     const account = await json(b, `/api/v1/accounts/${carlOnB.id}`, dan.token);
     return account.display_name === "Carl Renamed" ? account : undefined;
   });

@@ -8,6 +8,7 @@ import { createUser } from "../helpers/clients.ts";
 import { federationFor } from "../../src/federation/index.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../src/federation/queue.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let t: TestApp;
 const received: { path: string; headers: Headers; body: any }[] = [];
@@ -30,14 +31,6 @@ afterAll(async () => {
   inbox.stop(true);
 });
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await Bun.sleep(20);
-  }
-}
-
 test("an activity sent through Fedify is delivered, signed, by a job on a worker thread", async () => {
   const { federation } = federationFor(t.deps);
   const ctx = federation.createContext(new URL(BASE), undefined);
@@ -52,7 +45,7 @@ test("an activity sent through Fedify is delivered, signed, by a job on a worker
   } finally {
     t.deps.jobs.resume();
   }
-  await until(() => received.length > 0);
+  await eventually(() => received.length > 0);
   const [delivery] = received;
   expect(delivery!.path).toBe("/users/bob/inbox");
   expect(delivery!.body.type).toBe("Follow");

@@ -6,7 +6,8 @@ import { signedInUser } from "../helpers/clients.ts";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
 import { statusByUri } from "../../src/domain/statuses/remote.ts";
 import { publicId } from "../../src/lib/ids.ts";
-import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -61,11 +62,11 @@ async function send(server: FakePeer, actor: FakeActor, type: string, object: un
   expect(res.status).toBe(202);
 }
 
-const received = (server: FakePeer, check: (body: any) => boolean) => until(async () => server.received.find((r) => check(r.body))?.body);
+const received = (server: FakePeer, check: (body: any) => boolean) => eventually(async () => server.received.find((r) => check(r.body))?.body);
 
 /** The remote status `uri` as `user` on A sees it, once stored. */
 const storedOnA = (user: User, uri: string) =>
-  until(async () => {
+  eventually(async () => {
     const stored = statusByUri(a.t.deps, uri);
     return stored && status(a, user, publicId(stored.id));
   });
@@ -81,7 +82,7 @@ beforeAll(async () => {
   await json(a, `/api/v1/accounts/${malloryId}/follow`, carol.token, { method: "POST" });
   const follow = await received(peer, (body) => body?.type === "Follow" && body.actor === actorUri("carol"));
   await peer.send(mallory, `${actorUri("carol")}/inbox`, { id: `${mallory.id}#accept/${++serial}`, type: "Accept", actor: mallory.id, object: follow });
-  await until(async () => (await relationship(a, carol.token, malloryId)).following);
+  await eventually(async () => (await relationship(a, carol.token, malloryId)).following);
 });
 afterAll(async () => {
   peer.stop();
@@ -115,14 +116,14 @@ test("a local Note carries interactionPolicy.canQuote by its policy, and a quote
   // mallory follows carol: alice revoking carol's quote deletes the authorization at mallory's server too.
   const follow = { id: `${mallory.id}#follow/${++serial}`, type: "Follow", actor: mallory.id, object: actorUri("carol") };
   await peer.send(mallory, `${actorUri("carol")}/inbox`, follow);
-  await until(async () => (await json(a, `/api/v1/accounts/${carol.id}/followers`, carol.token)).length > 0 || undefined);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${carol.id}/followers`, carol.token)).length > 0 || undefined);
   await json(a, `/api/v1/statuses/${open.id}/quotes/${quoting.id}/revoke`, alice.token, { method: "POST" });
   const deleted = await received(peer, (body) => body?.type === "Delete" && body.object === served.quoteAuthorization);
   expect(deleted.actor).toBe(actorUri("alice"));
   expect((await getAp(served.quoteAuthorization)).status).toBe(404);
   // (Unfollowed again: later tests see what reaches mallory as the quoted author only.)
   await peer.send(mallory, `${actorUri("carol")}/inbox`, { id: `${follow.id}/undo`, type: "Undo", actor: mallory.id, object: follow });
-  await until(async () => (await json(a, `/api/v1/accounts/${carol.id}/followers`, carol.token)).length === 0 || undefined);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${carol.id}/followers`, carol.token)).length === 0 || undefined);
   // Under another account's path, or for a status that quotes nothing: 404.
   expect((await getAp(`${actorUri("carol")}/quote_authorizations/${quoting.id}`)).status).toBe(404);
   expect((await getAp(`${actorUri("alice")}/quote_authorizations/${open.id}`)).status).toBe(404);
@@ -139,7 +140,7 @@ test("a QuoteRequest for a public local status is accepted: Accept with the serv
   const authorization = (await getAp(accept.result)).body;
   expect(authorization).toMatchObject({ type: "QuoteAuthorization", attributedTo: actorUri("alice"), interactingObject: n.id, interactionTarget: quoted.uri });
 
-  const notification = await until(async () => (await json(a, "/api/v1/notifications?types[]=quote", alice.token)).find((x: any) => x.status?.uri === n.id));
+  const notification = await eventually(async () => (await json(a, "/api/v1/notifications?types[]=quote", alice.token)).find((x: any) => x.status?.uri === n.id));
   expect(notification.account.acct).toBe(`mallory@${peer.domain}`);
   expect(notification.status.quote.state).toBe("accepted");
   expect(notification.status.quote.quoted_status.id).toBe(quoted.id);
@@ -218,7 +219,7 @@ test("a remote quote of a remote status: pending under a forged or mismatched au
   // accepted): now accepted; the mismatched one stays pending.
   const updated = { ...forged, quoteAuthorization: authorize(other, `/users/eve/quote_authorizations/${++serial}`, forged.id), updated: new Date().toISOString() };
   await send(peer, mallory, "Update", updated, { to: forged.to, cc: forged.cc });
-  await until(async () => (await storedOnA(carol, forged.id)).quote.state === "accepted" || undefined);
+  await eventually(async () => (await storedOnA(carol, forged.id)).quote.state === "accepted" || undefined);
   expect((await storedOnA(carol, mismatched.id)).quote.state).toBe("pending");
   expect((await storedOnA(carol, genuine.id)).quote.quoted_status.quotes_count).toBe(2);
 });
@@ -246,7 +247,7 @@ test("a local quote of a remote status: QuoteRequest to its author, a third serv
   // An Accept from a third server (eve is not the quoted author) changes nothing; mallory's Reject rejects.
   await send(other, eve, "Accept", request.id, { result: `${other.base}/qa/1` });
   await send(peer, mallory, "Reject", request.id);
-  await until(async () => (await status(a, carol, first.id)).quote.state === "rejected" || undefined);
+  await eventually(async () => (await status(a, carol, first.id)).quote.state === "rejected" || undefined);
 
   const second = await post(a, carol, { status: "second try", quoted_status_id: target.id });
   const secondRequest = await received(peer, (body) => body?.type === "QuoteRequest" && body.instrument?.id === second.uri);
@@ -260,7 +261,7 @@ test("a local quote of a remote status: QuoteRequest to its author, a third serv
   const authorization = `${peer.base}${path}`;
   peer.serve(path, { "@context": CONTEXT, id: authorization, type: "QuoteAuthorization", attributedTo: mallory.id, interactingObject: second.uri, interactionTarget: quotable.id });
   await send(peer, mallory, "Accept", secondRequest, { result: authorization });
-  const accepted = await until(async () => {
+  const accepted = await eventually(async () => {
     const s = await status(a, carol, second.id);
     return s.quote.state === "accepted" ? s : undefined;
   });
@@ -276,26 +277,26 @@ test("a local quote of a remote status: QuoteRequest to its author, a third serv
   // Deleting the authorization: by eve nothing; by mallory the quote is revoked.
   await send(other, eve, "Delete", authorization);
   await send(peer, mallory, "Delete", authorization);
-  await until(async () => (await status(a, carol, second.id)).quote.state === "revoked" || undefined);
+  await eventually(async () => (await status(a, carol, second.id)).quote.state === "revoked" || undefined);
   expect((await status(a, carol, target.id)).quotes_count).toBe(0);
 });
 
 test("two instances: bob quotes alice's public status, accepted on both sides and counted on A; alice's revoke crosses over", async () => {
   const aliceOnB = await resolveAccount(b, bob.token, "alice", a);
   await json(b, `/api/v1/accounts/${aliceOnB.id}/follow`, bob.token, { method: "POST" });
-  await until(async () => (await json(b, `/api/v1/accounts/relationships?id[]=${aliceOnB.id}`, bob.token))[0].following);
+  await eventually(async () => (await json(b, `/api/v1/accounts/relationships?id[]=${aliceOnB.id}`, bob.token))[0].following);
   const original = await post(a, alice, { status: "worth quoting across servers", quote_approval_policy: "public" });
-  const copy = await until(async () => (await json(b, "/api/v1/timelines/home", bob.token)).find((s: any) => s.uri === original.uri));
+  const copy = await eventually(async () => (await json(b, "/api/v1/timelines/home", bob.token)).find((s: any) => s.uri === original.uri));
   expect(copy.quote_approval.automatic).toEqual(["public"]);
 
   const quoting = await post(b, bob, { status: "bob quotes alice", quoted_status_id: copy.id });
   expect(quoting.quote.state).toBe("pending");
-  const onB = await until(async () => {
+  const onB = await eventually(async () => {
     const s = await status(b, bob, quoting.id);
     return s.quote.state === "accepted" ? s : undefined;
   });
   expect(onB.quote.quoted_status.uri).toBe(original.uri);
-  const notification = await until(async () => (await json(a, "/api/v1/notifications?types[]=quote", alice.token)).find((x: any) => x.status?.uri === quoting.uri));
+  const notification = await eventually(async () => (await json(a, "/api/v1/notifications?types[]=quote", alice.token)).find((x: any) => x.status?.uri === quoting.uri));
   expect(notification.status.quote.state).toBe("accepted");
   expect(notification.status.quote.quoted_status.id).toBe(original.id);
   expect((await status(a, alice, original.id)).quotes_count).toBe(1);
@@ -305,12 +306,12 @@ test("two instances: bob quotes alice's public status, accepted on both sides an
   const revoked = await json(a, `/api/v1/statuses/${original.id}/quotes/${notification.status.id}/revoke`, alice.token, { method: "POST" });
   expect(revoked.quote.state).toBe("revoked");
   expect((await status(a, alice, original.id)).quotes_count).toBe(0);
-  await until(async () => (await status(b, bob, quoting.id)).quote.state === "revoked" || undefined);
+  await eventually(async () => (await status(b, bob, quoting.id)).quote.state === "revoked" || undefined);
   expect((await getAp(`${actorUri("alice")}/quote_authorizations/${notification.status.id}`)).status).toBe(404);
 
   // A second quote, accepted, then deleted by bob: its Delete reaches alice (nobody on A follows bob) and uncounts.
   const again = await post(b, bob, { status: "bob quotes again", quoted_status_id: copy.id });
-  await until(async () => (await status(a, alice, original.id)).quotes_count === 1 || undefined);
+  await eventually(async () => (await status(a, alice, original.id)).quotes_count === 1 || undefined);
   await json(b, `/api/v1/statuses/${again.id}`, bob.token, { method: "DELETE" });
-  await until(async () => (await status(a, alice, original.id)).quotes_count === 0 || undefined);
+  await eventually(async () => (await status(a, alice, original.id)).quotes_count === 0 || undefined);
 });

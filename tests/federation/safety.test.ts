@@ -4,11 +4,12 @@
 // deliveries to it, those queued before the block included; actors whose inbox is on another origin or not
 // http(s) are not stored. Two Warren instances and a hand-written peer on loopback, job workers on.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { circuit, json, queuedDeliveriesTo, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
 import { INBOX_BODY_LIMIT } from "../../src/federation/route.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -81,7 +82,7 @@ test("an inbox body over 1 MiB is 413, by its Content-Length or while a chunked 
   // And a signed activity of ordinary size is taken.
   const fine = await peer.actor("fine");
   expect((await peer.send(fine, inbox(a), followOf(fine, 1))).status).toBe(202);
-  await until(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === 1);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === 1);
 });
 
 test("actors whose inbox or shared inbox is on another origin, or not http(s), are not stored", async () => {
@@ -118,7 +119,7 @@ test("a blocked domain's activities are refused (403) before Fedify fetches anyt
     expect((await peer.send(sub, inbox(a), followOf(sub, 1))).status).toBe(403);
 
     // Nothing was followed, and the blocked actor was never fetched, so never stored.
-    await Bun.sleep(300);
+    await a.t.deps.jobs.drain();
     expect((await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length).toBe(before);
     const known = await json(a, `/api/v2/search?q=${encodeURIComponent(`@shunned@localhost:${port}`)}&type=accounts`, alice.token);
     expect(known.accounts).toEqual([]);
@@ -141,7 +142,6 @@ test("an activity taken before its domain was blocked, still queued, is dropped 
   } finally {
     a.t.deps.jobs.resume();
   }
-  await Bun.sleep(1000);
   await a.t.deps.jobs.drain();
   // Not followed (the block also ended the follows its domain had: Mastodon's BlockDomainService).
   const followers = await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token);
@@ -151,7 +151,7 @@ test("an activity taken before its domain was blocked, still queued, is dropped 
   // The same Follow sent again now is taken (the block ended the domain's other follows: count from here).
   const unblocked = (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length;
   expect((await peer.send(late, inbox(a), followOf(late, 2))).status).toBe(202);
-  await until(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === unblocked + 1);
+  await eventually(async () => (await json(a, `/api/v1/accounts/${alice.id}/followers`, alice.token)).length === unblocked + 1);
 });
 
 test("accounts on a blocked domain are not resolved: not one request reaches it", async () => {
@@ -182,22 +182,22 @@ test("accounts on a blocked domain are not resolved: not one request reaches it"
 test("deliveries to a blocked domain are dropped, also one queued before the block; unblocked, they flow again", async () => {
   const remoteBob = await resolveAccount(a, alice.token, "bob", b);
   await json(a, `/api/v1/accounts/${remoteBob.id}/follow`, alice.token, { method: "POST" });
-  await until(async () => (await relationship(a, alice.token, remoteBob.id)).following);
+  await eventually(async () => (await relationship(a, alice.token, remoteBob.id)).following);
   const aliceOnB = (await json(b, `/api/v2/search?q=${encodeURIComponent(`@alice@${a.domain}`)}&type=accounts`, bob.token)).accounts[0];
   expect((await relationship(b, bob.token, aliceOnB.id)).followed_by).toBe(true);
 
   // B is down when alice unfollows: the Undo waits in A's queue, failing; then B's domain is blocked.
   b.down();
   await json(a, `/api/v1/accounts/${remoteBob.id}/unfollow`, alice.token, { method: "POST" });
-  await Bun.sleep(500);
+  await eventually(async () => ((await circuit(a.t, b.domain))?.failures.length ?? 0) > 0);
   const blockId = await blockDomain(new URL(`http://${b.domain}`).hostname);
   b.up();
-  // Several retry periods (and circuit probes) later, B never heard of the Undo.
-  await Bun.sleep(3000);
+  // Its next retry drops it: once nothing is queued for B, B can never hear of the Undo.
+  await eventually(async () => (await queuedDeliveriesTo(a.t, b.domain)) === 0, { what: "the Undo to be dropped" });
   expect((await relationship(b, bob.token, aliceOnB.id)).followed_by).toBe(true);
 
   await unblockDomain(blockId);
   // Deliveries go out again: a new follow reaches B, which accepts it.
   await json(a, `/api/v1/accounts/${remoteBob.id}/follow`, alice.token, { method: "POST" });
-  await until(async () => (await relationship(a, alice.token, remoteBob.id)).following);
+  await eventually(async () => (await relationship(a, alice.token, remoteBob.id)).following);
 });

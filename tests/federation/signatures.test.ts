@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { signRequest } from "@fedify/fedify/sig";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -81,7 +82,7 @@ describe("outgoing GETs are signed", () => {
     // The key was fetched for the signature check by bob's key, later (the listener's lookups) by the instance's.
     expect(signers("/users/grace").has(`http://${warren.domain}/users/bob#main-key`)).toBe(true);
     expect([...signers("/users/grace")].every((signer) => signer !== null)).toBe(true);
-    await until(async () => (await followerAccts(warren, bob)).length === 2);
+    await eventually(async () => (await followerAccts(warren, bob)).length === 2);
   });
 });
 
@@ -114,13 +115,13 @@ describe("stale, tampered and replayed deliveries", () => {
     const signed = await peer.signed(mallory, inbox(), activity);
     const body = await signed.clone().text();
     expect((await replay(signed, body)).status).toBe(202);
-    await until(async () => (await followerAccts(warren, bob)).includes(`mallory@${peer.domain}`));
+    await eventually(async () => (await followerAccts(warren, bob)).includes(`mallory@${peer.domain}`));
     const accepts = () => peer.received.filter((r) => r.body?.type === "Accept" && (r.body.object?.id ?? r.body.object) === activity.id);
-    await until(async () => accepts().length === 1);
+    await eventually(async () => accepts().length === 1);
 
     const undo = await peer.send(mallory, inbox(), { id: `${mallory.id}#follows/replayed/undo`, type: "Undo", actor: mallory.id, object: activity });
     expect(undo.status).toBe(202);
-    await until(async () => !(await followerAccts(warren, bob)).includes(`mallory@${peer.domain}`));
+    await eventually(async () => !(await followerAccts(warren, bob)).includes(`mallory@${peer.domain}`));
 
     // Within the signature's hour the replay verifies, but the activity id was already processed: no effect.
     expect((await replay(signed, body)).status).toBeLessThan(300);
@@ -211,7 +212,7 @@ describe("WARREN_AUTHORIZED_FETCH", () => {
       // The signed fetch got the whole actor, not the reduced one.
       expect(found.accounts[0].display_name).toBe("Alice Secure");
       await json(other, `/api/v1/accounts/${found.accounts[0].id}/follow`, zoe.token, { method: "POST" });
-      await until(async () => (await json(other, `/api/v1/accounts/relationships?id[]=${found.accounts[0].id}`, zoe.token))[0].following);
+      await eventually(async () => (await json(other, `/api/v1/accounts/relationships?id[]=${found.accounts[0].id}`, zoe.token))[0].following);
     } finally {
       await stopInstance(other);
     }

@@ -4,9 +4,10 @@
 // resolve=true; Announce, Like and their Undo, Update and Delete of a Note; refused input that writes nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, relationship, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { openSse, type SseClient } from "../helpers/streaming.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let warren: Instance;
 let peer: FakePeer;
@@ -55,7 +56,7 @@ const create = (actor: FakeActor, object: Record<string, unknown>) => send(actor
 
 /** The API's Status of a Note once `token`'s home timeline shows it. */
 async function inHome(token: string, uri: string): Promise<any> {
-  return until(async () => (await json(warren, "/api/v1/timelines/home", token)).find((s: any) => s.uri === uri || s.reblog?.uri === uri));
+  return eventually(async () => (await json(warren, "/api/v1/timelines/home", token)).find((s: any) => s.uri === uri || s.reblog?.uri === uri));
 }
 
 const timeline = (path: string, token?: string) => json(warren, path, token) as Promise<any[]>;
@@ -72,9 +73,9 @@ beforeAll(async () => {
   const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(`@mallory@${peer.domain}`)}&resolve=true&type=accounts`, alice.token);
   malloryId = found.accounts[0].id;
   await json(warren, `/api/v1/accounts/${malloryId}/follow`, alice.token, { method: "POST" });
-  const follow = await until(async () => peer.received.find((r) => r.body?.type === "Follow" && r.body.actor === actorUri("alice")));
+  const follow = await eventually(async () => peer.received.find((r) => r.body?.type === "Follow" && r.body.actor === actorUri("alice")));
   await send(mallory, "Accept", follow.body, {}, `${actorUri("alice")}/inbox`);
-  await until(async () => (await relationship(warren, alice.token, malloryId)).following);
+  await eventually(async () => (await relationship(warren, alice.token, malloryId)).following);
 });
 afterAll(async () => {
   peer.stop();
@@ -104,7 +105,7 @@ test("a public Note lands in the follower's home, the remote public timeline and
   expect(uris(await timeline("/api/v1/timelines/public?remote=true"))).toContain(n.id);
   expect(uris(await timeline("/api/v1/timelines/public?local=true"))).not.toContain(n.id);
   expect(uris(await timeline("/api/v1/timelines/public"))).toContain(n.id);
-  const tagged = await until(async () => {
+  const tagged = await eventually(async () => {
     const found = await timeline("/api/v1/timelines/tag/warren");
     return found.length ? found : undefined;
   });
@@ -151,7 +152,7 @@ test("an unlisted Note reaches the follower's home but no public timeline; a pri
   expect(uris(await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token))).toContain(secret.id);
   // Search: the follower finds it once indexed; the non-follower never does.
   const searched = (token: string) => json(warren, "/api/v2/search?q=quixotically&type=statuses", token).then((r) => uris(r.statuses));
-  await until(async () => (await searched(alice.token)).includes(secret.id));
+  await eventually(async () => (await searched(alice.token)).includes(secret.id));
   expect(await searched(bob.token)).toEqual([]);
 });
 
@@ -163,9 +164,8 @@ test("a direct Note mentioning a local account notifies it and is seen by nobody
     tag: [{ type: "Mention", href: actorUri("carol"), name: `@carol@${warren.domain}` }],
   });
   await create(mallory, n);
-  const notification = await until(async () =>
-    (await json(warren, "/api/v1/notifications?include_filtered=true", carol.token)).find((x: any) => x.type === "mention" && x.status?.uri === n.id),
-  );
+  const notification = await eventually(async () =>
+    (await json(warren, "/api/v1/notifications?include_filtered=true", carol.token)).find((x: any) => x.type === "mention" && x.status?.uri === n.id));
   expect(notification.status.visibility).toBe("direct");
   expect(notification.status.mentions.map((m: any) => m.username)).toEqual(["carol"]);
   expect(notification.account.acct).toBe(`mallory@${peer.domain}`);
@@ -176,14 +176,14 @@ test("a direct Note mentioning a local account notifies it and is seen by nobody
   expect(uris(await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token))).not.toContain(n.id);
   expect(uris(await timeline("/api/v1/timelines/home", alice.token))).not.toContain(n.id);
   // It opens a conversation for carol, and none for alice.
-  await until(async () => (await json(warren, "/api/v1/conversations", carol.token)).find((c: any) => c.last_status?.uri === n.id));
+  await eventually(async () => (await json(warren, "/api/v1/conversations", carol.token)).find((c: any) => c.last_status?.uri === n.id));
   await warren.t.deps.jobs.drain();
   expect((await json(warren, "/api/v1/conversations", alice.token)).some((c: any) => c.last_status?.uri === n.id)).toBe(false);
 });
 
 /** The first event of `type` on `stream` about the Note `uri`. */
 const streamed = (stream: SseClient, type: string, uri: string) =>
-  until(async () => stream.events.find((e) => e.event === type && e.data && [JSON.parse(e.data).uri, JSON.parse(e.data).status?.uri].includes(uri)));
+  eventually(async () => stream.events.find((e) => e.event === type && e.data && [JSON.parse(e.data).uri, JSON.parse(e.data).status?.uri].includes(uri)));
 
 test("streams: the follower's home gets a private Note, the mentioned account its notification, the public stream only public ones", async () => {
   const base = `http://${warren.domain}`;
@@ -218,7 +218,7 @@ test("replies to a local status are kept from anyone and join its thread; unsoli
   await create(eve, ignored);
   const reply = note(eve, { inReplyTo: post.uri, cc: [actorUri("alice")] });
   await create(eve, reply);
-  const context = await until(async () => {
+  const context = await eventually(async () => {
     const found = await json(warren, `/api/v1/statuses/${post.id}/context`, bob.token);
     return found.descendants.length ? found : undefined;
   });
@@ -238,7 +238,7 @@ test("a followed author's reply to a status not seen yet brings its thread along
   peer.serve(new URL(parent.id).pathname, parent);
   const reply = note(mallory, { inReplyTo: parent.id, cc: [`${mallory.id}/followers`, zoe.id] });
   await create(mallory, reply);
-  const stored = await until(async () => (await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token)).find((s) => s.uri === reply.id));
+  const stored = await eventually(async () => (await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token)).find((s) => s.uri === reply.id));
   const context = await json(warren, `/api/v1/statuses/${stored.id}/context`, alice.token);
   expect(uris(context.ancestors)).toEqual([parent.id]);
   expect(stored.in_reply_to_id).toBe(context.ancestors[0].id);
@@ -270,7 +270,7 @@ test("Like and Announce of a local status count and notify; their Undo takes the
   await peer.send(mallory, inbox(), { "@context": CONTEXT, ...like });
   const announce = { id: `${mallory.id}/statuses/${++serial}/activity`, type: "Announce", actor: mallory.id, object: post.uri, to: [PUBLIC], cc: [actorUri("alice")] };
   await peer.send(mallory, inbox(), { "@context": CONTEXT, ...announce });
-  const counted = await until(async () => {
+  const counted = await eventually(async () => {
     const status = await json(warren, `/api/v1/statuses/${post.id}`, alice.token);
     return status.favourites_count === 1 && status.reblogs_count === 1 ? status : undefined;
   });
@@ -286,7 +286,7 @@ test("Like and Announce of a local status count and notify; their Undo takes the
   await send(eve, "Undo", { ...like, actor: eve.id });
   await send(mallory, "Undo", like);
   await send(mallory, "Undo", announce);
-  await until(async () => {
+  await eventually(async () => {
     const status = await json(warren, `/api/v1/statuses/${post.id}`, alice.token);
     return status.favourites_count === 0 && status.reblogs_count === 0;
   });
@@ -310,7 +310,7 @@ test("Update by the author edits the status; Delete by the author removes it eve
   const status = await inHome(alice.token, n.id);
   await send(eve, "Update", { ...n, attributedTo: eve.id, content: "<p>hijacked</p>" });
   await send(mallory, "Update", { ...n, content: "<p>second</p>", summary: "now with cw", updated: new Date().toISOString() });
-  const edited = await until(async () => {
+  const edited = await eventually(async () => {
     const found = await json(warren, `/api/v1/statuses/${status.id}`, bob.token);
     return found.edited_at ? found : undefined;
   });
@@ -320,7 +320,7 @@ test("Update by the author edits the status; Delete by the author removes it eve
 
   await send(eve, "Delete", { id: n.id, type: "Tombstone" });
   await send(mallory, "Delete", { id: n.id, type: "Tombstone" }, { to: [PUBLIC] });
-  await until(async () => (await warren.t.request(`/api/v1/statuses/${status.id}`, { token: alice.token })).status === 404);
+  await eventually(async () => (await warren.t.request(`/api/v1/statuses/${status.id}`, { token: alice.token })).status === 404);
   expect(uris(await timeline("/api/v1/timelines/home", alice.token))).not.toContain(n.id);
   expect(uris(await timeline("/api/v1/timelines/public?remote=true"))).not.toContain(n.id);
   expect(uris(await timeline(`/api/v1/accounts/${malloryId}/statuses`, alice.token))).not.toContain(n.id);

@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { signRequest } from "@fedify/fedify/sig";
 import { startFakePeer, type FakeActor, type FakePeer, type Received } from "../helpers/fake-peer.ts";
-import { json, relationship, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { file, jpeg, postMedia } from "../helpers/media.ts";
 import { silenceAccount } from "../helpers/moderation.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const AP = "application/activity+json";
@@ -35,7 +36,7 @@ async function post(text: string, visibility: string, token = alice.token): Prom
 const deliveries = (type: string, objectId: string): Received[] =>
   peer.received.filter((r) => r.body?.type === type && (idOf(r.body.object) === objectId || idOf(r.body.object?.object) === objectId));
 
-const delivered = (type: string, objectId: string) => until(async () => deliveries(type, objectId)[0]);
+const delivered = (type: string, objectId: string) => eventually(async () => deliveries(type, objectId)[0]);
 
 const bodyOf = (res: Response): Promise<any> => res.json();
 
@@ -76,7 +77,7 @@ test("a public, an unlisted and a private status reach the followers' shared inb
     const create = await delivered("Create", status.uri);
     // mallory (a follower) and eve (mentioned) share the peer's inbox: one delivery.
     expect(create.path).toBe("/inbox");
-    await Bun.sleep(200);
+    await warren.t.deps.jobs.drain();
     expect(deliveries("Create", status.uri)).toHaveLength(1);
     const { body } = create;
     expect(body.id).toBe(`${status.uri}/activity`);
@@ -107,7 +108,7 @@ test("a silenced author's mentions address only its followers: another mentioned
   expect(create.path).toBe("/users/mallory/inbox");
   expect(list(create.body.to)).toEqual([mallory.id]);
   expect(list(create.body.object.tag).map((tag: any) => tag.href)).toEqual([mallory.id]);
-  await Bun.sleep(200);
+  await warren.t.deps.jobs.drain();
   expect(deliveries("Create", status.uri)).toHaveLength(1);
 });
 
@@ -121,7 +122,7 @@ test("a direct status goes only to the mentioned actor's own inbox, never to a f
   // A later public post arriving proves the queue went past it: the direct one went nowhere else.
   const later = await post("later", "public");
   await delivered("Create", later.uri);
-  await Bun.sleep(200);
+  await warren.t.deps.jobs.drain();
   expect(deliveries("Create", status.uri).map((r) => r.path)).toEqual(["/users/eve/inbox"]);
 });
 
@@ -140,7 +141,7 @@ async function remoteNote(from: FakePeer, actor: FakeActor, slug: string): Promi
   };
   const sent = await from.send(actor, `http://${warren.domain}/inbox`, { id: `${noteId}/activity`, type: "Create", actor: actor.id, to: note.to, cc: note.cc, object: note });
   expect(sent.status).toBe(202);
-  return until(async () => {
+  return eventually(async () => {
     const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(noteId)}&resolve=true&type=statuses`, alice.token);
     return found.statuses[0];
   });
@@ -159,11 +160,11 @@ test("a public reply reaches the replied-to remote author's server; a private on
       });
     const privateReply = await reply("private");
     const publicReply = await reply("public");
-    const create = await until(async () => other.received.find((r) => r.body?.type === "Create" && r.body.object?.id === publicReply.uri));
+    const create = await eventually(async () => other.received.find((r) => r.body?.type === "Create" && r.body.object?.id === publicReply.uri));
     expect(create.body.object.inReplyTo).toBe(parent.uri);
     // Its followers still get both (on the other peer); the replied-to server only the public one.
     await delivered("Create", privateReply.uri);
-    await Bun.sleep(200);
+    await warren.t.deps.jobs.drain();
     expect(other.received.filter((r) => r.body?.type === "Create").map((r) => r.body.object.id)).toEqual([publicReply.uri]);
   } finally {
     other.stop();
@@ -227,7 +228,7 @@ test("a favourite and a reblog of a remote status: Like and Announce, then their
   expect(await bodyOf(served)).toMatchObject({ type: "Announce", id: reblog.uri, object: noteId });
 
   await json(warren, `/api/v1/statuses/${stored.id}/unreblog`, alice.token, { method: "POST" });
-  const undo = await until(async () => peer.received.find((r) => r.body?.type === "Undo" && r.body.object?.type === "Announce"));
+  const undo = await eventually(async () => peer.received.find((r) => r.body?.type === "Undo" && r.body.object?.type === "Announce"));
   expect(undo.path).toBe("/inbox");
   expect(undo.body.object).toMatchObject({ id: reblog.uri, actor: actorUri("alice"), object: noteId });
 });
@@ -353,7 +354,7 @@ test("another Warren stores what alice posts for its follower (public with media
     const bob = await signedInUser(second.t, "bob");
     const remoteAlice = await resolveAccount(second, bob.token, "alice", warren);
     await json(second, `/api/v1/accounts/${remoteAlice.id}/follow`, bob.token, { method: "POST" });
-    await until(async () => (await relationship(second, bob.token, remoteAlice.id)).following);
+    await eventually(async () => (await relationship(second, bob.token, remoteAlice.id)).following);
 
     const upload = await postMedia(warren.t, alice.token, { file: file(await jpeg(40, 30), "b.jpg", "image/jpeg"), description: "small" });
     const media = (await upload.json()) as any;
@@ -363,7 +364,7 @@ test("another Warren stores what alice posts for its follower (public with media
       headers: { "content-type": "application/json" },
     });
     const priv = await post("to my followers", "private");
-    const home = (uri: string) => until(async () => (await json(second, "/api/v1/timelines/home", bob.token)).find((s: any) => s.uri === uri));
+    const home = (uri: string) => eventually(async () => (await json(second, "/api/v1/timelines/home", bob.token)).find((s: any) => s.uri === uri));
     const seen = await home(pub.uri);
     expect(seen).toMatchObject({ visibility: "public", url: pub.url });
     expect(seen.content).toContain("to the world");
@@ -375,13 +376,13 @@ test("another Warren stores what alice posts for its follower (public with media
     // bob's favourite and reblog there count here (his Like and Announce, read by this instance's inbox).
     await json(second, `/api/v1/statuses/${seen.id}/favourite`, bob.token, { method: "POST" });
     await json(second, `/api/v1/statuses/${seen.id}/reblog`, bob.token, { method: "POST" });
-    await until(async () => {
+    await eventually(async () => {
       const here = await json(warren, `/api/v1/statuses/${pub.id}`, alice.token);
       return here.favourites_count === 1 && here.reblogs_count === 1;
     });
 
     await warren.t.request(`/api/v1/statuses/${pub.id}`, { method: "DELETE", token: alice.token });
-    await until(async () => (await second.t.request(`/api/v1/statuses/${seen.id}`, { token: bob.token })).status === 404);
+    await eventually(async () => (await second.t.request(`/api/v1/statuses/${seen.id}`, { token: bob.token })).status === 404);
   } finally {
     await stopInstance(second);
   }

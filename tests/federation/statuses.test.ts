@@ -4,7 +4,8 @@
 // shows in the thread's context on A.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { signedInUser } from "../helpers/clients.ts";
-import { json, resolveAccount, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   [bob, carol, dave] = [await signedInUser(b.t, "bob"), await signedInUser(b.t, "carol"), await signedInUser(b.t, "dave")];
   aliceOnB = await resolveAccount(b, bob.token, "alice", a);
   await json(b, `/api/v1/accounts/${aliceOnB.id}/follow`, bob.token, { method: "POST" });
-  await until(async () => (await json(b, `/api/v1/accounts/relationships?id[]=${aliceOnB.id}`, bob.token))[0].following);
+  await eventually(async () => (await json(b, `/api/v1/accounts/relationships?id[]=${aliceOnB.id}`, bob.token))[0].following);
   await resolveAccount(a, alice.token, "dave", b); // so that alice's mention of dave links
 });
 afterAll(async () => {
@@ -41,14 +42,16 @@ test("each visibility reaches exactly its audience on the other server", async (
   await post(a, alice, { status: "one private post", visibility: "private" });
   await post(a, alice, { status: `@dave@${b.domain} one direct post`, visibility: "direct" });
 
-  const bobsHome = await until(async () => {
+  const bobsHome = await eventually(async () => {
     const statuses = await home(b, bob);
     return statuses.length >= 3 ? statuses : undefined;
   });
   // A private mention from someone dave does not follow is filtered by the default notification policy
   // (Mastodon 4.3's): it is there with include_filtered.
-  const mention = await until(async () => (await json(b, "/api/v1/notifications?types[]=mention&include_filtered=true", dave.token))[0]);
-  await Bun.sleep(500); // anything that should not arrive has had its chance too
+  const mention = await eventually(async () => (await json(b, "/api/v1/notifications?types[]=mention&include_filtered=true", dave.token))[0]);
+  // Anything that should not arrive has had its chance too: what A sent, then what B took in, has run.
+  await a.t.deps.jobs.drain();
+  await b.t.deps.jobs.drain();
 
   expect(texts(await home(b, bob)).join()).toContain("one public post");
   const bobs = texts(await home(b, bob)).join("\n");
@@ -84,9 +87,9 @@ test("each visibility reaches exactly its audience on the other server", async (
 
 test("a reply and a mention notify across; the reply is in the thread's context", async () => {
   const original = await post(a, alice, { status: "what do you think?" });
-  const copy = await until(async () => withText(await home(b, bob), "what do you think?"));
+  const copy = await eventually(async () => withText(await home(b, bob), "what do you think?"));
   await post(b, bob, { status: `@alice@${a.domain} I think yes`, in_reply_to_id: copy.id });
-  const notification = await until(async () => (await json(a, "/api/v1/notifications?types[]=mention", alice.token)).find((n: any) => n.status.content.includes("I think yes")));
+  const notification = await eventually(async () => (await json(a, "/api/v1/notifications?types[]=mention", alice.token)).find((n: any) => n.status.content.includes("I think yes")));
   expect(notification.account.acct).toBe(`bob@${b.domain}`);
   const context = await json(a, `/api/v1/statuses/${original.id}/context`, alice.token);
   expect(texts(context.descendants).join()).toContain("I think yes");
@@ -95,10 +98,10 @@ test("a reply and a mention notify across; the reply is in the thread's context"
 
 test("favourite and reblog count on the origin server, their undos uncount; a delete removes the copies", async () => {
   const original = await post(a, alice, { status: "count me" });
-  const copy = await until(async () => withText(await home(b, bob), "count me"));
+  const copy = await eventually(async () => withText(await home(b, bob), "count me"));
   await json(b, `/api/v1/statuses/${copy.id}/favourite`, bob.token, { method: "POST" });
   await json(b, `/api/v1/statuses/${copy.id}/reblog`, bob.token, { method: "POST" });
-  const counted = await until(async () => {
+  const counted = await eventually(async () => {
     const s = await json(a, `/api/v1/statuses/${original.id}`, alice.token);
     return s.favourites_count === 1 && s.reblogs_count === 1 ? s : undefined;
   });
@@ -108,12 +111,12 @@ test("favourite and reblog count on the origin server, their undos uncount; a de
 
   await json(b, `/api/v1/statuses/${copy.id}/unfavourite`, bob.token, { method: "POST" });
   await json(b, `/api/v1/statuses/${copy.id}/unreblog`, bob.token, { method: "POST" });
-  await until(async () => {
+  await eventually(async () => {
     const s = await json(a, `/api/v1/statuses/${original.id}`, alice.token);
     return s.favourites_count === 0 && s.reblogs_count === 0;
   });
 
   await json(a, `/api/v1/statuses/${original.id}`, alice.token, { method: "DELETE" });
-  await until(async () => (await b.t.request(`/api/v1/statuses/${copy.id}`, { token: bob.token })).status === 404);
+  await eventually(async () => (await b.t.request(`/api/v1/statuses/${copy.id}`, { token: bob.token })).status === 404);
   expect(texts(await home(b, bob)).join()).not.toContain("count me");
 });

@@ -3,6 +3,10 @@
 // stopped and started again on the same port while the instance keeps running (a peer that is down).
 import { expect } from "bun:test";
 import { startTestApp, type TestApp } from "./app.ts";
+import { CIRCUIT_PREFIX } from "../../src/federation/delivery.ts";
+import { LmdbKvStore } from "../../src/federation/kv.ts";
+import { FEDERATION_MESSAGE_JOB } from "../../src/federation/queue.ts";
+import { pendingJobs } from "../../src/store/jobs.ts";
 
 export interface Instance {
   t: TestApp;
@@ -51,17 +55,6 @@ export async function stopInstance(instance: Instance): Promise<void> {
   await stops.get(instance)?.();
 }
 
-/** Polls `check` until it returns something truthy (federation is asynchronous); throws after `ms`. */
-export async function until<T>(check: () => Promise<T | undefined | false | null>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (true) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error("timed out");
-    await Bun.sleep(50);
-  }
-}
-
 /** GET (or `init`) `path` on an instance as `token`, expecting 200; the parsed body. */
 export async function json(i: Instance, path: string, token: string | undefined, init: RequestInit = {}): Promise<any> {
   const res = await i.t.request(path, { ...init, token });
@@ -79,4 +72,30 @@ export async function resolveAccount(from: Instance, token: string, username: st
 
 export async function relationship(i: Instance, token: string, id: string): Promise<any> {
   return (await json(i, `/api/v1/accounts/relationships?id[]=${id}`, token))[0];
+}
+
+/** The federation messages (deliveries, retries, circuit probes, incoming activities) waiting in `t`'s queue. */
+function queuedMessages(t: TestApp): { runAt: number; inbox?: string }[] {
+  return pendingJobs(t.deps.store, 100_000)
+    .filter((job) => job.type === FEDERATION_MESSAGE_JOB)
+    .map((job) => ({ runAt: job.runAt, inbox: JSON.parse((job.payload as { message: string }).message)?.inbox }));
+}
+
+/** Runs `t`'s due jobs to the end, then tells how long until its next federation message (a delivery, a retry,
+ * a circuit probe) may run: Infinity when none waits. Nothing can be sent before then, so "nothing more was
+ * sent" is proved without sleeping through retry periods. */
+export async function quietForMs(t: TestApp): Promise<number> {
+  await t.deps.jobs.drain();
+  return Math.min(...queuedMessages(t).map((message) => message.runAt)) - Date.now();
+}
+
+/** Runs `t`'s due jobs to the end, then counts the deliveries still queued for inboxes on `host`. */
+export async function queuedDeliveriesTo(t: TestApp, host: string): Promise<number> {
+  await t.deps.jobs.drain();
+  return queuedMessages(t).filter((message) => message.inbox && new URL(message.inbox).host === host).length;
+}
+
+/** Fedify's circuit breaker record on `t` for deliveries to `host` (state, recent failures), if any. */
+export async function circuit(t: TestApp, host: string): Promise<{ state: string; failures: string[] } | undefined> {
+  return (await new LmdbKvStore(t.deps.store).get([...CIRCUIT_PREFIX, host])) as { state: string; failures: string[] } | undefined;
 }

@@ -2,7 +2,7 @@
 // them: what a person would click in the confirmation and password reset mails.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { until } from "./streaming.ts";
+import { eventually } from "./eventually.ts";
 
 export interface OutboxMail {
   name: string;
@@ -24,8 +24,8 @@ export function outboxMails(dataDir: string): OutboxMail[] {
  */
 export async function mailedLink(dataDir: string, address: string, kind: string, path: string): Promise<string> {
   const pattern = new RegExp(`https?://[^/\\s]+(${path.replace(/[?]/g, "\\?")}[A-Za-z0-9_=-]+)`);
-  return until(() => {
+  return eventually(() => {
     const mail = outboxMails(dataDir).findLast((m) => m.name.startsWith(kind) && m.text.includes(`To: ${address}`));
     return mail ? pattern.exec(mail.text)?.[1] : undefined;
-  }, `a ${kind} mail to ${address}`, 10_000);
+  }, { what: `a ${kind} mail to ${address}`, timeoutMs: 10_000 });
 }

@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { findFfmpeg } from "../../src/media/ffmpeg.ts";
 import { BASE, startTestApp, type TestApp } from "./app.ts";
 import { signedInUser } from "./clients.ts";
+import { eventually } from "./eventually.ts";
 
 export type Json = Record<string, any>;
 export type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -111,12 +112,10 @@ export async function uploadImage(t: TestApp, token: string, description?: strin
 
 /** Polls GET /api/v1/media/:id while it answers 206 (still processing), and returns the first other answer. */
 export async function waitProcessed(t: TestApp, token: string, id: string): Promise<Response> {
-  for (let i = 0; i < 300; i++) {
+  return eventually(async () => {
     const res = await showMedia(t, token, id);
-    if (res.status !== 206) return res;
-    await Bun.sleep(50);
-  }
-  throw new Error("still processing");
+    return res.status === 206 ? undefined : res;
+  }, { what: "the media to be processed" });
 }
 
 // ------------------------------------------------------------------------------------------- storage

@@ -4,6 +4,7 @@
 // library Warren encrypts with): RFC 8291/8188 `aes128gcm` and the legacy `aesgcm` draft
 // (draft-ietf-webpush-encryption-04 over draft-ietf-httpbis-encryption-encoding-03).
 import { createDecipheriv, createECDH, hkdfSync, randomBytes, type ECDH } from "node:crypto";
+import { eventually } from "./eventually.ts";
 
 export interface Device {
   ecdh: ECDH;
@@ -118,14 +119,9 @@ export function startReceiver(): Receiver {
     received,
     answer,
     to,
-    async waitFor(path, count = 1, timeoutMs = 20_000) {
-      const until = Date.now() + timeoutMs;
-      while (to(path).length < count) {
-        if (Date.now() > until) throw new Error(`${path}: ${to(path).length} of ${count} pushes after ${timeoutMs} ms`);
-        await Bun.sleep(20);
-      }
-      return to(path);
-    },
+    waitFor: (path, count = 1, timeoutMs = 20_000) =>
+      eventually(() => to(path).length >= count && to(path), { what: `${count} pushes to ${path}`, timeoutMs }),
+
     stop: () => server.stop(true),
   };
 }

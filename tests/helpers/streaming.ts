@@ -3,6 +3,7 @@
 // WebSocket clients the streaming tests read it with.
 import { expect } from "bun:test";
 import { startTestApp, type TestApp } from "./app.ts";
+import { eventually } from "./eventually.ts";
 
 export interface ListeningApp {
   t: TestApp;
@@ -20,17 +21,6 @@ export async function startListeningApp(env: Record<string, string> = {}): Promi
 export async function stopListeningApp(t: TestApp): Promise<void> {
   await t.app.stop(true);
   await t.close();
-}
-
-/** Polls `probe` until it gives something other than undefined, and returns that; throws after `ms`. */
-export async function until<T>(probe: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 /** Lets pending work (fan-out in the workers, notification jobs found by polling) finish before asserting absence. */
@@ -96,7 +86,7 @@ export async function openSse(base: string, path: string, token?: string): Promi
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toStartWith("text/event-stream");
   const client = new SseClient(res);
-  await until(() => (client.comments.includes(")") ? true : undefined), "the opening comment");
+  await eventually(() => (client.comments.includes(")") ? true : undefined), { what: "the opening comment" });
   return client;
 }
 

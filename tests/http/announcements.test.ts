@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { runWarren } from "../helpers/cli.ts";
-import { openSse, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
+import { openSse, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 import { call, get, newUser, post } from "./notifications-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,13 +105,13 @@ describe("streams", () => {
       try {
         const added = await runWarren(app.dir, "announcements", "add", "Streamed news");
         const id = added.stdout.trim().split("\n")[1]!;
-        const pushed = await until(() => stream.events.find((e) => e.event === "announcement"), "announcement", 10_000);
+        const pushed = await eventually(() => stream.events.find((e) => e.event === "announcement"), { what: "announcement", timeoutMs: 10_000 });
         expect(JSON.parse(pushed.data)).toMatchObject({ id, read: false, reactions: [] });
         await call(app, "PUT", `/api/v1/announcements/${id}/reactions/${encodeURIComponent("🎉")}`, b.token);
-        const reaction = await until(() => stream.events.find((e) => e.event === "announcement.reaction"), "announcement.reaction");
+        const reaction = await eventually(() => stream.events.find((e) => e.event === "announcement.reaction"), { what: "announcement.reaction" });
         expect(JSON.parse(reaction.data)).toEqual({ name: "🎉", count: 1, announcement_id: id });
         expect((await runWarren(app.dir, "announcements", "remove", id)).code).toBe(0);
-        const removed = await until(() => stream.events.find((e) => e.event === "announcement.delete"), "announcement.delete", 10_000);
+        const removed = await eventually(() => stream.events.find((e) => e.event === "announcement.delete"), { what: "announcement.delete", timeoutMs: 10_000 });
         expect(removed.data).toBe(id);
       } finally {
         stream.close();

@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { createClientApp, passwordToken } from "../helpers/clients.ts";
 import { at, backdate } from "./annual-reports-seed.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let t: TestApp;
 const YEAR = new Date().getUTCFullYear() - 1;
@@ -33,27 +34,17 @@ let tuskyAppId: string;
 
 const pub = (status: StatusRecord) => publicId(status.id);
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(25);
-  }
-}
-
 /** Generates through the API and polls the state, as a client does, until the report is available. */
 async function generate(user: User, year = YEAR) {
   const res = await post(t, `/api/v1/annual_reports/${year}/generate`, user.token);
   expect(res.status).toBe(202);
   expect(res.headers.get("mastodon-async-refresh")).toMatch(/^id="[\w-]+", retry=2$/);
-  await waitFor("the report", async () => {
+  await eventually(async () => {
     const state = await get(t, `/api/v1/annual_reports/${year}/state`, user.token);
     expect(state.status).toBe(200);
     expect(["generating", "available"]).toContain(state.body.state);
     return state.body.state === "available" ? true : undefined;
-  });
+  }, { what: "the report", timeoutMs: 20_000 });
   const show = await get(t, `/api/v1/annual_reports/${year}`, user.token);
   expect(show.status).toBe(200);
   return show.body;
@@ -328,10 +319,10 @@ describe("generating", () => {
     } finally {
       t.deps.jobs.resume();
     }
-    const wrapper = await waitFor("the report", async () => {
+    const wrapper = await eventually(async () => {
       const res = await get(t, `/api/v1/annual_reports/${QUIET}`, user.token);
       return res.status === 200 ? res.body : undefined;
-    });
+    }, { what: "the report", timeoutMs: 20_000 });
     expect(wrapper.annual_reports[0].data.type_distribution).toEqual({ total: 1, reblogs: 0, replies: 0, standalone: 1 });
     expect(wrapper.annual_reports[0].data.top_hashtags).toEqual([]);
     expect(await state(user, QUIET)).toBe("available");

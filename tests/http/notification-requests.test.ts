@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
 import { notify } from "../../src/domain/notifications/notify.ts";
-import { openSse, settle, startListeningApp, stopListeningApp, until } from "../helpers/streaming.ts";
+import { openSse, settle, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 import { call, favourite, follow, get, newUser, notifications, post, postStatus, type User } from "./notifications-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -277,12 +278,12 @@ describe("streams", () => {
       try {
         await postStatus(app, stranger, `held @${owner.username}`);
         const shown = await postStatus(app, friend, `shown @${owner.username}`);
-        await until(() => stream.events.find((e) => e.event === "notification" && JSON.parse(e.data).status?.id === shown.id), "the friend's notification");
+        await eventually(() => stream.events.find((e) => e.event === "notification" && JSON.parse(e.data).status?.id === shown.id), { what: "the friend's notification" });
         await settle(app);
         expect(stream.events.filter((e) => e.event === "notification")).toHaveLength(1);
         const [request] = (await get(app, "/api/v1/notifications/requests", owner.token)).body;
         await post(app, `/api/v1/notifications/requests/${request.id}/accept`, owner.token);
-        const merged = await until(() => stream.events.find((e) => e.event === "notifications_merged"), "notifications_merged");
+        const merged = await eventually(() => stream.events.find((e) => e.event === "notifications_merged"), { what: "notifications_merged" });
         expect(merged.data).toBe("1");
       } finally {
         stream.close();

@@ -1,21 +1,12 @@
 // POST /api/v1/statuses: every rule of posting, and bad input.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, expect, test } from "bun:test";
+import { seededWorld } from "../helpers/world.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { call, follow, get, newUser, post, postStatus, STATUS_KEYS, VIEWER_KEYS, type User } from "./statuses-helpers.ts";
 
-let t: TestApp;
-let alice: User;
-let bob: User;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  alice = await newUser(t, "alice");
-  bob = await newUser(t, "bob");
-}, 60_000);
-afterAll(() => t.close());
+const { t, alice, bob } = seededWorld({ users: ["alice", "bob"] });
 
 describe("the status entity", () => {
   test("carries every key of Mastodon's status, the application and the viewer flags", async () => {

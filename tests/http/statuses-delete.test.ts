@@ -1,24 +1,15 @@
 // DELETE /api/v1/statuses/:id: instant answer with the source text, gone from every read path at once,
 // the rest of the removal in the `status.removed` job.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { afterEach, describe, expect, test } from "bun:test";
+import { seededWorld } from "../helpers/world.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { getStatus } from "../../src/store/statuses.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 
-let t: TestApp;
-let alice: User;
-let bob: User;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  alice = await newUser(t, "alice");
-  bob = await newUser(t, "bob");
-}, 60_000);
+const { t, alice, bob } = seededWorld({ users: ["alice", "bob"] });
 afterEach(() => t.deps.jobs.resume());
-afterAll(() => t.close());
 
 const del = (id: string, user: User) => call(t, "DELETE", `/api/v1/statuses/${id}`, user.token);
 

@@ -1,22 +1,15 @@
 // The Status entity on every endpoint that returns one: Mastodon 4.6's keys (reference file), the keys that
 // appear only for some viewers (viewer flags, `filtered`, `pinned`), `text` only in DELETE's answer, and
 // accounts and counters that are never stale, however often the same status is read.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { seededWorld } from "../helpers/world.ts";
 import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
 import { call, follow, get, newUser, post, postStatus, VIEWER_KEYS, type User } from "./statuses-helpers.ts";
 
-let t: TestApp;
-let alice: User;
-let bob: User;
-
+const { t, alice, bob } = seededWorld({ users: ["alice", "bob"] });
 beforeAll(async () => {
-  t = await startTestApp();
-  alice = await newUser(t, "alice");
-  bob = await newUser(t, "bob");
   await follow(t, bob, alice);
-}, 60_000);
-afterAll(() => t.close());
+});
 
 /** Reference keys of features Warren has (no media, polls, quotes or card details on a status without one). */
 function expectedKeys(endpoint: string): string[] {

@@ -1,22 +1,13 @@
 // Favourites: POST …/favourite (idempotent), …/unfavourite (answered at once, removal in a job),
 // GET …/favourited_by and GET /api/v1/favourites.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { afterEach, describe, expect, test } from "bun:test";
+import { seededWorld } from "../helpers/world.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { block, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 
-let t: TestApp;
-let alice: User;
-let bob: User;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  alice = await newUser(t, "alice");
-  bob = await newUser(t, "bob");
-}, 60_000);
+const { t, alice, bob } = seededWorld({ users: ["alice", "bob"] });
 afterEach(() => t.deps.jobs.resume());
-afterAll(() => t.close());
 
 const favourite = (id: string, user: User) => post(t, `/api/v1/statuses/${id}/favourite`, user.token);
 const unfavourite = (id: string, user: User) => post(t, `/api/v1/statuses/${id}/unfavourite`, user.token);

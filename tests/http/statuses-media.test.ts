@@ -10,6 +10,7 @@ import { getMedia } from "../../src/store/media.ts";
 import { BASE, type TestApp } from "../helpers/app.ts";
 import { file, makeVideo, servedStatus, startMediaApp, storedOnDisk, uploadFile, uploadImage, waitProcessed, type Json } from "../helpers/media.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(30_000);
 
@@ -62,14 +63,6 @@ const idsOf = async (path: string, token?: string): Promise<string[]> => {
   expect(res.status).toBe(200);
   return (res.body as Json[]).map((s) => s.id);
 };
-
-async function until(probe: () => Promise<boolean> | boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(25);
-  }
-}
 
 describe("attachments wherever a status is shown", () => {
   let four: Json[];
@@ -291,13 +284,13 @@ describe("deleting a status", () => {
     const deleted = await call(t, "DELETE", `/api/v1/statuses/${status.id}?delete_media=true`, alice.token);
     expect(deleted.status).toBe(200);
     expect((await get(t, `/api/v1/statuses/${status.id}`, alice.token)).status).toBe(404);
-    await until(async () => {
+    await eventually(async () => {
       for (const m of media) {
         if (getMedia(t.deps.store, storedId(m.id))) return false;
         if ((await servedStatus(t, m.url)) !== 404 || (await servedStatus(t, m.preview_url)) !== 404) return false;
       }
       return true;
-    }, "the media to be removed");
+    }, { what: "the media to be removed" });
     for (const m of media) {
       expect(storedOnDisk(t, m.url)).toBe(false);
       expect(storedOnDisk(t, m.preview_url)).toBe(false);

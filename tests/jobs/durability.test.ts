@@ -7,7 +7,8 @@ import type { Subprocess } from "bun";
 import { enqueueJob } from "../../src/jobs/queue.ts";
 import { openStore } from "../../src/store/db.ts";
 import { claimedJobs, jobCounts, pendingJobs } from "../../src/store/jobs.ts";
-import { marked, TEST_HANDLERS, waitFor } from "./fixtures/queue.ts";
+import { marked, TEST_HANDLERS } from "./fixtures/queue.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "warren-durable-"));
@@ -44,7 +45,7 @@ test("a claimed job survives kill -9 of the server and runs after the restart", 
     await store.write(() => enqueueJob(store, "test.sleep", { key: "durable", ms: 1000 }));
 
     const first = serve();
-    await waitFor(() => marked(store, "durable:started"), 15_000);
+    await eventually(() => marked(store, "durable:started"), { timeoutMs: 15_000 });
     first.kill("SIGKILL");
     expect(await first.exited).not.toBe(0);
     expect(marked(store, "durable")).toBeUndefined();
@@ -52,7 +53,7 @@ test("a claimed job survives kill -9 of the server and runs after the restart", 
     expect(claimedJobs(store).filter((job) => job.type === "test.sleep").map((job) => job.owner)).toEqual([first.pid]);
 
     const second = serve();
-    const done = await waitFor(() => marked(store, "durable"), 15_000);
+    const done = await eventually(() => marked(store, "durable"), { timeoutMs: 15_000 });
     expect(done.attempt).toBe(2);
     second.kill("SIGTERM");
     const code = await second.exited;

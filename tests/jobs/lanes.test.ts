@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { intoBatches } from "../../src/jobs/lanes.ts";
 import type { ClaimedJob } from "../../src/store/jobs.ts";
-import { marked, openTestQueue, waitFor, type TestQueue } from "./fixtures/queue.ts";
+import { marked, openTestQueue, type TestQueue } from "./fixtures/queue.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let q: TestQueue;
 beforeAll(async () => {
@@ -15,10 +16,10 @@ test("a realtime job runs at once while long network jobs hold every worker", as
   await q.store.write(() => {
     for (let i = 0; i < 4; i++) q.jobs.enqueue("test.sleep", { key: `network-${i}`, ms: 2500 }, { lane: "network" });
   });
-  await waitFor(() => marked(q.store, "network-0:started") && marked(q.store, "network-3:started"));
+  await eventually(() => marked(q.store, "network-0:started") && marked(q.store, "network-3:started"));
   const started = Date.now();
   await q.store.write(() => q.jobs.enqueue("test.mark", { key: "realtime" }, { lane: "realtime" }));
-  await waitFor(() => marked(q.store, "realtime"), 2000);
+  await eventually(() => marked(q.store, "realtime"), { timeoutMs: 2000 });
   expect(Date.now() - started).toBeLessThan(1000);
   expect(marked(q.store, "network-0")).toBeUndefined();
   await q.jobs.drain();
@@ -28,10 +29,10 @@ test("back-fills hold at most their limit on one of two workers, and a default j
   await q.store.write(() => {
     for (let i = 0; i < 10; i++) q.jobs.enqueue("test.sleep", { key: `backfill-${i}`, ms: 1500 }, { lane: "backfill" });
   });
-  await waitFor(() => marked(q.store, "backfill-0:started"));
+  await eventually(() => marked(q.store, "backfill-0:started"));
   const started = Date.now();
   await q.store.write(() => q.jobs.enqueue("test.mark", { key: "default-lane" }));
-  await waitFor(() => marked(q.store, "default-lane"), 2000);
+  await eventually(() => marked(q.store, "default-lane"), { timeoutMs: 2000 });
   expect(Date.now() - started).toBeLessThan(1000);
   const running = [...Array(10).keys()].filter((i) => marked(q.store, `backfill-${i}:started`));
   expect(running.length).toBe(4); // LANE_POLICY.backfill: 4 in flight, on one worker of two
@@ -62,7 +63,7 @@ test("a job that fails in a batch is retried on its own while its batch-mates co
     q.jobs.enqueue("test.flaky", { key: "failing-mate", failures: 1 }, { lane: "realtime" });
   });
   q.jobs.resume();
-  await waitFor(() => marked(q.store, "failing-mate"));
+  await eventually(() => marked(q.store, "failing-mate"));
   for (let i = 0; i < 10; i++) expect(marked(q.store, `mate-${i}`)?.attempt).toBe(1);
   expect(marked(q.store, "failing-mate")?.attempt).toBe(2);
   await q.jobs.drain();
@@ -86,7 +87,7 @@ test("jobs of a type with a batch handler run together; a batch that fails is re
     for (let i = 0; i < 4; i++) q.jobs.enqueue("test.gather", { key: `gather-again-${i}`, fails: i === 0 });
   });
   q.jobs.resume();
-  await waitFor(() => marked(q.store, "gather-again-0") && marked(q.store, "gather-again-1"));
+  await eventually(() => marked(q.store, "gather-again-0") && marked(q.store, "gather-again-1"));
   await q.jobs.drain();
   const again = [...Array(4).keys()].map((i) => marked(q.store, `gather-again-${i}`)!);
   expect(again.map((mark) => mark.together)).toEqual([1, 1, 2, 2]);

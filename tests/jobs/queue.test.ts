@@ -5,7 +5,8 @@ import { enqueueJob } from "../../src/jobs/queue.ts";
 import { backoffMs, createJobQueue } from "../../src/jobs/runner.ts";
 import { loadConfig } from "../../src/config.ts";
 import { claimJobs, claimedJobs, deadJobs, dueJobs, pendingJobs } from "../../src/store/jobs.ts";
-import { marked, openTestQueue, TEST_HANDLERS, waitFor, type TestQueue } from "./fixtures/queue.ts";
+import { marked, openTestQueue, TEST_HANDLERS, type TestQueue } from "./fixtures/queue.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let q: TestQueue;
 beforeAll(async () => {
@@ -35,7 +36,7 @@ test("enqueue wakes the runner right after the commit, without waiting for a pol
   try {
     const started = Date.now();
     await other.store.write(() => other.jobs.enqueue("test.mark", { key: "woken" }));
-    await waitFor(() => marked(other.store, "woken"), 2000);
+    await eventually(() => marked(other.store, "woken"), { timeoutMs: 2000 });
     expect(Date.now() - started).toBeLessThan(2000);
   } finally {
     await other.close();
@@ -58,13 +59,13 @@ test("a failing job is retried with growing delays and then succeeds", async () 
   try {
     const created = Date.now();
     await slow.store.write(() => slow.jobs.enqueue("test.flaky", { key: "flaky", failures: 2 }, { maxAttempts: 5 }));
-    const first = await waitFor(() => pendingJobs(slow.store).find((job) => job.attempts === 1));
+    const first = await eventually(() => pendingJobs(slow.store).find((job) => job.attempts === 1));
     expect(first.lastError).toBe("failure 1");
     expect(first.runAt).toBeGreaterThanOrEqual(created + 200);
-    const second = await waitFor(() => pendingJobs(slow.store).find((job) => job.attempts === 2));
+    const second = await eventually(() => pendingJobs(slow.store).find((job) => job.attempts === 2));
     expect(second.lastError).toBe("failure 2");
     expect(second.runAt - first.runAt).toBeGreaterThanOrEqual(400);
-    await waitFor(() => marked(slow.store, "flaky"));
+    await eventually(() => marked(slow.store, "flaky"));
     expect(marked(slow.store, "flaky")?.attempt).toBe(3);
     await slow.jobs.drain();
     expect(slow.jobs.stats()).toEqual({ pending: 0, claimed: 0, dead: 0 });
@@ -75,7 +76,7 @@ test("a failing job is retried with growing delays and then succeeds", async () 
 
 test("a job that keeps failing goes to the dead letters after maxAttempts", async () => {
   const id = await enqueue("test.flaky", { key: "doomed", failures: 99 }, { maxAttempts: 3 });
-  await waitFor(() => q.jobs.stats().dead === 1);
+  await eventually(() => q.jobs.stats().dead === 1);
   const dead = deadJobs(q.store).find((job) => job.id === id)!;
   expect(dead).toMatchObject({ type: "test.flaky", attempts: 3, maxAttempts: 3, lastError: "failure 3" });
   expect(dead.diedAt).toBeGreaterThanOrEqual(dead.createdAt);
@@ -92,7 +93,7 @@ test("a job of an unknown type is buried at once: retrying cannot help", async (
 
 test("a job over its time limit counts as a failure and is retried", async () => {
   await enqueue("test.hang", { key: "hung" });
-  await waitFor(() => marked(q.store, "hung"));
+  await eventually(() => marked(q.store, "hung"));
   expect(marked(q.store, "hung")?.attempt).toBe(2);
 });
 
@@ -114,7 +115,7 @@ test("a delayed job waits for its time; drain does not wait for it", async () =>
   await q.jobs.drain();
   expect(marked(q.store, "later")).toBeUndefined();
   expect(q.jobs.stats().pending).toBe(1);
-  await waitFor(() => marked(q.store, "later"));
+  await eventually(() => marked(q.store, "later"));
   expect(Date.now() - started).toBeGreaterThanOrEqual(400);
 });
 
@@ -122,7 +123,7 @@ test("stop waits for running jobs for a grace period, then releases them to the 
   const other = await openTestQueue(0, { stopGraceMs: 100 });
   try {
     await other.store.write(() => other.jobs.enqueue("test.sleep", { key: "cut", ms: 800 }));
-    await waitFor(() => marked(other.store, "cut:started"));
+    await eventually(() => marked(other.store, "cut:started"));
     await other.jobs.stop();
     expect(claimedJobs(other.store)).toEqual([]);
     const [released] = pendingJobs(other.store);
@@ -184,7 +185,7 @@ test("a delayed job wakes the runner when it is due, with no polling", async () 
   try {
     const started = Date.now();
     await other.store.write(() => other.jobs.enqueue("test.mark", { key: "timer" }, { delayMs: 300 }));
-    await waitFor(() => marked(other.store, "timer"), 2000);
+    await eventually(() => marked(other.store, "timer"), { timeoutMs: 2000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   } finally {
     await other.close();

@@ -4,7 +4,8 @@
 // tests run).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LANE_POLICY } from "../../src/jobs/lanes.ts";
-import { marked, openTestQueue, waitFor, type TestQueue } from "./fixtures/queue.ts";
+import { marked, openTestQueue, type TestQueue } from "./fixtures/queue.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 const keys = (prefix: string, n: number) => [...Array(n).keys()].map((i) => `${prefix}-${i}`);
 const release = (q: TestQueue, name: string) => q.store.write(() => q.store.db.meta.put(`test:${name}`, true));
@@ -24,7 +25,7 @@ async function quickPassSlow(q: TestQueue, slow: string[], releasedBy: string) {
   });
   try {
     // Done and recorded: only the slow ones are still claimed.
-    await waitFor(() => quick.every((key) => marked(q.store, key)) && q.jobs.stats().claimed === slow.length, 10_000);
+    await eventually(() => quick.every((key) => marked(q.store, key)) && q.jobs.stats().claimed === slow.length, { timeoutMs: 10_000 });
     expect(slow.filter((key) => marked(q.store, key))).toEqual([]);
     expect(q.jobs.stats()).toEqual({ pending: 0, claimed: slow.length, dead: 0 });
   } finally {
@@ -55,7 +56,7 @@ describe("with two worker threads", () => {
   test("a slow network job on each worker does not hold back the quick ones enqueued after it", async () => {
     const slow = keys("slow", 2);
     await enqueueSlow(q, slow, "slow-release");
-    await waitFor(() => started(q, slow).length === 2);
+    await eventually(() => started(q, slow).length === 2);
     // One on each worker: under a batch-at-a-time pool, both workers' network lanes would be blocked.
     expect(marked(q.store, "slow-0:started")!.thread).not.toBe(marked(q.store, "slow-1:started")!.thread);
     await quickPassSlow(q, slow, "slow-release");
@@ -66,7 +67,7 @@ describe("with two worker threads", () => {
     const all = keys("held", 2 * limit + 8);
     await enqueueSlow(q, all, "held-release");
     try {
-      await waitFor(() => started(q, all).length === 2 * limit);
+      await eventually(() => started(q, all).length === 2 * limit);
       await Bun.sleep(300);
       const running = started(q, all);
       expect(running.length).toBe(2 * limit);
@@ -101,7 +102,7 @@ describe("inline", () => {
   test("a slow network job does not hold back the quick ones enqueued after it", async () => {
     const slow = ["inline-slow"];
     await enqueueSlow(q, slow, "inline-release");
-    await waitFor(() => started(q, slow).length === 1);
+    await eventually(() => started(q, slow).length === 1);
     await quickPassSlow(q, slow, "inline-release");
   });
 
@@ -109,7 +110,7 @@ describe("inline", () => {
     const all = keys("inline-held", LANE_POLICY.network.batch + 4);
     await enqueueSlow(q, all, "inline-held-release");
     try {
-      await waitFor(() => started(q, all).length === LANE_POLICY.network.batch);
+      await eventually(() => started(q, all).length === LANE_POLICY.network.batch);
       await Bun.sleep(300);
       expect(started(q, all).length).toBe(LANE_POLICY.network.batch);
     } finally {

@@ -1,0 +1,41 @@
+// src/lib/ids.ts without an app: ids sort as time, and client-supplied ids and cursors are normalised.
+import { describe, expect, test } from "bun:test";
+import { ID_WIDTH, idAtTime, newId, normaliseId, publicId } from "../../src/lib/ids.ts";
+
+describe("newId", () => {
+  test("is fixed-width decimal, and string order is time order, within a millisecond too", () => {
+    const ids = [newId(1_700_000_000_000), newId(1_700_000_000_000), newId(1_700_000_000_001), newId(1_800_000_000_000)];
+    for (const id of ids) expect(id).toMatch(new RegExp(`^\\d{${ID_WIDTH}}$`));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  test("idAtTime is the smallest id of its millisecond: every id minted then sorts at or after it", () => {
+    const ms = 1_900_000_000_000; // after every id minted above: newId never goes back in time
+    expect(newId(ms) >= idAtTime(ms)).toBe(true);
+    expect(idAtTime(ms + 1) > newId(ms)).toBe(true);
+  });
+});
+
+describe("normaliseId", () => {
+  test("left-pads what a client sends, as text or number, and strips leading zeros and spaces", () => {
+    expect(normaliseId("123")).toBe("123".padStart(ID_WIDTH, "0"));
+    expect(normaliseId(123)).toBe("123".padStart(ID_WIDTH, "0"));
+    expect(normaliseId(" 000123 ")).toBe("123".padStart(ID_WIDTH, "0"));
+    expect(normaliseId("0")).toBe("0".padStart(ID_WIDTH, "0"));
+  });
+
+  test("an id longer than ours is past every id (a max_id that pages from the top), not an error", () => {
+    expect(normaliseId("1".repeat(25))).toBe("9".repeat(ID_WIDTH));
+  });
+
+  test("what is not an id is null", () => {
+    for (const raw of ["", "abc", "12a", "-1", "1.5", "1".repeat(31), null, undefined, {}, ["1"]]) expect(normaliseId(raw)).toBeNull();
+  });
+
+  test("publicId is the stored id without its padding, and normalises back to it", () => {
+    const id = newId();
+    expect(publicId(id)).not.toMatch(/^0/);
+    expect(normaliseId(publicId(id))).toBe(id);
+  });
+});
