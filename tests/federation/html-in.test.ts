@@ -3,9 +3,10 @@
 // and content warning. What Warren stores and serves again (the API's account and statuses, a local status
 // mentioning it, that status as a Note, the status page with the reply under it) holds only Mastodon's
 // elements, attributes and http(s) links. A real Warren instance with job workers on and the fake peer.
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { fragmentProblems, pageProblems, textOf } from "../helpers/html-safety.ts";
 
@@ -95,7 +96,7 @@ test("a local status mentioning it, and a hostile reply from it, are served with
     "@context": CONTEXT, id: `${mallet.id}#create/1`, type: "Create", actor: mallet.id, object: reply, to: reply.to, cc: reply.cc,
   });
   expect(sent.status).toBe(202);
-  const stored = await until(async () => (await json(warren, `/api/v1/statuses/${posted.id}/context`, alice.token)).descendants[0]);
+  const stored = await eventually(async () => (await json(warren, `/api/v1/statuses/${posted.id}/context`, alice.token)).descendants[0]);
   expect(fragmentProblems(stored.content)).toEqual([]);
   expect(stored.spoiler_text).toBe("cw");
   expect(stored.url).toBe(reply.id);

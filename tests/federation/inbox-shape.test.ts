@@ -3,8 +3,9 @@
 // `to` nested 20,000 or 100,000 arrays deep, overflowed the stack in JSON-LD expansion (a 500 each, signed or
 // not). Now each is 400 `{"error": …}` at once, on the shared inbox and a user's; a signed activity of an
 // ordinary shape still goes through. A real instance and a hand-written peer on loopback, job workers on.
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
 import { signedInUser } from "../helpers/clients.ts";
 
@@ -83,5 +84,5 @@ test("a signed Follow of an ordinary shape still arrives", async () => {
     object: `http://${a.domain}/users/alice`,
   });
   expect(res.status).toBeLessThan(300);
-  await until(async () => peer.received.some((r) => r.body?.type === "Accept"));
+  await eventually(async () => peer.received.some((r) => r.body?.type === "Accept"));
 });

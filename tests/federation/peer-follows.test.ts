@@ -2,10 +2,11 @@
 // playing Mastodon, GoToSocial (secure mode: every GET signed) and Misskey. Every request Warren sends is
 // verified by Mastodon's signature rules and every activity checked against that server's parsers; what the
 // peer finds beyond the known findings of issue 25 (tests/peer/known.ts) fails the test.
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startPeer, type Peer, type PeerActor } from "../peer/server.ts";
 import { unexpectedProblems } from "../peer/known.ts";
-import { json, relationship, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, relationship, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 
 let warren: Instance;
@@ -36,7 +37,7 @@ test("following an account on each server: a verified Follow it understands, and
     const remote = await resolve(peer, "bob");
     expect(remote.url).toBe(bob.profileUrl);
     await json(warren, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
-    await until(async () => (await relationship(warren, alice.token, remote.id)).following);
+    await eventually(async () => (await relationship(warren, alice.token, remote.id)).following);
     const [follow] = peer.deliveries("Follow");
     expect(follow!.activity).toMatchObject({ actor: aliceUri(), object: bob.id });
     // Mastodon 4.4 takes RFC 9421; the others refuse it and Warren falls back to draft-cavage.
@@ -55,7 +56,7 @@ test("an account on each server follows alice: Warren's Accept embeds the Follow
     const carol: PeerActor = peer.actor("carol");
     const follow = { id: peer.newActivityId(carol, "follow"), type: "Follow", actor: carol.id, object: aliceUri() };
     expect((await peer.send(carol, `${aliceUri()}/inbox`, follow)).status).toBe(202);
-    const accept = await until(async () => peer.deliveries("Accept").find((r) => r.activity?.object?.id === follow.id));
+    const accept = await eventually(async () => peer.deliveries("Accept").find((r) => r.activity?.object?.id === follow.id));
     expect(accept.activity!.object).toMatchObject({ type: "Follow", actor: carol.id, object: aliceUri() });
     expect(accept.verification.ok).toBe(true);
     expect(unexpectedProblems([accept])).toEqual([]);
@@ -69,10 +70,10 @@ test("blocking and unblocking an account on each server: Block and Undo(Block) a
     peer.actor("dave");
     const remote = await resolve(peer, "dave");
     await json(warren, `/api/v1/accounts/${remote.id}/block`, alice.token, { method: "POST" });
-    const block = await until(async () => peer.deliveries("Block")[0]);
+    const block = await eventually(async () => peer.deliveries("Block")[0]);
     expect(block.activity).toMatchObject({ actor: aliceUri(), object: remote.uri });
     await json(warren, `/api/v1/accounts/${remote.id}/unblock`, alice.token, { method: "POST" });
-    const undo = await until(async () => peer.deliveries("Undo").find((r) => r.activity?.object?.type === "Block"));
+    const undo = await eventually(async () => peer.deliveries("Undo").find((r) => r.activity?.object?.type === "Block"));
     expect(undo.activity!.object).toMatchObject({ actor: aliceUri(), object: remote.uri });
     for (const r of [block, undo]) expect(r.verification.ok).toBe(true);
     expect(unexpectedProblems([block, undo])).toEqual([]);

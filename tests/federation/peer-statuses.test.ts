@@ -3,11 +3,12 @@
 // is mentioned. Addressing per visibility (API.md §14.5), likes, boosts, edits, deletes and profile updates
 // are verified by Mastodon's signature rules and checked against each server's parsers; problems beyond the
 // known findings of issue 25 (tests/peer/known.ts) fail the test.
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startPeer, type Peer, type PeerActor, type PeerRequest } from "../peer/server.ts";
 import { unexpectedProblems } from "../peer/known.ts";
 import { PUBLIC, idOf, list } from "../peer/checks/common.ts";
-import { json, startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 
 let warren: Instance;
@@ -27,7 +28,7 @@ const addressing = (object: any) => ({ to: list(object.to).map(idOf), cc: list(o
 /** The delivery of `type` about `id` to `peer` (waits for it); checked: verified, nothing unexpected. */
 async function delivered(peer: Peer, type: string, id: string): Promise<PeerRequest> {
   const about = (r: PeerRequest) => r.activity?.object === id || r.activity?.object?.id === id || r.activity?.object?.object === id;
-  const request = await until(async () => peer.deliveries(type).find(about));
+  const request = await eventually(async () => peer.deliveries(type).find(about));
   expect(request.verification).toMatchObject({ ok: true, owner: aliceUri() });
   expect(unexpectedProblems([request])).toEqual([]);
   return request;
@@ -43,7 +44,7 @@ beforeAll(async () => {
   for (const [peer, actor] of [[mastodon, mallory], [gts, gts.actor("gina")]] as const) {
     const follow = { id: peer.newActivityId(actor, "follow"), type: "Follow", actor: actor.id, object: aliceUri() };
     expect((await peer.send(actor, `${aliceUri()}/inbox`, follow)).status).toBe(202);
-    await until(async () => peer.deliveries("Accept")[0]);
+    await eventually(async () => peer.deliveries("Accept")[0]);
   }
   await json(warren, `/api/v2/search?q=${encodeURIComponent(`@eve@${mastodon.domain}`)}&resolve=true&type=accounts`, alice.token);
 });

@@ -4,7 +4,7 @@ import { seededWorld } from "../helpers/world.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
-import { call, follow, get, newUser, post, postStatus, STATUS_KEYS, VIEWER_KEYS, type User } from "./statuses-helpers.ts";
+import { call, follow, get, newUser, post, postStatus, STATUS_KEYS, VIEWER_KEYS } from "./statuses-helpers.ts";
 
 const { t, alice, bob } = seededWorld({ users: ["alice", "bob"] });
 

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { seededWorld } from "../helpers/world.ts";
 import { missingKeys, referenceKeys } from "../helpers/reference-keys.ts";
-import { call, follow, get, newUser, post, postStatus, VIEWER_KEYS, type User } from "./statuses-helpers.ts";
+import { call, follow, get, newUser, post, postStatus, VIEWER_KEYS } from "./statuses-helpers.ts";
 
 const { t, alice, bob } = seededWorld({ users: ["alice", "bob"] });
 beforeAll(async () => {
