@@ -40,7 +40,7 @@ const LIFTS = {
   disable: { label: "Enable the login", run: enableAccount, done: "The login is enabled again." },
 } as const;
 
-export function accountStates({ account, user }: AdminAccountView): string[] {
+function accountStates({ account, user }: AdminAccountView): string[] {
   return [
     user && !user.approved ? "pending approval" : "",
     user?.disabled ? "login disabled" : "",
@@ -50,8 +50,7 @@ export function accountStates({ account, user }: AdminAccountView): string[] {
   ].filter(Boolean);
 }
 
-export const adminAccountPages = (deps: Deps) => {
-  const searchForm = (query: Search) => `<form method="get" action="${SECTION.path}">
+const searchForm = (query: Search) => `<form method="get" action="${SECTION.path}">
 ${field({ name: "username", label: "Username", value: query.username, required: false })}
 ${field({ name: "email", label: "E-mail address", value: query.email, required: false })}
 ${field({ name: "by_domain", label: "Domain", value: query.by_domain, required: false })}
@@ -59,11 +58,12 @@ ${select("origin", "Origin", [["", "Local and remote"], ["local", "Local"], ["re
 ${select("status", "State", STATUS_OPTIONS, query.status)}
 <button type="submit">Search</button></form>`;
 
-  const row = (view: AdminAccountView) => {
-    const states = accountStates(view);
-    return `<li><a href="${SECTION.path}/${publicId(view.account.id)}">${e(acct(view.account))}</a>${view.user ? ` (${e(view.user.role)})` : ""}${states.length ? `: ${e(states.join(", "))}` : ""}</li>`;
-  };
+function row(view: AdminAccountView): string {
+  const states = accountStates(view);
+  return `<li><a href="${SECTION.path}/${publicId(view.account.id)}">${e(acct(view.account))}</a>${view.user ? ` (${e(view.user.role)})` : ""}${states.length ? `: ${e(states.join(", "))}` : ""}</li>`;
+}
 
+export const adminAccountPages = (deps: Deps) => {
   const list = async (staffed: Staffed, query: Search) => {
     const found = await attempt(() => adminAccountsPage(deps.store, v2Filter(query), boundedPageQuery({}, ADMIN_ACCOUNTS_LIMIT)));
     if ("error" in found) return adminPage(deps, staffed, found.error.status, SECTION, searchForm(query), sentence(found.error));
