@@ -62,6 +62,7 @@ import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { datePlugin } from "./http/plugins/date.ts";
+import { adminPages } from "./http/admin-pages/routes.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
 import { emailRoutes } from "./http/api/v1/emails.ts";
 
@@ -134,6 +135,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(instanceWebRoutes(deps))
     .use(publicPageRoutes(deps))
     .use(authWebRoutes(deps))
+    .use(adminPages(deps))
     .use(emailRoutes(deps))
     .use(mediaFileRoutes(deps));
   indexRouteSchemas(app, deps.config);

@@ -4,6 +4,8 @@ import type { Deps } from "../../deps.ts";
 import { checkSettingsSession } from "../../domain/auth/settings.ts";
 import type { WebSession } from "../../domain/auth/web-sessions.ts";
 import { ApiError } from "../../lib/errors.ts";
+import type { RoleName } from "../../store/records.ts";
+import { isStaff } from "../admin-pages/sections.ts";
 import { browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
 
@@ -19,9 +21,10 @@ export const SETTINGS_PAGES: [href: string, text: string][] = [
   ["/settings/delete", "Delete account"],
 ];
 
-/** The links between the settings pages, the current one marked for assistive technology. */
-export function settingsNav(current: string): string {
+/** The links between the settings pages, the current one marked for assistive technology; for staff, /admin too. */
+export function settingsNav(current: string, role: RoleName): string {
   const items = SETTINGS_PAGES.map(([href, text]) => (href === current ? `<a href="${href}" aria-current="page">${text}</a>` : `<a href="${href}">${text}</a>`));
+  if (isStaff(role)) items.push('<a href="/admin">Administration</a>');
   return `<nav aria-label="Settings">${items.join(" · ")}</nav>`;
 }
 
@@ -58,5 +61,5 @@ export async function postSettings(deps: Deps, request: Request, token: string |
 export function settingsPage(deps: Deps, signedIn: SignedIn, status: number, path: string, title: string, body: string, notice = ""): Response {
   const message = notice ? paragraph(notice, status < 300 ? "notice" : "error") : "";
   const who = `<p>Signed in as <strong>@${e(signedIn.session.account.username)}</strong>.</p>`;
-  return htmlPage(deps.config.instanceTitle, status, title, `${settingsNav(path)}${who}${message}${body}`, signedIn.browser.cookies);
+  return htmlPage(deps.config.instanceTitle, status, title, `${settingsNav(path, signedIn.session.user.role)}${who}${message}${body}`, signedIn.browser.cookies);
 }

@@ -35,7 +35,7 @@ export const settingsRoutes = (deps: Deps) => {
       checkbox("discoverable", "Suggest the account to others", flag("discoverable", account.discoverable), "It may appear in follow suggestions and the directory."),
     ].join("\n");
     const notice = message ? paragraph(message, status === 200 ? "notice" : "error") : "";
-    return htmlPage(site, status, TITLE, `${settingsNav("/settings/profile")}<p>Signed in as <strong>@${e(account.username)}</strong>.</p>${notice}${form("/settings/profile", browser.csrf, fields, "Save changes")}<p><a href="/auth/sign_in">Account</a></p>`, browser.cookies);
+    return htmlPage(site, status, TITLE, `${settingsNav("/settings/profile", browser.session?.user.role ?? "User")}<p>Signed in as <strong>@${e(account.username)}</strong>.</p>${notice}${form("/settings/profile", browser.csrf, fields, "Save changes")}<p><a href="/auth/sign_in">Account</a></p>`, browser.cookies);
   };
 
   const refused = (error: ApiError) => htmlPage(site, 403, TITLE, `${paragraph(`${error.message}.`, "error")}${links([["/auth/sign_in", "Sign in"]])}`);
