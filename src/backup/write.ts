@@ -28,6 +28,8 @@ export interface BackupOptions {
   media: "copy" | "link";
   /** A progress reporter per step ("database", "media"); none by default. */
   progress?: (step: string) => ProgressReporter;
+  /** Awaited between the database copy and the listing of files: where deletions race the backup (tests use it). */
+  afterSnapshot?: () => Promise<void>;
 }
 
 const QUIET: ProgressReporter = { update() {}, finish() {} };
@@ -108,6 +110,7 @@ export async function writeBackup(store: Store, target: string, options: BackupO
   let files: BackupFile[];
   try {
     await copyDatabase(store, target, progress("database"));
+    await options.afterSnapshot?.();
     files = await copyFiles(store.dir, target, options, progress("media"));
   } finally {
     await endGuard(store.dir);
