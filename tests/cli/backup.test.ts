@@ -83,7 +83,7 @@ test("a restore into a non-empty data directory is refused and leaves it as it w
 test("a damaged backup is refused and nothing is left behind", async () => {
   const flipped = copyOfBackup("flipped");
   const bytes = readFileSync(join(flipped, MEDIA_FILE));
-  bytes[3] ^= 1;
+  bytes.writeUInt8(bytes.readUInt8(3) ^ 1, 3);
   writeFileSync(join(flipped, MEDIA_FILE), bytes);
   const missing = copyOfBackup("missing");
   rmSync(join(missing, "warren.lmdb"));
