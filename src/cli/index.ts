@@ -11,9 +11,15 @@ import { runSuggestionsCommand } from "./suggestions.ts";
 import { runTrendsCommand } from "./trends.ts";
 import { runAnnouncementsCommand } from "./announcements.ts";
 import { runEmojiCommand } from "./emoji.ts";
+import { runBackupCommand } from "./backup.ts";
+import { runRestoreCommand } from "./restore.ts";
+import { printVersion, runVersionCommand } from "./version.ts";
 
 export const USAGE = `usage:
   warren serve
+  warren --version | version
+  warren backup --to=DIR
+  warren restore --from=DIR
   warren accounts create USERNAME --email=EMAIL [--confirmed] [--role=Owner|Admin|Moderator] [--approve]
   warren accounts modify USERNAME [--role=ROLE] [--approve] [--disable] [--enable] [--reset-password]
   warren accounts approve USERNAME | --all
@@ -58,6 +64,15 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runAnnouncementsCommand(args);
     case "emoji":
       return runEmojiCommand(args);
+    case "backup":
+      return runBackupCommand(args);
+    case "restore":
+      return runRestoreCommand(args);
+    case "version":
+      return runVersionCommand();
+    case "--version":
+    case "-v":
+      return printVersion();
     case "help":
     case "--help":
       process.stdout.write(USAGE);

@@ -91,6 +91,5 @@ export const RULE_LIMITS = {
 
 /** Mastodon API version this server implements (`api_versions.mastodon`). */
 export const MASTODON_API_VERSION = 10;
-/** Version string reported to clients, in Mastodon's form so that feature detection works. */
-export const REPORTED_VERSION = "4.6.0 (compatible; Warren 0.1.0)";
-export const SOFTWARE_VERSION = "0.1.0";
+/** Version string reported to clients, in Mastodon's form so that feature detection works (lib/version.ts). */
+export { REPORTED_VERSION, WARREN_VERSION as SOFTWARE_VERSION } from "../lib/version.ts";

@@ -2,9 +2,10 @@
 // Both live in the data directory, outside the published media folder, so nothing here is ever served, and
 // on the same filesystem, so a finished file is moved into storage by a rename (storage.ts adoptMediaFile).
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, open, readdir, rm, unlink } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
+import { removeStoredFile } from "../backup/guard.ts";
 
 const incomingRoot = (config: Config) => join(config.dataDir, "incoming");
 const scratchRoot = (config: Config) => join(config.dataDir, "tmp");
@@ -34,8 +35,9 @@ export function incomingPath(config: Config, name: string): string {
   return join(incomingRoot(config), name);
 }
 
+/** Deletes a waiting upload (set aside while a backup runs: backup/guard.ts), best effort. */
 export async function removeIncoming(config: Config, name: string): Promise<void> {
-  await unlink(incomingPath(config, name)).catch(() => {});
+  await removeStoredFile(config.dataDir, incomingPath(config, name)).catch(() => {});
 }
 
 /** Every waiting upload's name with the media id it was saved for. */

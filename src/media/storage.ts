@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { statSync, type Stats } from "node:fs";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { removeStoredFile } from "../backup/guard.ts";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
@@ -153,13 +154,16 @@ export async function mediaFileSize(config: Config, publicPath: string): Promise
   return (await mediaFileInfo(config, publicPath))?.size ?? null;
 }
 
-/** Deletes a stored file, best effort: a failure is logged and leaves an orphan, never an error. */
+/**
+ * Deletes a stored file (set aside while a backup runs: backup/guard.ts), best effort: a failure is logged
+ * and leaves an orphan, never an error. Called only once the record that referred to it is gone.
+ */
 export async function deleteMediaFile(config: Config, publicPath: string | null): Promise<void> {
   const target = publicPath ? mediaFileFor(config, publicPath) : null;
   if (!target) return;
   try {
-    await unlink(target.file);
+    await removeStoredFile(config.dataDir, target.file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("media file not deleted", { path: publicPath, error: String(error) });
+    log.warn("media file not deleted", { path: publicPath, error: String(error) });
   }
 }

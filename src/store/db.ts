@@ -24,6 +24,11 @@ export interface Store {
   lastCommitId(): number;
   /** Makes the next read start a fresh snapshot (reads otherwise share one snapshot per event-loop turn). */
   freshSnapshot(): void;
+  /**
+   * Copies one read snapshot of the whole environment, compacted, to the file `target` (LMDB's
+   * mdb_env_copy2 on a libuv thread): writers go on meanwhile. Resolves once the copy is complete.
+   */
+  copyTo(target: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,6 +107,7 @@ export function openStore(dir: string, options: OpenOptions = { migrate: true })
       root.resetReadTxn();
       snapshotReset(store);
     },
+    copyTo: (target) => root.backup(target, true),
     close: () => root.close(),
   };
   if (options.migrate !== false) runMigrations(store);

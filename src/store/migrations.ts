@@ -1,5 +1,8 @@
-// Schema version and ordered migrations, run synchronously at start-up before the server listens.
+// The data format version and the ordered migrations that bring older data to it, run synchronously at
+// start-up before the server listens (after a safety snapshot: src/backup/upgrade.ts). The format version is
+// the number of the last migration; a data directory records the one it is at under meta "schema_version".
 import type { Store } from "./db.ts";
+import { WARREN_VERSION } from "../lib/version.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows } from "./timelines.ts";
@@ -21,13 +24,40 @@ const MIGRATIONS: Migration[] = [
   { version: 5, describe: "an index of the follows that notify of new posts", run: indexNotifyingFollowers },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+/** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */
+export const DATA_FORMAT_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Data written by a newer Warren: refused, never migrated down or half-read. */
+export class DataFormatError extends Error {
+  constructor(
+    readonly where: string,
+    readonly found: number,
+  ) {
+    super(
+      `${where} has data format ${found}, written by a newer Warren; Warren ${WARREN_VERSION} reads data formats up to ${DATA_FORMAT_VERSION}: ` +
+        `run a newer Warren, or restore a backup made by this one`,
+    );
+  }
+}
+
+/** Throws DataFormatError when `format` (found at `where`) is newer than this Warren's. */
+export function checkDataFormat(where: string, format: number): void {
+  if (format > DATA_FORMAT_VERSION) throw new DataFormatError(where, format);
+}
+
+/** The migrations that would bring data at `format` to DATA_FORMAT_VERSION, in order. */
+export function pendingMigrations(format: number): readonly { version: number; describe: string }[] {
+  return MIGRATIONS.filter((migration) => migration.version > format);
+}
+
+/** Runs one migration's step alone (tests check that each is idempotent). */
+export function runMigrationStep(store: Store, version: number): void {
+  MIGRATIONS.find((migration) => migration.version === version)!.run(store);
+}
 
 export function runMigrations(store: Store): void {
-  const current: number = store.db.meta.get("schema_version") ?? 0;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(`data was written by a newer Warren (schema ${current} > ${SCHEMA_VERSION})`);
-  }
+  const current = schemaVersion(store);
+  checkDataFormat(`data directory ${store.dir}`, current);
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     store.db.meta.transactionSync(() => {

@@ -2,12 +2,13 @@
 // `warren media remove`), the attachments of a deleted status (its removal subscriber), and files no record
 // points to any more (`warren media remove-orphans`). Records go first, in a write; their files after it
 // commits, so a failure leaves unreferenced files, never a record without its files.
-import { readdir, rm } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import { idAtTime } from "../../lib/ids.ts";
 import { incomingFiles, removeIncoming } from "../../media/incoming.ts";
 import { deleteMediaFile, mediaRoot } from "../../media/storage.ts";
+import { removeStoredFolder } from "../../backup/guard.ts";
 import type { Store } from "../../store/db.ts";
 import { countUnattachedBefore, getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
 import type { StatusRecord } from "../../store/records.ts";
@@ -81,7 +82,7 @@ export async function removeOrphanFiles(store: Store, config: Config, graceMs = 
   for (const style of await readdir(root).catch(() => [] as string[])) {
     for (const mediaId of await readdir(join(root, style)).catch(() => [] as string[])) {
       if (!/^\d+$/.test(mediaId) || mediaId >= youngest || getMedia(store, mediaId)) continue;
-      await rm(join(root, style, mediaId), { recursive: true, force: true });
+      await removeStoredFolder(config.dataDir, join(root, style, mediaId));
       removed.add(mediaId);
     }
   }
