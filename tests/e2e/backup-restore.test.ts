@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { restartableWarren } from "../../bench/lib/restartable.ts";
 import { BenchClient, type User } from "../../bench/lib/client.ts";
 import type { Warren } from "../../bench/lib/servers.ts";
-import { until } from "../helpers/federation.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { jpeg } from "../helpers/media.ts";
 
 setDefaultTimeout(120_000);
@@ -88,7 +88,7 @@ test("a backup taken under writes restores to an instance that answers as the or
   await client.api(`/api/v1/statuses/${pictured.id}/favourite`, { method: "POST", token: carol.token });
   const later = new Date(Date.now() + 3600_000).toISOString();
   await client.api("/api/v1/statuses", { token: alice.token, json: { status: "later", scheduled_at: later } });
-  await until(async () => (await get("/api/v1/notifications", alice)).length === 4);
+  await eventually(async () => (await get("/api/v1/notifications", alice)).length === 4);
   const picture = await bytesOf(pictured.media_attachments[0].url);
 
   // Alice posts all along; the backup runs meanwhile.
@@ -101,13 +101,13 @@ test("a backup taken under writes restores to an instance that answers as the or
       sent.push({ id: status.id, startedAt, answeredAt: performance.now() });
     }
   })();
-  await until(async () => sent.length >= 10);
+  await eventually(async () => sent.length >= 10);
   const backupStarted = performance.now();
   const run = await warren.cli("backup", `--to=${join(root, "backup")}`);
   const backupEnded = performance.now();
   expect(run.stderr).toContain("database: 100%");
   expect(run.code).toBe(0);
-  await until(async () => sent.filter((s) => s.startedAt > backupEnded).length >= 5);
+  await eventually(async () => sent.filter((s) => s.startedAt > backupEnded).length >= 5);
   writing = false;
   await writer;
   const original = await capture(users, ids);
