@@ -39,8 +39,8 @@ async function carryOver(deps: Deps, follower: AccountRecord, from: AccountRecor
     if (error instanceof NotPermitted) return;
     throw error;
   }
-  await unfollow(deps, follower, from);
   await deps.store.write(() => notify(deps, { type: "move", recipientId: follower.id, fromAccountId: from.id }, at));
+  await unfollow(deps, follower, from);
 }
 
 export async function moveFollowers(ctx: SubscriberContext, event: DomainEvent<"account.moved">): Promise<void> {
