@@ -1,7 +1,8 @@
 // /settings/aliases and /settings/migration on one instance (docs/web.md), driven like a browser, and what
 // clients see after a move between two local accounts: `moved`, the followers carried over (a locked target
 // followed without asking: it listed the alias), `move` notifications in v1 and v2, the old account's API
-// closed (403, as Mastodon's `functional?`), the redirect cancelled. Hostile forms get a page, never a 500.
+// closed (403, as Mastodon's `functional?`), the redirect cancelled; more followers than one batch all carried
+// over. Hostile forms get a page, never a 500.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { signedInUser } from "../helpers/clients.ts";
@@ -93,4 +94,29 @@ test("a move between two local accounts: checks, moved, followers carried over, 
   expect((await oldWeb.submit("/settings/migration", "/settings/migration/cancel")).res.status).toBe(200);
   expect((await api("/api/v1/accounts/verify_credentials", old.token)).status).toBe(200);
   expect((await api(`/api/v1/accounts/${old.id}`, reader.token)).body.moved).toBeUndefined();
+});
+
+test("a move with more followers than one batch carries them all over, batch after batch", async () => {
+  const { createLocalAccount, generateAccountKeys } = await import("../../src/domain/accounts/create.ts");
+  const { hashPassword } = await import("../../src/domain/auth/password.ts");
+  const { follow } = await import("../../src/domain/relationships/follow.ts");
+  const { MOVE_BATCH } = await import("../../src/domain/accounts/move-followers.ts");
+  const [bigOld, bigNew] = await Promise.all([signedInUser(t, "bigold"), signedInUser(t, "bignew")]);
+  // Seeding only (shared hash and key pair, as the benchmarks seed): the move itself goes through the pages.
+  const pair = await generateAccountKeys();
+  const seeded = { passwordHash: await hashPassword("seeded-password"), keys: { v: 1 as const, publicKeyPem: pair.publicKey, privateKeyPem: pair.privateKey } };
+  const target = (await t.deps.store.db.accounts.get(bigOld.id.padStart(18, "0")))!;
+  const count = MOVE_BATCH + 5;
+  for (let i = 0; i < count; i++) {
+    const { account } = await createLocalAccount(t.deps, { username: `crowd${i}`, email: `crowd${i}@example.com`, password: "seeded-password", approved: true, confirmed: true }, seeded);
+    await follow(t.deps, account, target as any, {});
+  }
+  const newWeb = await new WebBrowser(t).signIn("bignew", bigNew.password);
+  expect((await newWeb.submit("/settings/aliases", "/settings/aliases", { "account_alias[acct]": "bigold" })).res.status).toBe(200);
+  const oldWeb = await new WebBrowser(t).signIn("bigold", bigOld.password);
+  const moved = await oldWeb.submit("/settings/migration", "/settings/migration", { "account_migration[acct]": "bignew", "account_migration[current_password]": bigOld.password });
+  expect(moved.res.status).toBe(200);
+  await t.deps.jobs.drain();
+  expect((await api(`/api/v1/accounts/${bigNew.id}`, reader.token)).body.followers_count).toBe(count);
+  expect((await api(`/api/v1/accounts/${bigOld.id}`, reader.token)).body.followers_count).toBe(0);
 });

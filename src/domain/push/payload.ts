@@ -46,7 +46,6 @@ function titleOf(type: string, name: string): string {
     case "admin.report": return `${name} filed a report`;
     case "quote": return `${name} quoted your post`;
     case "quoted_update": return `${name} edited a post you quoted`;
-    case "move": return `${name} moved to another account`;
     default: return `New notification from ${name}`;
   }
 }
