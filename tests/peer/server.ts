@@ -13,6 +13,8 @@ import { gotosocialProblems } from "./checks/gotosocial.ts";
 import { misskeyProblems } from "./checks/misskey.ts";
 
 const AP = "application/activity+json";
+/** The context term of `alsoKnownAs` (Mastodon's own context has it; the others add it when they use it). */
+const ALIAS_TERM = { alsoKnownAs: { "@id": "as:alsoKnownAs", "@type": "@id" } };
 const CHECKS: Record<Flavour, (activity: Activity, context: CheckContext) => string[]> = {
   mastodon: mastodonProblems,
   gotosocial: gotosocialProblems,
@@ -229,8 +231,8 @@ export function startPeer(options: PeerOptions = {}): Peer {
       return activityId(flavour, base, actor.id, kind);
     },
     alias(actor, uris) {
-      const context = [actor.document["@context"]].flat();
-      actor.document = { ...actor.document, "@context": [...context, { alsoKnownAs: { "@id": "as:alsoKnownAs", "@type": "@id" } }], alsoKnownAs: uris };
+      const context = [actor.document["@context"]].flat().filter((entry) => entry !== ALIAS_TERM);
+      actor.document = { ...actor.document, "@context": [...context, ALIAS_TERM], alsoKnownAs: uris };
     },
     move(actor, target, inboxUrl, moveOptions = {}) {
       // Mastodon's MoveSerializer: `<actor>#moves/<migration id>`; the others mint ids of their own.

@@ -5,8 +5,8 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { fullAcct } from "../../domain/accounts/aliases.ts";
+import { movedTargetOf } from "../../domain/accounts/read.ts";
 import { cancelRedirect, cooldownEndsAt, moveAccount } from "../../domain/accounts/migration.ts";
-import { getAccount } from "../../store/accounts.ts";
 import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "./layout.ts";
@@ -21,7 +21,7 @@ export const settingsMigrationRoutes = (deps: Deps) => {
   const page = (signedIn: SignedIn, status: number, errors: ErrorDetails = {}, notice = "", typed = "") => {
     const account = signedIn.session.account;
     const csrf = signedIn.browser.csrf;
-    const target = account.movedToAccountId ? getAccount(deps.store, account.movedToAccountId) : undefined;
+    const target = movedTargetOf(deps.store, account);
     const incoming = `<p>To move from another account to this one, <a href="/settings/aliases">create an alias</a> first.</p>`;
     if (target) {
       const moved = `<p>This account redirects to <strong>@${e(fullAcct(deps, target))}</strong>. Its profile says so, it cannot post, and its followers have been moved.</p>`;
