@@ -70,6 +70,10 @@ export interface EventPayloads {
   "account.suspended": { accountId: string; suspendedAt: number; removeAt: number };
   /** Staff asked for a suspended account's data to be deleted now (DELETE /api/v1/admin/accounts/:id). */
   "account.data_deletion": { accountId: string };
+  /** An account moved to `targetId` (domain/accounts/migration.ts, or a `Move` received: federation/moves.ts):
+   * its local followers are carried over in batches, each batch recording the event again with `after`, the
+   * last follower id done (domain/accounts/move-followers.ts); the first one (no `after`) sends the `Move`. */
+  "account.moved": { accountId: string; targetId: string; after?: string };
   /** Staff created, changed or lifted the instance domain block of `domain`: its severity is applied to the
    * accounts of that domain (and its subdomains) already known (domain/admin/domain-block-accounts.ts). */
   "instance_domain_block.changed": { domain: string };

@@ -29,6 +29,7 @@ import { generateAnnualReport } from "./annual-reports/generate.ts";
 import { removeAccountData } from "./admin/accounts-removal.ts";
 import { applyDomainBlockToAccounts } from "./admin/domain-block-accounts.ts";
 import { runImport } from "./accounts/import.ts";
+import { moveFollowers } from "./accounts/move-followers.ts";
 import { mailAccountWarning } from "./admin/accounts-mail.ts";
 import { mailConfirmation } from "./auth/confirmation.ts";
 import { mailPasswordReset } from "./auth/password-reset.ts";
@@ -508,6 +509,16 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     lane: "network",
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/profiles.ts")).sendProfileUpdate(ctx, event.payload, event.at),
+  }),
+  // Account migration (docs/federation.md "Moving accounts"): local followers carried over in batches
+  // (accounts/move-followers.ts); a local account's move sent as `Move` (federation/moves.ts).
+  on({ name: "accounts.move_followers", on: "account.moved", lane: "default", timeoutMs: LONG_RUNNING_MS, run: moveFollowers }),
+  on({
+    name: "federation.send_move",
+    on: "account.moved",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/moves.ts")).sendMove(ctx, event.payload, event.at),
   }),
   // Statuses and interactions out (src/federation/status-delivery.ts): Create, Update, Delete, Announce, Like, Undo
   on({

@@ -1,6 +1,7 @@
 // Account, CredentialAccount and Role entities (API.md §4.1): the only place account records become JSON.
 // Every key Mastodon 4.6 sends is here (reference/mastodon-4.6-keys.json); `suspended`, `limited` and
-// `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` not yet.
+// `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` only for an account
+// that moved (its target, given by the caller's loader: domain/accounts/read.ts movedTargetOf), never nested twice.
 import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
@@ -72,7 +73,10 @@ const accountProperties = {
   memorial: t.Optional(t.Literal(true)),
 };
 
-export const AccountSchema = t.Object(accountProperties, { description: "Mastodon Account" });
+/** The account a moved account points to: an Account without its own `moved`. */
+const MovedSchema = t.Object(accountProperties, { description: "The account this one moved to (never with its own `moved`)" });
+
+export const AccountSchema = t.Object({ ...accountProperties, moved: t.Optional(MovedSchema) }, { description: "Mastodon Account" });
 export type Account = Static<typeof AccountSchema>;
 
 export const RoleSchema = t.Object(
@@ -153,7 +157,7 @@ export const DEFAULT_HEADER_PATH = "/headers/original/missing.png";
  * The Account entity. `viewerAccountId` (the signed-in viewer's account, if any) only affects
  * `feature_approval.current_user`. Suspended accounts are blanked as Mastodon does.
  */
-export function presentAccount(config: Config, account: AccountRecord, viewerAccountId: string | null = null): Account {
+export function presentAccount(config: Config, account: AccountRecord, viewerAccountId: string | null = null, movedTo: AccountRecord | null = null): Account {
   const local = account.domain === null;
   const gone = account.suspended;
   const avatar = absolute(config, gone ? null : account.avatarUrl, DEFAULT_AVATAR_PATH);
@@ -198,11 +202,13 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
   if (account.suspended) out.suspended = true;
   if (account.silenced) out.limited = true;
   if (account.memorial) out.memorial = true;
+  if (movedTo && account.movedToAccountId === movedTo.id) out.moved = presentAccount(config, movedTo, viewerAccountId);
   return out;
 }
 
-export function presentAccounts(config: Config, accounts: readonly AccountRecord[], viewerAccountId: string | null = null): Account[] {
-  return accounts.map((account) => presentAccount(config, account, viewerAccountId));
+/** `movedTo`: the target of each moved account in the list (movedTargetOf), for its `moved`. */
+export function presentAccounts(config: Config, accounts: readonly AccountRecord[], viewerAccountId: string | null = null, movedTo: (account: AccountRecord) => AccountRecord | null = () => null): Account[] {
+  return accounts.map((account) => presentAccount(config, account, viewerAccountId, movedTo(account)));
 }
 
 export function presentRole(role: Role): RoleEntity {

@@ -18,13 +18,14 @@ export const UnreadCountSchema = t.Object({ count: Int() }, { description: "Unre
 export const NotificationSchema = t.Object(
   {
     id: t.String(),
-    type: t.String({ description: "mention, status, reblog, follow, follow_request, favourite, poll, update, admin.sign_up, admin.report, quote, quoted_update" }),
+    type: t.String({ description: "mention, status, reblog, follow, follow_request, favourite, poll, update, admin.sign_up, admin.report, quote, quoted_update, move (an account followed moved: `account` is it, `target` where it went, as Pleroma and Akkoma send it)" }),
     created_at: t.String(),
     group_key: t.String({ description: "<type>-<status_id>-<hour> / follow-<hour> for groupable types, ungrouped-<id> otherwise" }),
     account: AccountSchema,
     status: t.Optional(StatusSchema),
     annual_report: t.Optional(AnnualReportEventSchema),
     report: t.Optional(ReportSchema),
+    target: t.Optional(AccountSchema),
     filtered: t.Optional(t.Boolean({ description: "true when held back by your notification policy (include_filtered)" })),
   },
   { description: "Mastodon Notification" },
@@ -40,8 +41,9 @@ function presentNotification(config: Config, recipientId: string, loaded: Loaded
     type: notification.type,
     created_at: new Date(notification.createdAt).toISOString(),
     group_key: groupKeyOf(notification),
-    account: presentAccount(config, loaded.from, recipientId),
+    account: presentAccount(config, loaded.from, recipientId, loaded.fromMovedTo),
   };
+  if (notification.type === "move" && loaded.fromMovedTo) out.target = presentAccount(config, loaded.fromMovedTo, recipientId);
   if (loaded.status) out.status = presentStatus(config, { viewerId: recipientId, statuses: [loaded.status] });
   if (notification.annualReportYear !== undefined) out.annual_report = presentAnnualReportEvent(notification.annualReportYear);
   if (loaded.report) out.report = presentReport(config, loaded.report, recipientId);

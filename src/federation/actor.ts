@@ -55,6 +55,9 @@ export function localActor(ctx: Context<unknown>, config: Config, account: Accou
     icon: suspended ? null : image(config, account.avatarUrl, account.avatarDescription),
     image: suspended ? null : image(config, account.headerUrl, account.headerDescription),
     attachments: suspended ? [] : account.fields.map((field) => new PropertyValue({ name: field.name, value: fieldValueHtml(account, field) })),
+    // Account migration (docs/federation.md "Moving accounts"): where it may move from, and where it went.
+    aliases: (account.alsoKnownAs ?? []).map((uri) => new URL(uri)),
+    successor: account.movedToUri ? new URL(account.movedToUri) : null,
   };
   return account.bot ? new Service(values) : new Person(values);
 }

@@ -7,7 +7,7 @@
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Announce, Block, Create, Delete, Follow, Like, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, Follow, Like, Move, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { accountVisible } from "../domain/accounts/read.ts";
@@ -29,6 +29,7 @@ import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
 import { setQuoteAuthorizations, setStatusObjects } from "./status-objects.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
+import { onMove } from "./moves.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 
 export interface WarrenFederation {
@@ -144,5 +145,6 @@ function setInboxListeners(federation: Federation<void>, deps: FederationDeps): 
     })
     .on(Create, (ctx, activity) => onCreate(deps, ctx, activity))
     .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
-    .on(Like, (ctx, activity) => onLike(deps, ctx, activity));
+    .on(Like, (ctx, activity) => onLike(deps, ctx, activity))
+    .on(Move, (ctx, activity) => onMove(deps, ctx, activity));
 }

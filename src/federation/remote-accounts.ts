@@ -53,11 +53,12 @@ export async function webfinger(config: Config, username: string, domain: string
   }
 }
 
-/** The remote account `username@domain`: stored if fresh, else resolved (null when it cannot be). */
-export async function resolveRemoteAccount(deps: FederationDeps, username: string, domain: string): Promise<AccountRecord | null> {
+/** The remote account `username@domain`: stored if fresh (and `refetch` is not asked), else resolved (null
+ * when it cannot be). */
+export async function resolveRemoteAccount(deps: FederationDeps, username: string, domain: string, refetch = false): Promise<AccountRecord | null> {
   if (isBlockedHost(deps.store, domain)) return null; // cut off by an instance domain block: never fetched
   const known = findAccountByAcct(deps.store, username, domain);
-  if (known && (await isFresh(deps, known.id))) return known;
+  if (known && !refetch && (await isFresh(deps, known.id))) return known;
   try {
     const actorUrl = await webfinger(deps.config, username, domain);
     if (!actorUrl) return known ?? null;
@@ -68,11 +69,12 @@ export async function resolveRemoteAccount(deps: FederationDeps, username: strin
   }
 }
 
-/** The account of the actor at `uri`: stored if fresh, else fetched (null when it cannot be). */
-export async function remoteAccountByUri(deps: FederationDeps, uri: URL): Promise<AccountRecord | null> {
+/** The account of the actor at `uri`: stored if fresh (and `refetch` is not asked), else fetched (null when
+ * it cannot be; the stored one when the fetch fails). */
+export async function remoteAccountByUri(deps: FederationDeps, uri: URL, refetch = false): Promise<AccountRecord | null> {
   if (isBlockedUrl(deps.store, uri)) return null; // cut off by an instance domain block: never fetched
   const known = findAccountByUri(deps.store, uri.href);
-  if (known && (known.domain === null || (await isFresh(deps, known.id)))) return known;
+  if (known && (known.domain === null || (!refetch && (await isFresh(deps, known.id))))) return known;
   try {
     const actor = await fetchActor(deps, uri);
     return actor ? await storeActor(deps, actor) : (known ?? null);
@@ -181,6 +183,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     outbox: actor.outboxId?.href ?? "",
     followersUrl: actor.followersId?.href ?? "",
     followingUrl: actor.followingId?.href ?? "",
+    // Where it may have moved from (account migration, moves.ts): http(s) URIs only, a bounded list.
+    alsoKnownAs: actor.aliasIds.filter((id) => id.protocol === "https:" || id.protocol === "http:").slice(0, 16).map((id) => id.href),
   };
   const account = await store.write(() => {
     const existing = findAccountByUri(store, uri.href) ?? findAccountByAcct(store, username, host);

@@ -63,6 +63,15 @@ export interface AccountRecord {
   /** Local accounts: UserRecord.role mirrored here so profiles show their role badge without a user read
    * (domain/accounts keeps both in step). Absent means "User". */
   role?: RoleName;
+  /** Account migration (docs/federation.md "Moving accounts"): the actor URIs this account is also known as
+   * (local: its aliases, set in /settings/aliases; remote: its actor's `alsoKnownAs`). Absent: none. */
+  alsoKnownAs?: string[];
+  /** The account it moved to (a `Move` sent or received); absent or null: not moved. */
+  movedToAccountId?: string | null;
+  /** That account's actor URI (its `movedTo`; URIs never change). */
+  movedToUri?: string | null;
+  /** When it last moved (ms): the cool-down between moves counts from it. */
+  movedAt?: number | null;
 }
 
 /** An actor's key pair, kept apart from AccountRecord: it is needed only to sign and verify federation
@@ -230,7 +239,7 @@ export interface MuteRecord {
 
 export type NotificationType =
   | "mention" | "status" | "reblog" | "follow" | "follow_request" | "favourite" | "poll" | "update"
-  | "admin.sign_up" | "admin.report" | "annual_report" | "quote" | "quoted_update";
+  | "admin.sign_up" | "admin.report" | "annual_report" | "quote" | "quoted_update" | "move";
 
 export interface NotificationRecord {
   v: 1;

@@ -1,6 +1,7 @@
-// The settings forms that check the current password (/settings/email, /settings/password, /settings/delete)
-// count against the sign-in limits (docs/security.md#rate-limits): 25 per 5 minutes per address and 25 per hour
-// per account, one count shared with /auth/sign_in, the authorization page and the password grant.
+// The settings forms that check the current password (/settings/email, /settings/password, /settings/delete,
+// /settings/migration) count against the sign-in limits (docs/security.md#rate-limits): 25 per 5 minutes per
+// address and 25 per hour per account, one count shared with /auth/sign_in, the authorization page and the
+// password grant.
 // The clock stands still at the start of an hour, so no window ends while the file runs.
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
@@ -25,6 +26,7 @@ const WRONG: Record<string, Record<string, string>> = {
   "/settings/email": { email: "new@example.com", current_password: "guess" },
   "/settings/password": { current_password: "guess", password: "new password", password_confirmation: "new password" },
   "/settings/delete": { confirm_username: "", current_password: "guess" },
+  "/settings/migration": { "account_migration[acct]": "someone@example.com", "account_migration[current_password]": "guess" },
 };
 const FORMS = Object.keys(WRONG);
 

@@ -13,6 +13,8 @@ import { gotosocialProblems } from "./checks/gotosocial.ts";
 import { misskeyProblems } from "./checks/misskey.ts";
 
 const AP = "application/activity+json";
+/** The context term of `alsoKnownAs` (Mastodon's own context has it; the others add it when they use it). */
+const ALIAS_TERM = { alsoKnownAs: { "@id": "as:alsoKnownAs", "@type": "@id" } };
 const CHECKS: Record<Flavour, (activity: Activity, context: CheckContext) => string[]> = {
   mastodon: mastodonProblems,
   gotosocial: gotosocialProblems,
@@ -63,6 +65,11 @@ export interface Peer {
   /** Delivered activities (POSTs answered 2xx), optionally of one type. */
   deliveries(type?: string): PeerRequest[];
   newActivityId(actor: PeerActor, kind: string): string;
+  /** Lists `uris` as the actor's `alsoKnownAs` (what a move to it needs), with the context term Mastodon uses. */
+  alias(actor: PeerActor, uris: string[]): void;
+  /** Sends `Move` (actor and object: `actor`, target: `target`) to `inbox`, signed as `actor` by Mastodon's rules
+   * (`sign` overrides them; `object` names another origin, for the abuse cases). */
+  move(actor: PeerActor, target: string, inbox: string, options?: { object?: string; sign?: Partial<SignOptions> }): Promise<Response>;
   /** Serves `document` (a Note, say) at `path`, under the same signature rules as actors. */
   serve(path: string, document: Record<string, unknown>): void;
   stop(): void;
@@ -81,6 +88,7 @@ export function startPeer(options: PeerOptions = {}): Peer {
   const keys = new Map<string, { pem: string; owner: string }>();
   const served = new Map<string, Record<string, unknown>>();
   let instance: PeerActor;
+  let moves = 0;
 
   async function fetchKey(keyId: string): Promise<{ pem: string; owner: string }> {
     const cached = keys.get(keyId);
@@ -221,6 +229,16 @@ export function startPeer(options: PeerOptions = {}): Peer {
     },
     newActivityId(actor, kind) {
       return activityId(flavour, base, actor.id, kind);
+    },
+    alias(actor, uris) {
+      const context = [actor.document["@context"]].flat().filter((entry) => entry !== ALIAS_TERM);
+      actor.document = { ...actor.document, "@context": [...context, ALIAS_TERM], alsoKnownAs: uris };
+    },
+    move(actor, target, inboxUrl, moveOptions = {}) {
+      // Mastodon's MoveSerializer: `<actor>#moves/<migration id>`; the others mint ids of their own.
+      const id = flavour === "mastodon" ? `${actor.id}#moves/${++moves}` : activityId(flavour, base, actor.id, "move");
+      const activity = { id, type: "Move", actor: actor.id, object: moveOptions.object ?? actor.id, target };
+      return peer.send(actor, inboxUrl, activity, moveOptions.sign);
     },
     serve(path, document) {
       served.set(path, document);

@@ -86,3 +86,11 @@ export function cachedAccount(store: Store, id: string): AccountRecord | null {
   // getAccount's read names the account's version itself.
   return accountRecords.get(store, id, () => ({ value: getAccount(store, id) ?? null, depends: [] })).value;
 }
+
+/** The account `account` moved to, for the Account entity's `moved` (null when it has not moved, or the target
+ * is gone or suspended). */
+export function movedTargetOf(store: Store, account: AccountRecord): AccountRecord | null {
+  if (!account.movedToAccountId) return null;
+  const target = getAccount(store, account.movedToAccountId);
+  return target && !target.suspended ? target : null;
+}

@@ -70,6 +70,8 @@ export function requireUser(viewer: Viewer): UserViewer {
   if (!user || !account) throw new Unprocessable("This method requires an authenticated user");
   if (!user.confirmedAt) throw new Forbidden("Your login is missing a confirmed e-mail address");
   if (!user.approved) throw new Forbidden("Your login is currently pending approval");
-  if (user.disabled || account.suspended) throw new Forbidden("Your login is currently disabled");
+  // A moved account is not `functional?` for Mastodon either: its API answers 403 until the redirect is
+  // cancelled; the settings pages (export, aliases, migration) stay open to it.
+  if (user.disabled || account.suspended || account.movedToAccountId) throw new Forbidden("Your login is currently disabled");
   return viewer as UserViewer;
 }

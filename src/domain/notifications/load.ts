@@ -7,6 +7,7 @@ import type { AccountRecord, NotificationRecord, StatusRecord } from "../../stor
 import { getStatus } from "../../store/statuses.ts";
 import { loadStatuses, type LoadedStatus, type LoadedStatuses } from "../statuses/load.ts";
 import { loadReport, type LoadedReport } from "../reports/load.ts";
+import { movedTargetOf } from "../accounts/read.ts";
 import { SAMPLE_ACCOUNTS, type NotificationGroupData } from "./group.ts";
 
 export interface LoadedNotification {
@@ -16,6 +17,8 @@ export interface LoadedNotification {
   status: LoadedStatus | null;
   /** admin.report: the report (with its reported account). */
   report: LoadedReport | null;
+  /** The account `from` moved to (its `moved`; a `move` notification's `target`). */
+  fromMovedTo: AccountRecord | null;
 }
 
 export interface LoadedNotifications {
@@ -49,7 +52,7 @@ export function loadNotifications(deps: Deps, recipientId: string, notifications
     if (status === undefined) continue;
     const report = notification.reportId ? loadReport(deps, notification.reportId) : null;
     if (notification.reportId && !report) continue;
-    out.push({ notification, from, status, report });
+    out.push({ notification, from, status, report, fromMovedTo: movedTargetOf(deps.store, from) });
   }
   return { recipientId, notifications: out };
 }

@@ -22,7 +22,7 @@ export const notificationHider = (store: Store, recipientId: string): StatusHide
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention", "status", "reblog", "follow", "follow_request", "favourite", "poll", "update", "admin.sign_up", "admin.report",
-  "annual_report", "quote", "quoted_update",
+  "annual_report", "quote", "quoted_update", "move",
 ];
 
 /** Notification lists: 40, at most 80 (API.md §9). */

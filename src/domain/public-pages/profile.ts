@@ -1,6 +1,7 @@
 // What the public HTML profile (/@username) and its RSS feed (/@username.rss) show: a local account that is
 // approved and confirmed (anyone else is not there: remote accounts have their own server's page), and its
 // public posts, replies to others and reblogs left out, newest first. Reads only; the pages render it.
+import { movedTargetOf } from "../accounts/read.ts";
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { findAccountByAcct } from "../../store/accounts.ts";
@@ -38,6 +39,8 @@ export interface PublicProfile {
   statuses: LoadedStatuses;
   /** The `max_id` of the next page; null on the last one. */
   nextMaxId: string | null;
+  /** The account it moved to (the page says so above the rest, as Mastodon's "has moved to" notice). */
+  movedTo?: AccountRecord | null;
 }
 
 /** GET /@username?max_id=: null when there is no such local account. A suspended one has no posts to show. */
@@ -61,7 +64,8 @@ export function publicProfile(deps: Deps, username: string, rawMaxId: string | u
     return !pinnedIds.has(status.id) && profilePost(deps, account, status);
   });
   const nextMaxId = page.length === PUBLIC_PAGE_SIZE ? page.at(-1)!.id : budget.stoppedAt;
-  return { account, maxId, pinned: loadStatuses(deps, null, pinned), statuses: loadStatuses(deps, null, page), nextMaxId };
+  const movedTo = movedTargetOf(store, account);
+  return { account, maxId, pinned: loadStatuses(deps, null, pinned), statuses: loadStatuses(deps, null, page), nextMaxId, movedTo };
 }
 
 export interface PublicFeed {

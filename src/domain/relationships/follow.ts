@@ -27,6 +27,8 @@ export interface FollowOptions {
   languages?: string[] | null;
   /** The ActivityPub id of a remote actor's Follow (src/federation/inbox.ts), kept to answer it. */
   uri?: string | null;
+  /** Follow a locked local account without asking: a follower carried over by a move to it (accounts/move-followers.ts). */
+  bypassLocked?: boolean;
 }
 
 function withOptions(record: FollowRecord, options: FollowOptions): FollowRecord {
@@ -45,14 +47,15 @@ function normaliseLanguages(languages: string[] | null): string[] | null {
 
 export async function followAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string, options: FollowOptions): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId);
-  await follow(deps, viewer, target, options);
+  await follow(deps, viewer, target, { ...options, bypassLocked: false });
   return relationshipWith(deps.store, viewer.id, target.id);
 }
 
 /** The core, for any actor: follows, asks (locked target, or a silenced actor), or updates the options. */
 export async function follow(deps: Deps, actor: AccountRecord, target: AccountRecord, options: FollowOptions, origin: Origin = "local"): Promise<void> {
   const { store } = deps;
-  if (target.id === actor.id) throw new NotPermitted();
+  // Nobody follows an account that moved away (Mastodon: 403 through the API, a Reject over federation).
+  if (target.id === actor.id || target.movedToAccountId) throw new NotPermitted();
   await store.write(() => {
     // Guards first, before anything is written: a block may have committed since the request began.
     if (blockedEitherWay(store, actor.id, target.id)) throw new NotPermitted();
@@ -61,7 +64,7 @@ export async function follow(deps: Deps, actor: AccountRecord, target: AccountRe
     const existing = getFollow(store, actor.id, target.id);
     if (existing) return putFollow(store, withOptions(existing, options));
     // A remote account answers with Accept or Reject (src/federation): requested until then.
-    const asks = target.locked || actor.silenced || target.domain !== null;
+    const asks = (target.locked && !options.bypassLocked) || actor.silenced || target.domain !== null;
     const request = getFollowRequest(store, actor.id, target.id);
     // A request to an account unlocked since is accepted now, as unlocking accepts the pending ones.
     if (request) return asks ? putFollowRequest(store, withOptions(request, options)) : acceptFollowRequest(deps, withOptions(request, options));

@@ -75,7 +75,8 @@ export interface FieldOptions {
 }
 
 export function field(options: FieldOptions): string {
-  const id = options.name;
+  // Rails' ids for scoped names: `account_alias[acct]` → `account_alias_acct`.
+  const id = options.name.replace(/\]\[|\[/g, "_").replace(/\]/g, "");
   const problems = options.errors?.[options.errorKey ?? options.name] ?? [];
   const errorId = `${id}-error`;
   const attributes = [

@@ -18,6 +18,8 @@ export const SETTINGS_PAGES: [href: string, text: string][] = [
   ["/settings/sessions", "Sessions"],
   ["/settings/export", "Export"],
   ["/settings/import", "Import"],
+  ["/settings/aliases", "Aliases"],
+  ["/settings/migration", "Move account"],
   ["/settings/delete", "Delete account"],
 ];
 

@@ -1,7 +1,9 @@
 // The /settings/* pages besides the profile (docs/web.md), mounted together.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { settingsAliasesRoutes } from "./settings-aliases.ts";
 import { settingsApplicationsRoutes } from "./settings-applications.ts";
+import { settingsMigrationRoutes } from "./settings-migration.ts";
 import { settingsDeleteRoutes } from "./settings-delete.ts";
 import { settingsEmailRoutes } from "./settings-email.ts";
 import { settingsExportRoutes } from "./settings-export.ts";
@@ -19,4 +21,6 @@ export const settingsAccountRoutes = (deps: Deps) =>
     .use(settingsSessionsRoutes(deps))
     .use(settingsExportRoutes(deps))
     .use(settingsImportRoutes(deps))
+    .use(settingsAliasesRoutes(deps))
+    .use(settingsMigrationRoutes(deps))
     .use(settingsDeleteRoutes(deps));

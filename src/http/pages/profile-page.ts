@@ -54,6 +54,11 @@ export function profilePage(config: Config, profile: PublicProfile): string {
     return htmlPage(config, head, `<section class="profile">${identityHtml(config, account)}</section>
 <p class="notice" role="status">This account has been suspended by the staff of ${e(config.domain)}; its profile and posts are not shown.</p>`);
   }
+  const moved = profile.movedTo ? presentAccount(config, profile.movedTo) : null;
+  // Mastodon's moved-account notice: the profile stays readable, the new account is named and linked first.
+  const redirect = moved
+    ? `<p class="notice" role="status">${e(displayName(account))} has moved to <a href="${e(moved.url)}">${e(fullAcct(config, moved))}</a>.</p>\n`
+    : "";
   const pinned = presentStatuses(config, profile.pinned);
   const posts = presentStatuses(config, profile.statuses);
   const next = profile.nextMaxId ? `<nav><a rel="next" href="${e(account.url)}?max_id=${publicId(profile.nextMaxId)}">Older posts</a></nav>` : "";
@@ -63,7 +68,7 @@ export function profilePage(config: Config, profile: PublicProfile): string {
     posts.length ? posts.map((s) => statusHtml(config, s)).join("\n") : "<p>No public posts here.</p>",
     next,
   ];
-  return htmlPage(config, head, `<section class="profile">${identityHtml(config, account)}
+  return htmlPage(config, head, `${redirect}<section class="profile">${identityHtml(config, account)}
 ${account.note}
 ${fieldsHtml(account)}
 <ul class="counts"><li><strong>${account.statuses_count}</strong> posts</li><li><strong>${account.following_count}</strong> following</li><li><strong>${account.followers_count}</strong> followers</li></ul>

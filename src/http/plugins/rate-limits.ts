@@ -66,7 +66,7 @@ function signInLogin(method: string, path: string, body: unknown): string | null
  * The settings forms that check the current password (docs/web.md). Each POST is a password guess as much as a
  * sign-in is: it counts against the sign-in allowances of the address and of the signed-in account.
  */
-const PASSWORD_FORMS = new Set(["/settings/email", "/settings/password", "/settings/delete"]);
+const PASSWORD_FORMS = new Set(["/settings/email", "/settings/password", "/settings/delete", "/settings/migration"]);
 
 /** The address a form that sends mail names (password reset, confirmation resend), as the throttles count it. */
 function mailFormAddress(method: string, path: string, body: unknown): string | null {

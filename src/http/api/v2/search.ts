@@ -3,6 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { search, searchAccounts, SEARCH_LIMITS } from "../../../domain/search/search.ts";
+import { movedTargetOf } from "../../../domain/accounts/read.ts";
 import { BadRequest } from "../../../lib/errors.ts";
 import { searchEngineFor } from "../../../search/index.ts";
 import { AccountSchema, presentAccounts } from "../../../entities/account.ts";
@@ -71,7 +72,7 @@ export const searchRoutes = (deps: Deps) =>
           offset: offsetOf(query.offset),
         });
         return {
-          accounts: presentAccounts(deps.config, results.accounts, viewerId),
+          accounts: presentAccounts(deps.config, results.accounts, viewerId, (account) => movedTargetOf(deps.store, account)),
           statuses: statusesFor(deps, viewer, results.statuses),
           hashtags: results.hashtags.map((tag) => presentTag(deps.config, tag.name, tag.history, viewerId ? tagFlagsOf(deps.store, viewerId, tag.name) : null)),
           collections: [],
@@ -95,7 +96,7 @@ export const searchRoutes = (deps: Deps) =>
           offset: offsetOf(query.offset),
           following: toBool(query.following),
         });
-        return presentAccounts(deps.config, accounts, viewerId);
+        return presentAccounts(deps.config, accounts, viewerId, (account) => movedTargetOf(deps.store, account));
       },
       {
         auth: ["read:accounts"],
