@@ -65,6 +65,7 @@ import { federationResponse } from "./federation/route.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { recordedEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
 import { metricsRoutes } from "./http/metrics/routes.ts";
+import { requestLogPlugin } from "./http/metrics/request-log.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
 import { emailRoutes } from "./http/api/v1/emails.ts";
 
@@ -85,6 +86,7 @@ export function buildApp(deps: Deps): AnyElysia {
     // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
     // First: it notes when each request arrived (src/http/metrics).
     .use(requestMetricsPlugin)
+    .use(requestLogPlugin())
     .use(datePlugin)
     .onRequest((context) => recordedEarly(context, federationResponse(deps, context.request)))
     .use(corsPlugin)

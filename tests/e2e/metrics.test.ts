@@ -1,9 +1,14 @@
 // /metrics in a real server process, where the client address comes from the socket: a client on loopback
 // is let in, a reverse proxy on loopback relaying a public client is not, a client reaching another
 // interface is not (whatever it forwards), and the bearer token WARREN_METRICS_TOKEN is let in from anywhere.
+// Also the JSON logs (WARREN_LOG_FORMAT=json), which only a fresh process can switch on.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { networkInterfaces } from "node:os";
-import { startWarren, type Warren } from "../../bench/lib/servers.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
+import { captureOutput, freePort, stop, waitForHttp } from "../../bench/lib/process.ts";
+import { startWarren, warrenEnv, type Warren } from "../../bench/lib/servers.ts";
+import { until } from "../helpers/federation.ts";
 
 setDefaultTimeout(30_000);
 
@@ -45,4 +50,33 @@ test.skipIf(!external)("a client on another interface gets 404 unless it has the
   expect(await status(base, { "x-forwarded-for": "127.0.0.1" })).toBe(404);
   expect(await status(base, { authorization: `Bearer ${TOKEN}` })).toBe(200);
   expect(await status(base, { authorization: `Bearer ${TOKEN}-` })).toBe(404);
+});
+
+test("WARREN_LOG_FORMAT=json: one JSON object a line, each request's lines carrying its X-Request-Id", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "warren-logs-"));
+  const logPort = freePort();
+  const env = warrenEnv(dir, logPort, { WARREN_LOG: "on", WARREN_LOG_FORMAT: "json" });
+  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: join(import.meta.dir, "../.."), env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const output = captureOutput(proc);
+  try {
+    const base = `http://127.0.0.1:${logPort}`;
+    await waitForHttp(`${base}/api/v2/instance`, proc, output);
+    const ids: string[] = [];
+    for (const path of ["/api/v1/instance", "/api/v1/statuses/1"]) {
+      const res = await fetch(base + path);
+      await res.arrayBuffer();
+      ids.push(res.headers.get("x-request-id")!);
+    }
+    expect(new Set(ids).size).toBe(2);
+    const lines = () => output().trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+    await until(async () => lines().filter((line) => ids.includes(line.request_id)).length === 2);
+    expect(lines().find((line) => line.request_id === ids[1])).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v1/statuses/:id", status: 404 });
+    expect(lines().find((line) => line.msg === "warren listening")).toMatchObject({ level: "info", port: logPort });
+    // Nothing but JSON on stderr, apart from the start-up hint meant for a person (src/cli/owner-hint.ts).
+    const other = output().trim().split("\n").filter((line) => !line.startsWith("{"));
+    expect(other.filter((line) => !line.startsWith("No Owner account yet") && !line.startsWith("  npx warren"))).toEqual([]);
+  } finally {
+    await stop(proc);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -4,6 +4,8 @@
 // are handled in process, which the rate limits (and so /metrics) take as coming from loopback; the
 // X-Forwarded-For header then names the client, as a reverse proxy on loopback would.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { until } from "../helpers/federation.ts";
@@ -153,4 +155,18 @@ test("a job that waits past its due time shows as lag of its lane", async () => 
     await t.deps.jobs.drain();
   }
   expect(value(await scrape(), 'warren_job_lag_seconds{lane="backfill"}')).toBe(0);
+});
+
+test("docs/metrics.md lists every metric exposed, and the Grafana dashboard queries only those", async () => {
+  const root = join(import.meta.dir, "../..");
+  const exposed = new Set([...(await scrape()).matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+  const page = readFileSync(join(root, "docs/metrics.md"), "utf8");
+  for (const name of exposed) expect({ name, documented: page.includes(`\`${name}\``) }).toEqual({ name, documented: true });
+  const dashboard = JSON.parse(readFileSync(join(root, "docs/grafana-dashboard.json"), "utf8"));
+  const queried = new Set<string>();
+  for (const panel of dashboard.panels) {
+    for (const target of panel.targets) for (const m of target.expr.matchAll(/\b((?:warren|process)_[a-z_]+)/g)) queried.add(m[1].replace(/_bucket$/, ""));
+  }
+  expect(queried.size).toBeGreaterThan(10);
+  for (const name of queried) expect({ name, exposed: exposed.has(name) }).toEqual({ name, exposed: true });
 });

@@ -17,7 +17,7 @@ type Timed = { [ARRIVED]?: number };
  * The status sent: a returned Response's, else the one set (the error plugin's answers set it too), except
  * for a path no route matched, where Elysia leaves 200 set and its NOT_FOUND error carries the 404.
  */
-function statusOf(set: { status?: number | string }, answer: unknown, error: unknown): number {
+export function statusOf(set: { status?: number | string }, answer: unknown, error: unknown): number {
   if (answer instanceof Response) return answer.status;
   const raw = set.status ?? 200;
   const status = typeof raw === "number" ? raw : ((StatusMap as Record<string, number>)[raw] ?? 200);
