@@ -170,3 +170,38 @@ test("docs/metrics.md lists every metric exposed, and the Grafana dashboard quer
   expect(queried.size).toBeGreaterThan(10);
   for (const name of queried) expect({ name, exposed: exposed.has(name) }).toEqual({ name, exposed: true });
 });
+
+test("a timeline page sent from the page cache is counted under its route, as a cache hit", async () => {
+  const { token } = await signedInUser(t, "dave");
+  const route = 'warren_http_requests_total{route="/api/v1/timelines/home",status="200"}';
+  const hits = 'warren_cache_hits_total{cache="timeline pages"}';
+  const before = await scrape();
+  // Kept from its second asking (PageCache.admit): the third is sent from the cache, before routing.
+  for (let i = 0; i < 3; i++) expect((await t.request("/api/v1/timelines/home", { token })).status).toBe(200);
+  const after = await until(async () => {
+    const text = await scrape();
+    return value(text, route) - value(before, route) === 3 && text;
+  });
+  expect(value(after, hits) - value(before, hits)).toBe(1);
+});
+
+test("requests refused by a rate limit before routing are counted as (throttled) 429s", async () => {
+  const limited = await startTestApp({ WARREN_RATE_LIMITS: "on" });
+  try {
+    const series = 'warren_http_requests_total{route="(throttled)",status="429"}';
+    const before = value(await (await limited.request("/metrics")).text(), series);
+    let refused = 0;
+    for (let i = 0; i < 305; i++) if ((await limited.request("/api/v1/instance")).status === 429) refused++;
+    expect(refused).toBeGreaterThan(0);
+    expect(value(await (await limited.request("/metrics")).text(), series) - before).toBe(refused);
+  } finally {
+    await limited.close();
+  }
+});
+
+test("/openapi/json documents /metrics: text on 200, an error body on 404", async () => {
+  const doc = await (await t.request("/openapi/json")).json();
+  const responses = doc.paths["/metrics"].get.responses;
+  expect(responses["200"].content["text/plain"].schema.type).toBe("string");
+  expect(responses["404"].content["application/json"].schema.required).toEqual(["error"]);
+});
