@@ -1,7 +1,8 @@
 // /metrics in a real server process, where the client address comes from the socket: a client on loopback
 // is let in, a reverse proxy on loopback relaying a public client is not, a client reaching another
 // interface is not (whatever it forwards), and the bearer token WARREN_METRICS_TOKEN is let in from anywhere.
-// Also the JSON logs (WARREN_LOG_FORMAT=json), which only a fresh process can switch on.
+// Also the JSON logs (WARREN_LOG_FORMAT=json), which only a fresh process can switch on, and the count of
+// open streams (a listening app: WebSocket upgrades need a socket).
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -9,6 +10,8 @@ import { join } from "node:path";
 import { captureOutput, freePort, stop, waitForHttp } from "../../bench/lib/process.ts";
 import { startWarren, warrenEnv, type Warren } from "../../bench/lib/servers.ts";
 import { until } from "../helpers/federation.ts";
+import { signedInUser } from "../helpers/clients.ts";
+import { openSse, openWebSocket, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 
 setDefaultTimeout(30_000);
 
@@ -78,5 +81,25 @@ test("WARREN_LOG_FORMAT=json: one JSON object a line, each request's lines carry
   } finally {
     await stop(proc);
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("open streams are counted while they last (WebSocket and SSE)", async () => {
+  const { t, base } = await startListeningApp();
+  const connections = async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return Number(/^warren_streaming_connections (\d+)$/m.exec(text)![1]);
+  };
+  try {
+    const { token } = await signedInUser(t, "sam");
+    expect(await connections()).toBe(0);
+    const ws = await openWebSocket(base, `?access_token=${token}&stream=user`);
+    const sse = await openSse(base, "/api/v1/streaming/user", token);
+    await until(async () => (await connections()) === 2);
+    ws.close();
+    sse.close();
+    await until(async () => (await connections()) === 0);
+  } finally {
+    await stopListeningApp(t);
   }
 });
