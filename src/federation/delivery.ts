@@ -72,7 +72,9 @@ async function guardedPost(original: typeof fetch, policy: DeliveryScope, reques
     throw new UnsafeUrl(`${url.host} is blocked`);
   }
   const address = await resolveFetchTarget(url, policy).catch((error) => {
-    DELIVERY_RESULT.refused.value++;
+    // A name that does not resolve is a failure to reach the server (retried), not a refusal.
+    const unresolved = String((error as Error)?.message).endsWith("does not resolve");
+    (unresolved ? DELIVERY_RESULT.network_error : DELIVERY_RESULT.refused).value++;
     throw error;
   });
   const { target, host, serverName } = pinnedTo(url, address);

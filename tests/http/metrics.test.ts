@@ -200,7 +200,7 @@ test("requests refused by a rate limit before routing are counted as (throttled)
 });
 
 test("/openapi/json documents /metrics: text on 200, an error body on 404", async () => {
-  const doc = await (await t.request("/openapi/json")).json();
+  const doc: any = await (await t.request("/openapi/json")).json();
   const responses = doc.paths["/metrics"].get.responses;
   expect(responses["200"].content["text/plain"].schema.type).toBe("string");
   expect(responses["404"].content["application/json"].schema.required).toEqual(["error"]);

@@ -9,7 +9,7 @@ export const jobsFailed = new Counter("warren_jobs_failed_total", "Failed job at
 export const jobsDeadLettered = new Counter("warren_jobs_dead_lettered_total", "Jobs given up and moved to the dead letters, by job type", ["type"]);
 export const federationDeliveries = new Counter(
   "warren_federation_deliveries_total",
-  "Delivery POSTs to remote inboxes by result: success (2xx/3xx), client_error (4xx), server_error (5xx), network_error (no answer), refused (dropped before sending: blocked domain, private address, not http(s))",
+  "Delivery POSTs to remote inboxes by result: success (2xx/3xx), client_error (4xx), server_error (5xx), network_error (no answer, or a name that does not resolve), refused (dropped before sending: blocked domain, private address, not http(s))",
   ["result"],
 );
 export const federationInbox = new Counter("warren_federation_inbox_total", "Incoming activities with a verified signature, handed to the inbox listeners, by activity type", ["type"]);
