@@ -82,12 +82,12 @@ export function buildApp(deps: Deps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })
-    // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
-    // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
-    // First: it notes when each request arrived (src/http/metrics).
+    // First: when each request arrived (src/http/metrics), and with JSON logs its id.
     .use(requestMetricsPlugin)
     .use(requestLogPlugin())
     .use(datePlugin)
+    // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
+    // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
     .onRequest((context) => recordedEarly(context, federationResponse(deps, context.request)))
     .use(corsPlugin)
     .use(rateLimitsPlugin(deps))

@@ -55,7 +55,8 @@ export interface Config {
   mediaTranscodeMaxMs: number;
   /** Bearer token that may read /metrics from anywhere (loopback may without it); null: loopback only (docs/metrics.md). */
   metricsToken: string | null;
-  /** Log lines as text or as one JSON object each, with the request's id (src/lib/log.ts). */
+  /** Log lines as text or as one JSON object each, with the request's id. Checked here; src/lib/log.ts reads the
+   * variable itself, since it logs in worker threads and before the configuration is loaded. */
   logFormat: "text" | "json";
 }
 
