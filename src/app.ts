@@ -6,6 +6,7 @@ import { loadConfig, type Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
 import { createJobQueue } from "./jobs/runner.ts";
+import { jobMetrics } from "./lib/metrics/counters.ts";
 import { ensureVapidKeys } from "./domain/push/vapid.ts";
 import { corsPlugin } from "./http/plugins/cors.ts";
 import { rateLimitsPlugin } from "./http/plugins/rate-limits.ts";
@@ -63,13 +64,16 @@ import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { adminPages } from "./http/admin-pages/routes.ts";
+import { recordedEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
+import { metricsRoutes } from "./http/metrics/routes.ts";
+import { requestLogPlugin } from "./http/metrics/request-log.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
 import { emailRoutes } from "./http/api/v1/emails.ts";
 
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
   ensureVapidKeys(store);
-  const jobs = createJobQueue(store, config);
+  const jobs = createJobQueue(store, config, { observer: jobMetrics });
   return { config, store, jobs };
 }
 
@@ -79,10 +83,13 @@ export function buildApp(deps: Deps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })
+    // First: when each request arrived (src/http/metrics), and with JSON logs its id.
+    .use(requestMetricsPlugin)
+    .use(requestLogPlugin())
+    .use(datePlugin)
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
     // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
-    .use(datePlugin)
-    .onRequest(({ request }) => federationResponse(deps, request))
+    .onRequest((context) => recordedEarly(context, federationResponse(deps, context.request)))
     .use(corsPlugin)
     .use(rateLimitsPlugin(deps))
     .use(errorsPlugin)
@@ -137,6 +144,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(authWebRoutes(deps))
     .use(adminPages(deps))
     .use(emailRoutes(deps))
+    .use(metricsRoutes(deps))
     .use(mediaFileRoutes(deps));
   indexRouteSchemas(app, deps.config);
   documentCommonErrors(app);

@@ -53,6 +53,11 @@ export interface Config {
   suspensionRetentionDays: number;
   /** Hard cap of one video/audio transcode (its budget is proportional to the work, at most this): docs/media.md. */
   mediaTranscodeMaxMs: number;
+  /** Bearer token that may read /metrics from anywhere (loopback may without it); null: loopback only (docs/metrics.md). */
+  metricsToken: string | null;
+  /** Log lines as text or as one JSON object each, with the request's id. Checked here; src/lib/log.ts reads the
+   * variable itself, since it logs in worker threads and before the configuration is loaded. */
+  logFormat: "text" | "json";
 }
 
 export interface MeilisearchConfig {
@@ -155,6 +160,14 @@ function meilisearch(env: Env): MeilisearchConfig | null {
   return { url: url.href.replace(/\/+$/, ""), key: env.WARREN_MEILISEARCH_KEY || null };
 }
 
+/** A guessable token would open /metrics to anyone: at least 16 characters without spaces. */
+function metricsToken(env: Env): string | null {
+  const raw = env.WARREN_METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError("WARREN_METRICS_TOKEN must be at least 16 characters without spaces");
+  return raw;
+}
+
 /** The most WARREN_MEDIA_TRANSCODE_MAX_SECONDS may be; the media job's own time limit is set above it. */
 export const MAX_TRANSCODE_SECONDS = 3600;
 
@@ -189,5 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     meilisearch: meilisearch(env),
     suspensionRetentionDays: integer(env, "WARREN_SUSPENSION_RETENTION_DAYS", 30, 0, 3650),
     mediaTranscodeMaxMs: integer(env, "WARREN_MEDIA_TRANSCODE_MAX_SECONDS", 300, 1, MAX_TRANSCODE_SECONDS) * 1000,
+    metricsToken: metricsToken(env),
+    logFormat: choice(env, "WARREN_LOG_FORMAT", ["text", "json"] as const, "text"),
   };
 }

@@ -49,6 +49,9 @@ describe("invalid values name their variable", () => {
     [{ WARREN_REQUIRE_EMAIL_CONFIRMATION: "2" }, "WARREN_REQUIRE_EMAIL_CONFIRMATION"],
     [{ WARREN_JOB_WORKERS: "-1" }, "WARREN_JOB_WORKERS"],
     [{ WARREN_CHECK_RESPONSES: "maybe" }, "WARREN_CHECK_RESPONSES"],
+    [{ WARREN_METRICS_TOKEN: "short" }, "WARREN_METRICS_TOKEN"],
+    [{ WARREN_METRICS_TOKEN: "a token with spaces in it" }, "WARREN_METRICS_TOKEN"],
+    [{ WARREN_LOG_FORMAT: "xml" }, "WARREN_LOG_FORMAT"],
   ];
   for (const [env, name] of cases) {
     test(`${JSON.stringify(env)}`, () => {

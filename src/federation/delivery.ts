@@ -26,6 +26,7 @@ import { pinnedTo } from "../lib/safe-fetch.ts";
 import { bareHostname, resolveFetchTarget, systemResolver, UnsafeUrl } from "../lib/url-safety.ts";
 import { LmdbKvStore } from "./kv.ts";
 import { actorIdsOf, isBlockedUrl } from "./domain-policy.ts";
+import { countDelivery, countInboxActivity, DELIVERY_RESULT } from "./metrics.ts";
 
 /** How long one delivery may take, every request of it (signature retry, redirects) and answers included:
  * well within the job's own time limit (jobs/registry.ts, 60 s). */
@@ -66,12 +67,20 @@ const GUARDED = Symbol("warren.deliveryGuard");
 /** A POST of a delivery: refused hops throw (Fedify retries them as transport failures), others are pinned. */
 async function guardedPost(original: typeof fetch, policy: DeliveryScope, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  if (isBlockedUrl(policy.store, url)) throw new UnsafeUrl(`${url.host} is blocked`);
-  const address = await resolveFetchTarget(url, policy);
+  if (isBlockedUrl(policy.store, url)) {
+    DELIVERY_RESULT.refused.value++;
+    throw new UnsafeUrl(`${url.host} is blocked`);
+  }
+  const address = await resolveFetchTarget(url, policy).catch((error) => {
+    // A name that does not resolve is a failure to reach the server (retried), not a refusal.
+    const unresolved = String((error as Error)?.message).endsWith("does not resolve");
+    (unresolved ? DELIVERY_RESULT.network_error : DELIVERY_RESULT.refused).value++;
+    throw error;
+  });
   const { target, host, serverName } = pinnedTo(url, address);
   const headers = new Headers(request.headers);
   if (host) headers.set("host", host);
-  return original(target, {
+  return countDelivery(original(target, {
     method: request.method,
     headers,
     body: await request.arrayBuffer(),
@@ -80,7 +89,7 @@ async function guardedPost(original: typeof fetch, policy: DeliveryScope, reques
     // A fresh connection per request: a pooled one could have been opened for another name.
     keepalive: false,
     ...(serverName ? { tls: { serverName } } : {}),
-  });
+  }));
 }
 
 /** Puts the guard in front of this thread's `fetch` (again, if something replaced it since). */
@@ -141,7 +150,10 @@ export function messageGate(deps: { store: Store; config: Config }): MessageGate
     const { type, inbox, activity } = (message ?? {}) as { type?: unknown; inbox?: unknown; activity?: unknown };
     if (type === "outbox") {
       // Dropped: the job ends, nothing is retried (no logger yet: Fedify's own logs are off too).
-      if (typeof inbox !== "string" || (await refusal(policy, inbox))) return;
+      if (typeof inbox !== "string" || (await refusal(policy, inbox))) {
+        DELIVERY_RESULT.refused.value++;
+        return;
+      }
       installGuard();
       return deliveryScope.run({ ...policy, budget: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }, () => handle(message));
     }
@@ -151,6 +163,9 @@ export function messageGate(deps: { store: Store; config: Config }): MessageGate
       if (actors.some((id) => isBlockedUrl(deps.store, id))) return;
       // Fedify queues an incoming activity only once its signature is verified.
       await clearFailures(deps.store, actors);
+      await handle(message);
+      countInboxActivity(activity);
+      return;
     }
     return handle(message);
   };

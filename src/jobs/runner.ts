@@ -27,6 +27,13 @@ export interface RunnerOptions {
   stopGraceMs?: number;
   /** Time limit of job types that do not declare one. */
   defaultTimeoutMs?: number;
+  /** Told of every failed attempt once its outcome is recorded (the composition root counts them: /metrics). */
+  observer?: JobObserver;
+}
+
+export interface JobObserver {
+  /** `deadLettered`: given up, moved to the dead letters; otherwise it will be retried. */
+  failed(type: string, deadLettered: boolean): void;
 }
 
 const MAX_BACKOFF_MS = 3_600_000;
@@ -139,6 +146,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
       executor!.run(lane, jobs);
     }
     for (const { job, error, giveUp, retryInMs } of failures) {
+      options.observer?.failed(job.type, giveUp);
       const fields = { id: job.id, type: job.type, attempts: job.attempts, error };
       if (giveUp) log.warn("job moved to the dead letters", fields);
       else log.warn("job failed; will retry", { ...fields, retryInMs });

@@ -11,6 +11,7 @@ import type { Database } from "lmdb";
 import type { KeyspaceName } from "./keys.ts";
 import type { Store } from "./db.ts";
 import { appendToLog, VersionMirror, type LogKeyspaces } from "./version-log.ts";
+import { cacheCells } from "../lib/metrics/counters.ts";
 
 /** Version names. */
 export const versionName = {
@@ -262,9 +263,12 @@ export function keptRecordTiers(): ReadonlySet<string> {
  */
 export class KeptRecords<T> {
   private byStore = new WeakMap<Store, Map<string, { value: T | undefined; seq: number }>>();
+  /** Its hits and misses in /metrics (reads inside a write, which bypass it, are neither). */
+  private readonly counts: ReturnType<typeof cacheCells>;
 
   constructor(tier: string, private readonly max: number) {
     keptTiers.add(tier);
+    this.counts = cacheCells(tier);
   }
 
   get(store: Store, id: string, name: string, read: () => T | undefined): T | undefined {
@@ -276,8 +280,10 @@ export class KeptRecords<T> {
     const kept = entries.get(id);
     if (kept && mirror.unchangedOneSince(name, kept.seq, head)) {
       recording?.names.add(name);
+      this.counts.hits.value++;
       return kept.value;
     }
+    this.counts.misses.value++;
     const value = read();
     if (kept) entries.delete(id);
     else if (entries.size >= this.max) entries.delete(entries.keys().next().value!);

@@ -6,6 +6,7 @@
 import type { Store } from "../../store/db.ts";
 import { insideWrite, noteExpiry, noteRead, readVersions, recordingReads, versionsUnchanged, type Versions } from "../../store/versions.ts";
 import { registerCache, type CacheTierName } from "./index.ts";
+import { cacheCells } from "../../lib/metrics/counters.ts";
 
 /** The version names a value depends on, the versions they had when it was read, and when it runs out. */
 export interface Stamp extends Versions {
@@ -40,6 +41,8 @@ export interface VersionedCacheOptions<T> {
 export class VersionedCache<T> {
   private byStore = new WeakMap<Store, Entries<T>>();
   private readonly weigh: (value: T) => number;
+  /** Its hits and misses in /metrics. */
+  private readonly counts: ReturnType<typeof cacheCells>;
 
   /** `limit`: of the values' total weight per store handle. */
   constructor(
@@ -48,6 +51,7 @@ export class VersionedCache<T> {
     private readonly options: VersionedCacheOptions<T> = {},
   ) {
     registerCache(tier);
+    this.counts = cacheCells(tier);
     this.weigh = options.weigh ?? (() => 1);
   }
 
@@ -70,8 +74,10 @@ export class VersionedCache<T> {
       // A recording around this lookup (a page being built) depends on the same versions.
       for (const name of kept.stamp.names) noteRead(name);
       if (kept.stamp.until !== Infinity) noteExpiry(kept.stamp.until);
+      this.counts.hits.value++;
       return kept;
     }
+    this.counts.misses.value++;
     const { result, reads } = recordingReads(load);
     // What `load` read is noted in a recording around this lookup already; what it names, here.
     for (const name of result.depends) {

@@ -17,9 +17,11 @@ import { Value } from "@sinclair/typebox/value";
 import { presentStatuses, statusJson, statusJsonParts, StatusSchema, type StatusJsonParts } from "../../entities/status.ts";
 import type { AppRecord } from "../../store/records.ts";
 import { insideWrite, readVersions, registerCache, versionName, versionsUnchanged, type Versions } from "../../domain/caches/invalidate.ts";
+import { cacheCells } from "../../lib/metrics/counters.ts";
 
 const MAX_CHARS = 32 * 1024 * 1024;
 registerCache("rendered statuses");
+const counts = cacheCells("rendered statuses");
 
 interface Entry {
   parts: StatusJsonParts;
@@ -40,7 +42,11 @@ class RenderedStatuses {
     const { status } = loaded;
     const key = signedIn ? status.id : `a${status.id}`;
     const kept = this.entries.get(key);
-    if (kept && Date.now() < kept.until && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.read)) return kept.parts;
+    if (kept && Date.now() < kept.until && sameApp(kept.app, loaded.application) && versionsUnchanged(deps.store, kept.read)) {
+      counts.hits.value++;
+      return kept.parts;
+    }
+    counts.misses.value++;
     const parts = statusJsonParts(this.config, loaded, signedIn);
     if (insideWrite(deps.store)) return parts;
     const names = [versionName.status(status.id)];

@@ -15,6 +15,7 @@ import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { FilterContext } from "../../store/filters.ts";
 import type { Status } from "../../entities/status.ts";
+import { cacheCells } from "../../lib/metrics/counters.ts";
 
 const MAX_PAGES = 2000;
 const ACCOUNT_VERSION = versionName.account("");
@@ -22,6 +23,7 @@ const MAX_BYTES = 64 * 1024 * 1024;
 /** Requests remembered as asked once (see PageCache.admit). */
 const MAX_ASKED = 20_000;
 registerCache("timeline pages");
+const counts = cacheCells("timeline pages");
 
 interface Page {
   stamp: Stamp;
@@ -83,14 +85,19 @@ export class PageCache {
    */
   get(deps: Deps, key: string, now: number): Page | undefined {
     const page = this.pages.get(key);
-    if (!page) return undefined;
+    if (!page) {
+      counts.misses.value++;
+      return undefined;
+    }
     const commit = deps.store.lastCommitId();
     page.renderedAgain = false;
     if (now >= page.stamp.until || (page.checkedAt !== commit && !this.current(deps, page, commit))) {
       this.drop(key);
+      counts.misses.value++;
       return undefined;
     }
     page.checkedAt = commit;
+    counts.hits.value++;
     return page;
   }
 

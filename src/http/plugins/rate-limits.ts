@@ -18,6 +18,7 @@ import { clientBucket, trustedRanges } from "./rate-limits/client-ip.ts";
 import { MAIL_THROTTLES, REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts, type Throttle } from "./rate-limits/table.ts";
 import { FixedWindows, type Count } from "./rate-limits/windows.ts";
 import { pathAndQuery } from "../url.ts";
+import { countThrottled } from "../metrics/instrument.ts";
 
 type Headers = Record<string, string | number>;
 
@@ -113,7 +114,11 @@ export function rateLimitsPlugin(deps: Deps) {
         tokenId: viewer?.token.id ?? null,
         userId: viewer?.account?.id ?? null,
       };
-      return apply(REQUEST_THROTTLES, facts, set.headers as Headers, request);
+      // Refused before routing: no route records it (src/http/metrics/instrument.ts).
+      return apply(REQUEST_THROTTLES, facts, set.headers as Headers, request).then((refused) => {
+        if (refused) countThrottled();
+        return refused;
+      });
     })
     .onBeforeHandle({ as: "global" }, ({ request, server, body, set }) => {
       const [path] = pathAndQuery(request.url);

@@ -17,6 +17,7 @@ import { boundedPageQuery, type PagingParams } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
 import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
 import { cachedStatusList, keptPage, PageCache } from "../../cache/timeline-pages.ts";
+import { recordKept, timelineRoute } from "../../metrics/instrument.ts";
 
 const origins = {
   local: t.Optional(Flag({ description: "Only statuses of local users" })),
@@ -56,7 +57,12 @@ const listResponse = { 200: Object.assign(t.Array(StatusSchema), { noValidate: t
 export const timelineRoutes = (deps: Deps) => {
   const cache = new PageCache();
   return new Elysia({ name: "timeline-routes", seed: deps.store.dir })
-    .onRequest(({ request, set }) => keptPage(deps, cache, request, set))
+    .onRequest((context) => {
+      const kept = keptPage(deps, cache, context.request, context.set);
+      // Sent before routing, so no route records it: src/http/metrics.
+      if (kept) recordKept(context, timelineRoute(context.request.url));
+      return kept;
+    })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
