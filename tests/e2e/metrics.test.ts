@@ -3,13 +3,13 @@
 // interface is not (whatever it forwards), and the bearer token WARREN_METRICS_TOKEN is let in from anywhere.
 // Also the JSON logs (WARREN_LOG_FORMAT=json), which only a fresh process can switch on, and the count of
 // open streams (a listening app: WebSocket upgrades need a socket).
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { captureOutput, freePort, stop, waitForHttp } from "../../bench/lib/process.ts";
 import { startWarren, warrenEnv, type Warren } from "../../bench/lib/servers.ts";
-import { until } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { openSse, openWebSocket, startListeningApp, stopListeningApp } from "../helpers/streaming.ts";
 
@@ -72,7 +72,7 @@ test("WARREN_LOG_FORMAT=json: one JSON object a line, each request's lines carry
     }
     expect(new Set(ids).size).toBe(2);
     const lines = () => output().trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
-    await until(async () => lines().filter((line) => ids.includes(line.request_id)).length === 2);
+    await eventually(async () => lines().filter((line) => ids.includes(line.request_id)).length === 2);
     expect(lines().find((line) => line.request_id === ids[1])).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v1/statuses/:id", status: 404 });
     expect(lines().find((line) => line.msg === "warren listening")).toMatchObject({ level: "info", port: logPort });
     // Nothing but JSON on stderr, apart from the start-up hint meant for a person (src/cli/owner-hint.ts).
@@ -95,10 +95,10 @@ test("open streams are counted while they last (WebSocket and SSE)", async () =>
     expect(await connections()).toBe(0);
     const ws = await openWebSocket(base, `?access_token=${token}&stream=user`);
     const sse = await openSse(base, "/api/v1/streaming/user", token);
-    await until(async () => (await connections()) === 2);
+    await eventually(async () => (await connections()) === 2);
     ws.close();
     sse.close();
-    await until(async () => (await connections()) === 0);
+    await eventually(async () => (await connections()) === 0);
   } finally {
     await stopListeningApp(t);
   }

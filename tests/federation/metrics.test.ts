@@ -2,8 +2,9 @@
 // counted as a successful delivery (both in worker threads, summed into the main thread's /metrics), and
 // the inbox POST itself by its ActivityPub route pattern; failed and refused deliveries by their result. A
 // hand-written peer and a real instance on loopback. Counters are process-wide: tests compare before and after.
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startInstance, stopInstance, until, type Instance } from "../helpers/federation.ts";
+import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
 import { Follow } from "@fedify/vocab";
 import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
@@ -44,9 +45,9 @@ test("a Follow in and its Accept out move the inbox and delivery counters", asyn
   const object = `http://${warren.domain}/users/alice`;
   const res = await peer.send(mallory, `${object}/inbox`, { id: `${mallory.id}#follows/1`, type: "Follow", actor: mallory.id, object });
   expect(res.status).toBe(202);
-  await until(async () => peer.received.find((r) => r.body?.type === "Accept"));
+  await eventually(async () => peer.received.find((r) => r.body?.type === "Accept"));
   // Worker threads send their counts every second (src/lib/metrics/threads.ts).
-  const after = await until(async () => {
+  const after = await eventually(async () => {
     const text = await scrape();
     return value(text, inbox) > value(before, inbox) && value(text, delivered) > value(before, delivered) && text;
   });
@@ -72,7 +73,7 @@ test("a 5xx answer counts as server_error; an inbox on a private address, when t
     const before = await scrape();
     await sendFollow(warren.t, `http://${warren.domain}`, `http://127.0.0.1:${failing.port}/users/bob/inbox`);
     await sendFollow(strict, BASE, `http://127.0.0.1:${failing.port}/users/carl/inbox`);
-    await until(async () => {
+    await eventually(async () => {
       const text = await scrape();
       return value(text, serverError) > value(before, serverError) && value(text, refused) > value(before, refused);
     });

@@ -3,12 +3,12 @@
 // included); requests are counted by route pattern, job failures by type, with job workers on. Requests here
 // are handled in process, which the rate limits (and so /metrics) take as coming from loopback; the
 // X-Forwarded-For header then names the client, as a reverse proxy on loopback would.
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { signedInUser } from "../helpers/clients.ts";
-import { until } from "../helpers/federation.ts";
 import { TEST_HANDLERS } from "../jobs/fixtures/queue.ts";
 
 const TOKEN = "metrics-token-0123456789";
@@ -100,7 +100,7 @@ test("requests are counted and timed by route pattern, never by raw path", async
   expect((await t.request("/api/v1/statuses/123456")).status).toBe(404);
   expect((await t.request("/no/such/path")).status).toBe(404);
   // Recorded once the answer has gone out (Elysia's afterResponse), a moment after the client has it.
-  const after = await until(async () => {
+  const after = await eventually(async () => {
     const text = await scrape();
     return value(text, instance) - value(before, instance) === 3 && text.includes('route="(unmatched)"') && text;
   });
@@ -145,7 +145,7 @@ test("a job that waits past its due time shows as lag of its lane", async () => 
   t.deps.jobs.pause();
   try {
     await t.deps.store.write(() => t.deps.jobs.enqueue("test.mark", { key: "lag" }, { lane: "backfill" }));
-    const lag = await until(async () => {
+    const lag = await eventually(async () => {
       const seconds = value(await scrape(), 'warren_job_lag_seconds{lane="backfill"}');
       return seconds >= 0.2 && seconds;
     });
@@ -178,7 +178,7 @@ test("a timeline page sent from the page cache is counted under its route, as a 
   const before = await scrape();
   // Kept from its second asking (PageCache.admit): the third is sent from the cache, before routing.
   for (let i = 0; i < 3; i++) expect((await t.request("/api/v1/timelines/home", { token })).status).toBe(200);
-  const after = await until(async () => {
+  const after = await eventually(async () => {
     const text = await scrape();
     return value(text, route) - value(before, route) === 3 && text;
   });
