@@ -5,7 +5,7 @@ import { Kind } from "@sinclair/typebox";
 import { loadConfig, type Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
-import { createJobQueue } from "./jobs/runner.ts";
+import { openJobQueue } from "./compose.ts";
 import { ensureVapidKeys } from "./domain/push/vapid.ts";
 import { corsPlugin } from "./http/plugins/cors.ts";
 import { rateLimitsPlugin } from "./http/plugins/rate-limits.ts";
@@ -68,7 +68,7 @@ import { emailRoutes } from "./http/api/v1/emails.ts";
 export function createDeps(config: Config = loadConfig()): Deps {
   const store = openStore(config.dataDir);
   ensureVapidKeys(store);
-  const jobs = createJobQueue(store, config);
+  const jobs = openJobQueue(store, config);
   return { config, store, jobs };
 }
 

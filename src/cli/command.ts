@@ -3,7 +3,7 @@
 import { loadConfig } from "../config.ts";
 import type { Deps } from "../deps.ts";
 import { openStore } from "../store/db.ts";
-import { createJobQueue } from "../jobs/runner.ts";
+import { openJobQueue } from "../compose.ts";
 import { ApiError } from "../lib/errors.ts";
 
 /** The command line is wrong: usage is printed, exit 64. */
@@ -22,7 +22,7 @@ export async function runSubcommand(group: string, usage: string, subcommands: R
   }
   const config = loadConfig();
   const store = openStore(config.dataDir);
-  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
+  const deps: Deps = { config, store, jobs: openJobQueue(store, config) };
   try {
     await run(deps, rest);
     return 0;
