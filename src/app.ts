@@ -3,7 +3,7 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { Kind } from "@sinclair/typebox";
 import { loadConfig, type Config } from "./config.ts";
-import type { Deps } from "./deps.ts";
+import type { AppDeps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
 import { openJobQueue } from "./compose.ts";
 import { ensureVapidKeys } from "./domain/push/vapid.ts";
@@ -61,20 +61,21 @@ import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
 import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
+import { federationRemote } from "./federation/remote.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
 import { emailRoutes } from "./http/api/v1/emails.ts";
 
-export function createDeps(config: Config = loadConfig()): Deps {
+export function createDeps(config: Config = loadConfig()): AppDeps {
   const store = openStore(config.dataDir);
   ensureVapidKeys(store);
   const jobs = openJobQueue(store, config);
-  return { config, store, jobs };
+  return { config, store, jobs, remote: federationRemote };
 }
 
 // Typed as AnyElysia: the type inferred from thirty-odd route groups went past TypeScript's instantiation
 // depth (TS2589 wherever ReturnType<typeof buildApp> was used), and nothing reads the routes' types.
-export function buildApp(deps: Deps): AnyElysia {
+export function buildApp(deps: AppDeps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })

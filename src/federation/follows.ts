@@ -1,12 +1,11 @@
 // Follows across servers (docs/federation.md). Incoming: the inbox listeners for Follow, Accept, Reject and
 // Undo(Follow) call the same cores as the API (domain/relationships) with the remote account as actor and
-// origin "remote". Outgoing: local-only subscribers (domain/subscribers.ts) turn local events into
+// origin "remote". Outgoing: local-only subscribers (reactions/relationships.ts) turn local events into
 // activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
 // becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
 // Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
 import { Accept, Activity, Announce, Block, Follow, Like, Reject, Undo } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
-import type { Deps } from "../deps.ts";
 import { NotFound, NotPermitted } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { findAccountByAcct, getAccount } from "../store/accounts.ts";
@@ -20,10 +19,6 @@ import { remoteAccountByUri } from "./remote-accounts.ts";
 import { recipientOf } from "./recipients.ts";
 import { undoBlock } from "./blocks.ts";
 import { undoInteraction } from "./inbound-interactions.ts";
-
-/** The cores take Deps; they only record events and notifications through `jobs.enqueue`, which a worker's
- * enqueuer has too. */
-export const asDeps = (deps: FederationDeps) => deps as unknown as Deps;
 
 /** The local account an actor URI of ours names, if any. */
 export function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {
@@ -81,7 +76,7 @@ export async function onFollow(deps: FederationDeps, ctx: InboxContext<void>, ac
   const actor = await remoteSender(deps, activity.actorId);
   if (!target || !actor || !activity.id) return;
   try {
-    await followCore(asDeps(deps), actor, target, { uri: activity.id.href }, "remote");
+    await followCore(deps, actor, target, { uri: activity.id.href }, "remote");
   } catch (error) {
     if (error instanceof NotPermitted) return sendReject(ctx, target, actor, activity.id.href);
     throw error;
@@ -106,7 +101,7 @@ export async function onAccept(deps: FederationDeps, ctx: InboxContext<void>, ac
   const found = await answered(deps, ctx, activity);
   if (!found) return;
   try {
-    await authorize(asDeps(deps), found.remote, found.local, "remote");
+    await authorize(deps, found.remote, found.local, "remote");
   } catch (error) {
     if (!(error instanceof NotFound)) throw error;
   }
@@ -116,12 +111,12 @@ export async function onReject(deps: FederationDeps, ctx: InboxContext<void>, ac
   const found = await answered(deps, ctx, activity);
   if (!found) return;
   if (getFollowRequest(deps.store, found.local.id, found.remote.id)) {
-    await reject(asDeps(deps), found.remote, found.local, "remote").catch((error) => {
+    await reject(deps, found.remote, found.local, "remote").catch((error) => {
       if (!(error instanceof NotFound)) throw error;
     });
   } else {
     // A Reject of an accepted follow: it was removed from the followers.
-    await unfollow(asDeps(deps), found.local, found.remote, "remote");
+    await unfollow(deps, found.local, found.remote, "remote");
   }
 }
 
@@ -137,7 +132,7 @@ export async function onUndo(deps: FederationDeps, ctx: InboxContext<void>, acti
 async function undoFollow(deps: FederationDeps, ctx: InboxContext<void>, follow: Follow): Promise<void> {
   const target = localAccountOf(ctx, deps, follow.objectId);
   const actor = await remoteSender(deps, follow.actorId);
-  if (target && actor) await unfollow(asDeps(deps), actor, target, "remote");
+  if (target && actor) await unfollow(deps, actor, target, "remote");
 }
 
 // Outgoing (subscribers)

@@ -16,7 +16,7 @@ import type { AccountRecord, Visibility } from "../store/records.ts";
 import { followerIdsOf } from "../store/relationships.ts";
 import { statusByUri, storeRemoteStatus, type RemoteAttachment, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./index.ts";
-import { asDeps, localAccountOf, remoteSender } from "./follows.ts";
+import { localAccountOf, remoteSender } from "./follows.ts";
 import { fetchStatus } from "./threads.ts";
 import { readQuote, readQuotePolicy } from "./quotes.ts";
 import { getStatus } from "../store/statuses.ts";
@@ -195,5 +195,5 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only
   // the parent: each fetch may take two 10 s requests (Note, author), and the inbox job has a minute.
   if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, 0);
-  await storeRemoteStatus(asDeps(deps), author, draft);
+  await storeRemoteStatus(deps, author, draft);
 }

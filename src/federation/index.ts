@@ -8,13 +8,13 @@
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
 import { Accept, Announce, Block, Create, Delete, Follow, Like, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
-import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
-import type { JobEnqueuer } from "../jobs/queue.ts";
+import type { Deps } from "../deps.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { accountVisible } from "../domain/accounts/read.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { LmdbKvStore } from "./kv.ts";
+import { federationRemote } from "./remote.ts";
 import { JobMessageQueue } from "./queue.ts";
 import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
@@ -32,12 +32,10 @@ import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 import { setQuoteAuthorizations } from "./quotes.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 
-export interface FederationDeps {
-  store: Store;
-  config: Config;
-  /** The thread's enqueuer: the server's job queue, or a worker's `ctx.jobs`. */
-  jobs: JobEnqueuer;
-}
+/** The domain's Deps (its `jobs`: the thread's enqueuer, the server's job queue or a worker's `ctx.jobs`). */
+export type FederationDeps = Deps;
+/** What a thread's federation is built from: a job context has these, and the federation adds `remote`. */
+type ThreadDeps = Pick<Deps, "store" | "config" | "jobs">;
 
 export interface WarrenFederation {
   federation: Federation<void>;
@@ -56,7 +54,7 @@ function localAccount(store: Store, identifier: string): AccountRecord | null {
 }
 
 /** This thread's federation for `deps.store`, built on first use; it listens on its queue at once. */
-export function federationFor(deps: FederationDeps): WarrenFederation {
+export function federationFor(deps: ThreadDeps): WarrenFederation {
   let existing = built.get(deps.store);
   if (!existing) {
     existing = buildFederation(deps);
@@ -65,7 +63,9 @@ export function federationFor(deps: FederationDeps): WarrenFederation {
   return existing;
 }
 
-function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederation {
+function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation {
+  // What the inbox listeners hand the domain cores: this thread's Deps.
+  const deps: Deps = { store, config, jobs, remote: federationRemote };
   const queue = new JobMessageQueue(store, jobs, messageGate({ store, config }));
   const federation = createFederation<void>({
     kv: new LmdbKvStore(store),
@@ -88,7 +88,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
   });
   const instance = INSTANCE_ACTOR_IDENTIFIER;
   // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts): who may GET actors and collections.
-  const policy = fetchPolicy({ store, config, jobs }, instance);
+  const policy = fetchPolicy(deps, instance);
 
   federation
     .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
@@ -111,7 +111,6 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     });
 
   // Fedify verifies each activity's signature before a listener runs; unsigned or forged ones are 401.
-  const deps = { store, config, jobs };
   federation
     .setInboxListeners("/users/{identifier}/inbox", "/inbox")
     .on(Follow, (ctx, activity) => onFollow(deps, ctx, activity))

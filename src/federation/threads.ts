@@ -7,7 +7,7 @@ import type { StatusRecord } from "../store/records.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./index.ts";
 import { isBlockedUrl } from "./domain-policy.ts";
-import { asDeps, remoteSender } from "./follows.ts";
+import { remoteSender } from "./follows.ts";
 import { isNoteLike, noteDraft, sameOrigin } from "./inbound-notes.ts";
 
 /** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
@@ -41,5 +41,5 @@ export async function fetchStatus(
   if (!draft.parent && note.replyTargetId && ancestors > 0 && Date.now() < until) {
     draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until);
   }
-  return storeRemoteStatus(asDeps(deps), author, draft);
+  return storeRemoteStatus(deps, author, draft);
 }

@@ -47,7 +47,7 @@ export class WorkerPool implements Executor {
   private closing = false;
 
   /**
-   * `spawn` starts a worker thread (the composition root's entry, which serves jobs through worker.ts); `report`
+   * `spawnWorker` starts a worker thread (the composition root's entry, which serves jobs through worker.ts); `report`
    * receives outcomes as jobs finish; `wake` is called when a worker asks the runner to look for jobs.
    */
   constructor(

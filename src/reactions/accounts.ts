@@ -9,7 +9,7 @@ import { mailEmailChange } from "../domain/auth/email-change.ts";
 import { indexAccounts } from "../domain/search/indexing.ts";
 import { runImport } from "../domain/accounts/import.ts";
 import { generateAnnualReport } from "../domain/annual-reports/generate.ts";
-import { sendProfileUpdate } from "../federation/profiles.ts";
+import { sendProfileUpdate } from "../federation/senders.ts";
 import { LONG_RUNNING_MS, on } from "./table.ts";
 
 /** Search indexing of accounts: the same work, whichever event announced the change. */
@@ -28,7 +28,13 @@ export const ACCOUNT_REACTIONS: readonly Subscriber<any>[] = [
   indexAccount("search.index_new_account", "account.created"),
   on({ name: "accounts.notify_staff_confirmed_sign_up", on: "user.confirmed", lane: "default", run: (ctx, event) => notifyStaffOfSignUp(ctx, event.payload.accountId) }),
   indexAccount("search.index_account", "account.updated"),
-  on({ name: "federation.send_profile_update", on: "account.updated", lane: "network", localOnly: true, run: (ctx, event) => sendProfileUpdate(ctx, event.payload, event.at) }),
+  on({
+    name: "federation.send_profile_update",
+    on: "account.updated",
+    lane: "network",
+    localOnly: true,
+    run: (ctx, event) => sendProfileUpdate(ctx, event.payload, event.at),
+  }),
   // Mails (docs/mail.md)
   on({ name: "mail.confirmation", on: "user.confirmation_requested", lane: "network", run: (ctx, event) => mailConfirmation(ctx, event) }),
   on({ name: "mail.password_reset", on: "user.password_reset_requested", lane: "network", run: (ctx, event) => mailPasswordReset(ctx, event) }),
@@ -36,5 +42,11 @@ export const ACCOUNT_REACTIONS: readonly Subscriber<any>[] = [
   // /settings/import (domain/accounts/import.ts): the rows of an uploaded file, in batches
   on({ name: "accounts.import", on: "account.import_requested", lane: "backfill", timeoutMs: LONG_RUNNING_MS, run: (ctx, event) => runImport(ctx, event) }),
   // Annual reports (docs/annual-reports.md): a year of an account's activity, read in batches
-  on({ name: "annual_reports.generate", on: "annual_report.requested", lane: "backfill", timeoutMs: LONG_RUNNING_MS, run: (ctx, event) => generateAnnualReport(ctx, event.payload) }),
+  on({
+    name: "annual_reports.generate",
+    on: "annual_report.requested",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => generateAnnualReport(ctx, event.payload),
+  }),
 ];

@@ -23,7 +23,7 @@ import { NOTIFICATION_REACTIONS } from "./notifications.ts";
 import { QUOTE_REACTIONS } from "./quotes.ts";
 import { RELATIONSHIP_REACTIONS } from "./relationships.ts";
 import { STATUS_REACTIONS } from "./statuses.ts";
-import { TIMER_HANDLERS, TIMER_LANES } from "./timers.ts";
+import { TIMER_HANDLERS, TIMER_LANES, withRemote } from "./timers.ts";
 
 export const REACTIONS: readonly Subscriber<any>[] = [
   ...STATUS_REACTIONS,
@@ -45,10 +45,10 @@ export function subscriberJobs(subscribers: readonly Subscriber<any>[]): Require
   const by = <T>(pick: (s: Subscriber<any>) => T | undefined): Record<string, T> =>
     Object.fromEntries(subscribers.flatMap((s) => (pick(s) === undefined ? [] : [[s.name, pick(s)!]])));
   return {
-    handlers: by((s): JobHandler => (ctx, payload: SubscriberJob) => s.run(ctx, payload.event)),
+    handlers: by((s): JobHandler => (ctx, payload: SubscriberJob) => s.run(withRemote(ctx), payload.event)),
     batchHandlers: by((s): BatchJobHandler | undefined => {
       const runBatch = s.runBatch;
-      return runBatch && ((ctx, payloads: SubscriberJob[]) => runBatch(ctx, payloads.map((payload) => payload.event)));
+      return runBatch && ((ctx, payloads: SubscriberJob[]) => runBatch(withRemote(ctx), payloads.map((payload) => payload.event)));
     }),
     timeoutsMs: by((s) => s.timeoutMs),
     lanes: by((s) => s.lane),

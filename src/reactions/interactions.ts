@@ -2,7 +2,7 @@
 // unfavourite, and the Announce, Like and Undo sent to other servers (federation/status-delivery.ts).
 import type { Subscriber } from "../domain/events.ts";
 import { completeFavouriteRemoval } from "../domain/statuses/favourite.ts";
-import { sendAnnounce, sendLike, sendUndoAnnounce, sendUndoLike } from "../federation/status-delivery.ts";
+import { sendAnnounce, sendLike, sendUndoAnnounce, sendUndoLike } from "../federation/senders.ts";
 import { fanOut, removeEverywhere } from "./statuses.ts";
 import { on } from "./table.ts";
 

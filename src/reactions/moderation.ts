@@ -19,7 +19,13 @@ export const MODERATION_REACTIONS: readonly Subscriber<any>[] = [
     delayMs: (event) => event.payload.removeAt - event.at,
     run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, event.payload.suspendedAt),
   }),
-  on({ name: "accounts.data_deletion", on: "account.data_deletion", lane: "backfill", timeoutMs: LONG_RUNNING_MS, run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, null) }),
+  on({
+    name: "accounts.data_deletion",
+    on: "account.data_deletion",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, null),
+  }),
   on({
     name: "moderation.apply_domain_block",
     on: "instance_domain_block.changed",

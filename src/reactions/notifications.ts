@@ -7,11 +7,21 @@ import { deliverPush } from "../domain/push/deliver.ts";
 import { on } from "./table.ts";
 
 export const NOTIFICATION_REACTIONS: readonly Subscriber<any>[] = [
-  on({ name: "streaming.notification", on: "notification.created", lane: "realtime", run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "notification", ...event.payload }) }),
+  on({
+    name: "streaming.notification",
+    on: "notification.created",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "notification", ...event.payload }),
+  }),
   on({ name: "push.deliver", on: "notification.created", lane: "network", localOnly: true, run: (ctx, event) => deliverPush(ctx, event.payload) }),
   // Notification requests (domain/notifications/requests.ts): accepted ones merge, dismissed ones go
   on({ name: "notifications.merge_request", on: "notification_request.accepted", lane: "default", run: (ctx, event) => mergeAcceptedRequest(ctx, event.payload) }),
-  on({ name: "notifications.drop_request", on: "notification_request.dismissed", lane: "default", run: (ctx, event) => dropDismissedRequest(ctx, event.payload, event.at) }),
+  on({
+    name: "notifications.drop_request",
+    on: "notification_request.dismissed",
+    lane: "default",
+    run: (ctx, event) => dropDismissedRequest(ctx, event.payload, event.at),
+  }),
   // Announcements: every user's stream hears of them
   on({
     name: "streaming.announcement",
@@ -25,5 +35,10 @@ export const NOTIFICATION_REACTIONS: readonly Subscriber<any>[] = [
     lane: "realtime",
     run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "announcement.delete", announcementId: event.payload.announcementId }),
   }),
-  on({ name: "streaming.announcement_reaction", on: "announcement.reacted", lane: "realtime", run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "announcement.reaction", ...event.payload }) }),
+  on({
+    name: "streaming.announcement_reaction",
+    on: "announcement.reacted",
+    lane: "realtime",
+    run: (ctx, event) => ctx.emit({ topic: STREAM_TOPIC, kind: "announcement.reaction", ...event.payload }),
+  }),
 ];

@@ -1,7 +1,7 @@
 // What follows a quote's approval changing (domain/quotes): the quoting status renders anew in the streams,
 // and the quoted author's decision travels to the other server (federation/quotes.ts).
 import type { Subscriber } from "../domain/events.ts";
-import { sendAuthorizationDelete, sendQuoteUpdate } from "../federation/quotes.ts";
+import { sendAuthorizationDelete, sendQuoteUpdate } from "../federation/senders.ts";
 import { on, streamStatusUpdate } from "./table.ts";
 
 export const QUOTE_REACTIONS: readonly Subscriber<any>[] = [

@@ -7,13 +7,17 @@ import { removeExpiredMute } from "../domain/relationships/mute.ts";
 import { cleanUpAfterBlock } from "../domain/relationships/block-cleanup.ts";
 import { cleanUpAfterDomainBlock } from "../domain/relationships/domain-blocks.ts";
 import { backfillHome, backfillList, forgetFollow, removeListFeed } from "../domain/timelines/follows.ts";
-import { sendAcceptOf, sendFollow, sendRejectOf, sendUnfollow } from "../federation/follows.ts";
-import { sendBlock, sendUnblock } from "../federation/blocks.ts";
+import { sendAcceptOf, sendBlock, sendFollow, sendRejectOf, sendUnblock, sendUnfollow } from "../federation/senders.ts";
 import { LONG_RUNNING_MS, on } from "./table.ts";
 
 export const RELATIONSHIP_REACTIONS: readonly Subscriber<any>[] = [
   // Follows
-  on({ name: "timelines.backfill_follow", on: "follow.created", lane: "backfill", run: (ctx, event) => backfillHome(ctx.store, event.payload.followerId, event.payload.targetId) }),
+  on({
+    name: "timelines.backfill_follow",
+    on: "follow.created",
+    lane: "backfill",
+    run: (ctx, event) => backfillHome(ctx.store, event.payload.followerId, event.payload.targetId),
+  }),
   on({ name: "mail.follow_request", on: "follow.requested", lane: "network", run: (ctx, event) => mailFollowRequest(ctx.store, ctx.config, event.payload) }),
   on({ name: "federation.send_follow", on: "follow.requested", lane: "network", localOnly: true, run: (ctx, event) => sendFollow(ctx, event.payload) }),
   on({
@@ -34,7 +38,13 @@ export const RELATIONSHIP_REACTIONS: readonly Subscriber<any>[] = [
   on({ name: "federation.send_unfollow", on: "follow.removed", lane: "network", localOnly: true, run: (ctx, event) => sendUnfollow(ctx, event.payload, event.at) }),
 
   // Blocks and mutes: the deferred halves of actions the API makes asynchronous
-  on({ name: "relationships.block_cleanup", on: "block.created", lane: "default", timeoutMs: LONG_RUNNING_MS, run: (ctx, event) => cleanUpAfterBlock(ctx.store, event.payload) }),
+  on({
+    name: "relationships.block_cleanup",
+    on: "block.created",
+    lane: "default",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => cleanUpAfterBlock(ctx.store, event.payload),
+  }),
   on({ name: "federation.send_block", on: "block.created", lane: "network", localOnly: true, run: (ctx, event) => sendBlock(ctx, event.payload) }),
   on({ name: "federation.send_unblock", on: "block.removed", lane: "network", localOnly: true, run: (ctx, event) => sendUnblock(ctx, event.payload, event.at) }),
   on({

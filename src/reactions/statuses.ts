@@ -14,8 +14,7 @@ import { countFeaturedUses, uncountFeaturedUses } from "../domain/tags/featured.
 import { addToConversations, removeFromConversations } from "../domain/conversations/record.ts";
 import { notifySubscribers } from "../domain/notifications/subscribed.ts";
 import { indexStatuses, unindexStatuses } from "../domain/search/indexing.ts";
-import { sendQuoteRequest } from "../federation/quotes.ts";
-import { sendCreate, sendDelete, sendUpdate } from "../federation/status-delivery.ts";
+import { sendCreate, sendDelete, sendQuoteRequest, sendUpdate } from "../federation/senders.ts";
 import { getStatus } from "../store/statuses.ts";
 import { LONG_RUNNING_MS, on, onlyIfStatusHas, streamStatusUpdate } from "./table.ts";
 
@@ -54,12 +53,36 @@ const fetchCard = <T extends "status.created" | "status.updated">(name: "cards.f
 const created: Subscriber<any>[] = [
   fanOut("timelines.fan_out", "status.created"),
   // Conversations (docs/conversations.md): direct threads per participant, the direct stream
-  on({ name: "conversations.add_status", on: "status.created", delayMs: onlyIfStatusHas("direct"), lane: "realtime", run: (ctx, event) => addToConversations(ctx.store, ctx.emit, event.payload.statusId) }),
+  on({
+    name: "conversations.add_status",
+    on: "status.created",
+    delayMs: onlyIfStatusHas("direct"),
+    lane: "realtime",
+    run: (ctx, event) => addToConversations(ctx.store, ctx.emit, event.payload.statusId),
+  }),
   // A `status` notification to the followers who asked for one (follow option notify=true)
-  on({ name: "notifications.subscribed_status", on: "status.created", delayMs: onlyIfStatusHas("notifyingFollowers"), lane: "default", run: (ctx, event) => notifySubscribers(ctx, event.payload.statusId) }),
-  on({ name: "tags.count_use", on: "status.created", delayMs: onlyIfStatusHas("tags"), lane: "default", run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId) }),
+  on({
+    name: "notifications.subscribed_status",
+    on: "status.created",
+    delayMs: onlyIfStatusHas("notifyingFollowers"),
+    lane: "default",
+    run: (ctx, event) => notifySubscribers(ctx, event.payload.statusId),
+  }),
+  on({
+    name: "tags.count_use",
+    on: "status.created",
+    delayMs: onlyIfStatusHas("tags"),
+    lane: "default",
+    run: (ctx, event) => countTagsOf(ctx.store, event.payload.statusId),
+  }),
   // Featured hashtags (docs/tags.md): each keeps its owner's count of statuses using it
-  on({ name: "featured_tags.count", on: "status.created", delayMs: onlyIfStatusHas("tags"), lane: "default", run: (ctx, event) => countFeaturedUses(ctx.store, event.payload.statusId) }),
+  on({
+    name: "featured_tags.count",
+    on: "status.created",
+    delayMs: onlyIfStatusHas("tags"),
+    lane: "default",
+    run: (ctx, event) => countFeaturedUses(ctx.store, event.payload.statusId),
+  }),
   // Search index (docs/search.md): a batch's documents in one engine write
   on({
     name: "search.index_status",
@@ -70,8 +93,22 @@ const created: Subscriber<any>[] = [
   }),
   fetchCard("cards.fetch", "status.created"),
   // A local quote of a remote status asks its author's server (federation/quotes.ts)
-  on({ name: "federation.quote_request", on: "status.created", delayMs: onlyIfStatusHas("pendingQuote"), lane: "network", localOnly: true, run: (ctx, event) => sendQuoteRequest(ctx, event.payload) }),
-  on({ name: "federation.send_create", on: "status.created", delayMs: onlyIfStatusHas("remoteAudience"), lane: "network", localOnly: true, run: (ctx, event) => sendCreate(ctx, event.payload) }),
+  on({
+    name: "federation.quote_request",
+    on: "status.created",
+    delayMs: onlyIfStatusHas("pendingQuote"),
+    lane: "network",
+    localOnly: true,
+    run: (ctx, event) => sendQuoteRequest(ctx, event.payload),
+  }),
+  on({
+    name: "federation.send_create",
+    on: "status.created",
+    delayMs: onlyIfStatusHas("remoteAudience"),
+    lane: "network",
+    localOnly: true,
+    run: (ctx, event) => sendCreate(ctx, event.payload),
+  }),
 ];
 
 /** status.updated (domain/statuses/edit.ts): the record already holds the new version. */

@@ -1,7 +1,8 @@
 // Jobs that no event announces: timers an action enqueues for later (an Idempotency-Key's expiry, a poll's
 // end, a scheduled status, the trends refresh chain), the stream signal of a filter change, and Fedify's
 // queued messages (federation/queue.ts). Names are in domain/job-names.ts.
-import type { JobHandler } from "../jobs/registry.ts";
+import type { Deps } from "../deps.ts";
+import type { JobContext, JobHandler } from "../jobs/registry.ts";
 import type { Lane } from "../jobs/lanes.ts";
 import {
   FEDERATION_MESSAGE_JOB, FILTERS_CHANGED_JOB, IDEMPOTENCY_EXPIRY, NOOP_JOB, POLL_EXPIRY, SCHEDULED_PUBLISH, TRENDS_REFRESH,
@@ -14,7 +15,11 @@ import { publishScheduled } from "../domain/statuses/scheduled-publish.ts";
 import { refreshTrends, type TrendsRefresh } from "../domain/trends/refresh.ts";
 import { STREAM_TOPIC } from "../domain/streaming/signals.ts";
 import { runFederationMessage } from "../federation/jobs.ts";
+import { federationRemote } from "../federation/remote.ts";
 import { expireIdempotency } from "../store/statuses.ts";
+
+/** A job's context as the domain's Deps: what the job thread has, and other servers through federation. */
+export const withRemote = <C extends Omit<JobContext, "job">>(ctx: C): C & Pick<Deps, "remote"> => ({ ...ctx, remote: federationRemote });
 
 export const TIMER_HANDLERS: Record<string, JobHandler> = {
   /** Used by benchmarks of the queue itself. */
@@ -23,7 +28,7 @@ export const TIMER_HANDLERS: Record<string, JobHandler> = {
     await ctx.store.write(() => expireIdempotency(ctx.store, payload.accountId, payload.key, payload.statusId));
   },
   [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
-  [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(ctx, payload),
+  [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(withRemote(ctx), payload),
   [TRENDS_REFRESH]: (ctx, payload: TrendsRefresh) => refreshTrends(ctx, payload),
   // For the streaming hub on the main thread; running twice is harmless. Enqueued by every filter write
   // (domain/filters/manage.ts), in the write's transaction.
