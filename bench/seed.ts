@@ -7,6 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
+import { federationRemote } from "../src/federation/remote.ts";
 import { openStore } from "../src/store/db.ts";
 import { followerIdsOf } from "../src/store/relationships.ts";
 import { createAccounts, SEED_PASSWORD } from "./seed/accounts.ts";
@@ -31,7 +32,7 @@ const started = performance.now();
 const config = loadConfig({ ...process.env, WARREN_DATA_DIR: dataDir, WARREN_URL: SEED_URL, WARREN_LOG: "off" });
 const store = openStore(config.dataDir);
 const jobs = await seedJobQueue(store, config);
-const deps = { config, store, jobs };
+const deps = { config, store, jobs, remote: federationRemote };
 const random = new Random(size.seed);
 console.error(`seeding ${dataDir}: ${size.accounts} accounts, ${size.statuses} statuses, seed ${size.seed}`);
 

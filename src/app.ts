@@ -3,9 +3,9 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { Kind } from "@sinclair/typebox";
 import { loadConfig, type Config } from "./config.ts";
-import type { Deps } from "./deps.ts";
+import type { AppDeps } from "./deps.ts";
 import { openStore } from "./store/db.ts";
-import { createJobQueue } from "./jobs/runner.ts";
+import { openJobQueue } from "./compose.ts";
 import { jobMetrics } from "./lib/metrics/counters.ts";
 import { ensureVapidKeys } from "./domain/push/vapid.ts";
 import { corsPlugin } from "./http/plugins/cors.ts";
@@ -62,6 +62,7 @@ import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
 import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
+import { federationRemote } from "./federation/remote.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { adminPages } from "./http/admin-pages/routes.ts";
 import { recordedEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
@@ -70,16 +71,16 @@ import { requestLogPlugin } from "./http/metrics/request-log.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
 import { emailRoutes } from "./http/api/v1/emails.ts";
 
-export function createDeps(config: Config = loadConfig()): Deps {
+export function createDeps(config: Config = loadConfig()): AppDeps {
   const store = openStore(config.dataDir);
   ensureVapidKeys(store);
-  const jobs = createJobQueue(store, config, { observer: jobMetrics });
-  return { config, store, jobs };
+  const jobs = openJobQueue(store, config, { observer: jobMetrics });
+  return { config, store, jobs, remote: federationRemote };
 }
 
 // Typed as AnyElysia: the type inferred from thirty-odd route groups went past TypeScript's instantiation
 // depth (TS2589 wherever ReturnType<typeof buildApp> was used), and nothing reads the routes' types.
-export function buildApp(deps: Deps): AnyElysia {
+export function buildApp(deps: AppDeps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
   const app = new Elysia({ name: "warren", normalize: false })

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDeps } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { AppDeps, Deps } from "../../src/deps.ts";
 import { onStatusCreated } from "../../src/domain/timelines/distribute.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { insertAccount } from "../../src/store/accounts.ts";
@@ -18,7 +18,7 @@ import { localAccount, statusOf } from "../scenarios/fan-out.ts";
 const WRITE_BATCH = 2_000;
 
 export interface World {
-  deps: Deps;
+  deps: AppDeps;
   close(): Promise<void>;
 }
 

@@ -4,9 +4,10 @@
 // the actions and their subscribers (fan-out, notifications…) write, and no backlog of jobs: a benchmark
 // server started on it measures its requests, not a queue catching up with the seeding.
 import type { Config } from "../../src/config.ts";
-import type { JobContext } from "../../src/jobs/handlers/index.ts";
+import type { JobContext } from "../../src/jobs/registry.ts";
 import type { EnqueueOptions, JobQueue } from "../../src/jobs/queue.ts";
 import { loadRegistry, runHandler, type Registry } from "../../src/jobs/registry.ts";
+import { jobTable } from "../../src/compose.ts";
 import type { Store } from "../../src/store/db.ts";
 
 interface PendingJob {
@@ -27,7 +28,7 @@ export interface SeedJobQueue extends JobQueue {
 }
 
 export async function seedJobQueue(store: Store, config: Config): Promise<SeedJobQueue> {
-  const registry: Registry = await loadRegistry([]);
+  const registry: Registry = await loadRegistry(jobTable(), []);
   let pending: PendingJob[] = [];
   let counter = 0;
   let ran = 0;

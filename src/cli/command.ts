@@ -1,9 +1,10 @@
 // What every operator command shares: the store opened on the configured data directory, and exit codes
 // (0 ok, 1 failed, 64 usage) with one line on stderr for what went wrong.
 import { loadConfig } from "../config.ts";
-import type { Deps } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
+import { federationRemote } from "../federation/remote.ts";
 import { openStore } from "../store/db.ts";
-import { createJobQueue } from "../jobs/runner.ts";
+import { openJobQueue } from "../compose.ts";
 import { ApiError } from "../lib/errors.ts";
 
 /** The command line is wrong: usage is printed, exit 64. */
@@ -11,7 +12,7 @@ export class UsageError extends Error {}
 /** The command could not be carried out: exit 1. */
 export class Failure extends Error {}
 
-export type Subcommand = (deps: Deps, args: string[]) => Promise<void>;
+export type Subcommand = (deps: AppDeps, args: string[]) => Promise<void>;
 
 export async function runSubcommand(group: string, usage: string, subcommands: Record<string, Subcommand>, args: string[]): Promise<number> {
   const [name, ...rest] = args;
@@ -22,7 +23,7 @@ export async function runSubcommand(group: string, usage: string, subcommands: R
   }
   const config = loadConfig();
   const store = openStore(config.dataDir);
-  const deps: Deps = { config, store, jobs: createJobQueue(store, config) };
+  const deps: AppDeps = { config, store, jobs: openJobQueue(store, config), remote: federationRemote };
   try {
     await run(deps, rest);
     return 0;

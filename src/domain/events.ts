@@ -3,13 +3,12 @@
 // run) and an origin: `local` for what this server's users did, `remote` for what arrived from another
 // server, which is never delivered back out.
 //
-// Recording an event enqueues one job per subscriber (src/domain/subscribers.ts), in the same transaction as
+// Recording an event enqueues one job per subscriber (src/reactions), in the same transaction as
 // the change, so each subscriber runs, fails and is retried on its own, and none is lost or run for a change
 // that did not commit. GoToSocial's "one message per user action, fanned out to surface and federate",
 // kept inside our transactions.
-import type { Config } from "../config.ts";
+import type { Deps } from "../deps.ts";
 import type { EnqueueOptions, JobEnqueuer } from "../jobs/queue.ts";
-import type { Store } from "../store/db.ts";
 import type { Visibility } from "../store/records.ts";
 import type { EmitSignal } from "./streaming/signals.ts";
 
@@ -131,11 +130,8 @@ export interface DomainEvent<T extends EventType = EventType> {
   at: number;
 }
 
-/** What a subscriber gets when it runs (a job's context): the store, follow-up jobs, stream signals. */
-export interface SubscriberContext {
-  store: Store;
-  config: Config;
-  jobs: JobEnqueuer;
+/** What a subscriber gets when it runs (a job's context): the domain's Deps, and stream signals. */
+export interface SubscriberContext extends Deps {
   emit: EmitSignal;
   job: { attempt: number };
 }

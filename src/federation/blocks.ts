@@ -1,7 +1,7 @@
 // Blocks across servers (docs/federation.md). Incoming: a remote actor's Block of a local account, and its
 // Undo, call the same block cores as the API (domain/relationships/block.ts) with the remote account as actor
 // and origin "remote": the core removes the follows both ways and the local account sees `blocked_by`.
-// Outgoing: local-only subscribers (domain/subscribers.ts) send a local account's Block of a remote one, and
+// Outgoing: local-only subscribers (reactions/relationships.ts) send a local account's Block of a remote one, and
 // its Undo when lifted. The Block alone ends the follows on the other side (its receiver removes them both
 // ways, as this server and Mastodon do), so the block core records no follow.removed and no Undo(Follow) or
 // Reject(Follow) goes with it.
@@ -13,7 +13,7 @@ import type { AccountRecord } from "../store/records.ts";
 import { getBlock, isBlocking } from "../store/relationships.ts";
 import { block, unblock } from "../domain/relationships/block.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
-import { asDeps, type FederationDeps } from "./context.ts";
+import type { FederationDeps } from "./context.ts";
 import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
@@ -37,7 +37,7 @@ export async function onBlock(deps: FederationDeps, ctx: InboxContext<void>, act
   const found = await parties(deps, ctx, activity);
   if (!found) return;
   try {
-    await block(asDeps(deps), found.actor, found.target, "remote");
+    await block(deps, found.actor, found.target, "remote");
   } catch (error) {
     if (!(error instanceof NotPermitted)) throw error;
   }
@@ -46,7 +46,7 @@ export async function onBlock(deps: FederationDeps, ctx: InboxContext<void>, act
 /** Undo(Block), once follows.ts's onUndo has checked that the Undo's actor is the Block's. */
 export async function undoBlock(deps: FederationDeps, ctx: InboxContext<void>, activity: Block): Promise<void> {
   const found = await parties(deps, ctx, activity);
-  if (found) await unblock(asDeps(deps), found.actor, found.target, "remote");
+  if (found) await unblock(deps, found.actor, found.target, "remote");
 }
 
 // Outgoing (subscribers)

@@ -39,7 +39,7 @@ function pageOf(deps: FederationDeps, list: Lister, owner: AccountRecord, cursor
   if (cursor !== FIRST && !maxId) return null;
   const budget = new RowBudget();
   // The lists take Deps but read only the store.
-  const page = list(deps as unknown as Deps, null, owner.id, { limit: PAGE_SIZE, maxId, budget });
+  const page = list(deps, null, owner.id, { limit: PAGE_SIZE, maxId, budget });
   const last = budget.stoppedAt ?? (page.full ? page.entries.at(-1)?.cursor : null);
   return { accounts: page.entries.map((entry) => entry.account), nextCursor: last ? publicId(last) : null };
 }

@@ -1,6 +1,6 @@
 // Follows across servers (docs/federation.md). Incoming: the inbox listeners for Follow, Accept, Reject and
 // Undo(Follow) (dispatched by undo.ts) call the same cores as the API (domain/relationships) with the remote
-// account as actor and origin "remote". Outgoing: local-only subscribers (domain/subscribers.ts) turn local events into
+// account as actor and origin "remote". Outgoing: local-only subscribers (reactions/relationships.ts) turn local events into
 // activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
 // becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
 // Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
@@ -14,7 +14,7 @@ import { getFollow, getFollowRequest, isFollowing } from "../store/relationships
 import { follow as followCore, unfollow } from "../domain/relationships/follow.ts";
 import { authorize, reject } from "../domain/relationships/follow-requests.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
-import { asDeps, type FederationDeps } from "./context.ts";
+import type { FederationDeps } from "./context.ts";
 import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
@@ -57,7 +57,7 @@ export async function onFollow(deps: FederationDeps, ctx: InboxContext<void>, ac
   const actor = await remoteSender(deps, activity.actorId);
   if (!target || !actor || !activity.id) return;
   try {
-    await followCore(asDeps(deps), actor, target, { uri: activity.id.href }, "remote");
+    await followCore(deps, actor, target, { uri: activity.id.href }, "remote");
   } catch (error) {
     if (error instanceof NotPermitted) return sendReject(ctx, target, actor, activity.id.href);
     throw error;
@@ -82,7 +82,7 @@ export async function onAccept(deps: FederationDeps, ctx: InboxContext<void>, ac
   const found = await answered(deps, ctx, activity);
   if (!found) return;
   try {
-    await authorize(asDeps(deps), found.remote, found.local, "remote");
+    await authorize(deps, found.remote, found.local, "remote");
   } catch (error) {
     if (!(error instanceof NotFound)) throw error;
   }
@@ -92,19 +92,19 @@ export async function onReject(deps: FederationDeps, ctx: InboxContext<void>, ac
   const found = await answered(deps, ctx, activity);
   if (!found) return;
   if (getFollowRequest(deps.store, found.local.id, found.remote.id)) {
-    await reject(asDeps(deps), found.remote, found.local, "remote").catch((error) => {
+    await reject(deps, found.remote, found.local, "remote").catch((error) => {
       if (!(error instanceof NotFound)) throw error;
     });
   } else {
     // A Reject of an accepted follow: it was removed from the followers.
-    await unfollow(asDeps(deps), found.local, found.remote, "remote");
+    await unfollow(deps, found.local, found.remote, "remote");
   }
 }
 
 export async function undoFollow(deps: FederationDeps, ctx: InboxContext<void>, follow: Follow): Promise<void> {
   const target = localAccountOf(ctx, deps, follow.objectId);
   const actor = await remoteSender(deps, follow.actorId);
-  if (target && actor) await unfollow(asDeps(deps), actor, target, "remote");
+  if (target && actor) await unfollow(deps, actor, target, "remote");
 }
 
 // Outgoing (subscribers)

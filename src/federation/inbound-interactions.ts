@@ -13,7 +13,7 @@ import { discardAndRecord } from "../domain/statuses/delete.ts";
 import { editRemoteStatus, statusByUri } from "../domain/statuses/remote.ts";
 import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { settleQuote } from "../domain/quotes/remote.ts";
-import { asDeps, type FederationDeps } from "./context.ts";
+import type { FederationDeps } from "./context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
 import { followedFromHere } from "./inbound-notes.ts";
 import { isNoteLike, isPublic, NOTE_LIMITS, sameOrigin } from "./note-checks.ts";
@@ -37,7 +37,7 @@ function announceVisibility(activity: Announce): ReblogVisibility {
 /** A status's author takes back its reblog wrapper (an Undo(Announce), or a Delete of the Announce). */
 async function takeBack(deps: FederationDeps, actor: AccountRecord, wrapper: StatusRecord): Promise<void> {
   const original = getStatus(deps.store, wrapper.reblogOfId!);
-  if (original) await unreblog(asDeps(deps), actor, original, "remote");
+  if (original) await unreblog(deps, actor, original, "remote");
 }
 
 /** Announce: a reblog, when the booster is followed from here or boosts a local status (fetched if unknown). */
@@ -50,7 +50,7 @@ export async function onAnnounce(deps: FederationDeps, _ctx: InboxContext<void>,
   if (!followedFromHere(deps, actor.id) && !original?.local) return;
   original ??= await fetchStatus(deps, objectId);
   if (!original || original.reblogOfId) return;
-  await unlessRefused(reblog(asDeps(deps), actor, original, announceVisibility(activity), { uri: id.href }));
+  await unlessRefused(reblog(deps, actor, original, announceVisibility(activity), { uri: id.href }));
 }
 
 /** Like: a favourite of one of our statuses (others' are not counted here). */
@@ -58,7 +58,7 @@ export async function onLike(deps: FederationDeps, _ctx: InboxContext<void>, act
   const actor = await remoteSender(deps, activity.actorId);
   const status = activity.objectId ? statusByUri(deps, activity.objectId.href) : undefined;
   if (!actor || !status?.local || status.reblogOfId) return;
-  await unlessRefused(favourite(asDeps(deps), actor, status, "remote"));
+  await unlessRefused(favourite(deps, actor, status, "remote"));
 }
 
 /** Undo(Like) and Undo(Announce) (dispatched by follows.ts onUndo): only the actor of the undone activity. */
@@ -67,7 +67,7 @@ export async function undoInteraction(deps: FederationDeps, undo: Undo, object: 
   if (!actor || object.actorId?.href !== actor.uri) return;
   if (object instanceof Like) {
     const status = object.objectId ? statusByUri(deps, object.objectId.href) : undefined;
-    if (status?.local) await unfavourite(asDeps(deps), actor, status, "remote");
+    if (status?.local) await unfavourite(deps, actor, status, "remote");
     return;
   }
   const wrapper = object.id ? statusByUri(deps, object.id.href) : undefined;
@@ -82,7 +82,7 @@ export async function onStatusDelete(deps: FederationDeps, activity: Delete): Pr
   const actor = await remoteSender(deps, activity.actorId);
   if (!actor || status.accountId !== actor.id) return;
   if (status.reblogOfId) await takeBack(deps, actor, status);
-  else await discardAndRecord(asDeps(deps), status, "remote");
+  else await discardAndRecord(deps, status, "remote");
 }
 
 /** Update of a Note by its author: new content, content warning and sensitivity, marked edited. */
@@ -98,11 +98,11 @@ export async function onStatusUpdate(deps: FederationDeps, ctx: Context<void>, a
   if (!draft || draft.uri !== status.uri) return;
   const now = Date.now();
   const updated = note.updated ? Math.min(Number(note.updated.epochMilliseconds), now) : now;
-  await editRemoteStatus(asDeps(deps), status, { content: draft.content, spoilerText: draft.spoilerText, sensitive: draft.sensitive, editedAt: updated });
+  await editRemoteStatus(deps, status, { content: draft.content, spoilerText: draft.spoilerText, sensitive: draft.sensitive, editedAt: updated });
   // FEP-044f: the quoting server sends an Update once the quoted author's server authorized the quote (quotes.ts
   // verified that authorization while reading the Note).
   const quote = draft.quote;
   if (status.quote?.state === "pending" && quote?.state === "accepted" && quote.statusId === status.quote.statusId && quote.authorizationUri) {
-    await settleQuote(asDeps(deps), status.id, { authorizationUri: quote.authorizationUri });
+    await settleQuote(deps, status.id, { authorizationUri: quote.authorizationUri });
   }
 }

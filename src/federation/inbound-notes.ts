@@ -14,7 +14,7 @@ import type { AccountRecord } from "../store/records.ts";
 import { followerIdsOf } from "../store/relationships.ts";
 import { statusByUri, storeRemoteStatus, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import { getStatus } from "../store/statuses.ts";
-import { asDeps, type FederationDeps } from "./context.ts";
+import type { FederationDeps } from "./context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
@@ -48,5 +48,5 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only
   // the parent: each fetch may take two 10 s requests (Note, author), and the inbox job has a minute.
   if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, 0);
-  await storeRemoteStatus(asDeps(deps), author, draft);
+  await storeRemoteStatus(deps, author, draft);
 }

@@ -9,10 +9,12 @@
 import { createFederation, type Federation } from "@fedify/fedify";
 import { Accept, Announce, Block, Create, Delete, Follow, Like, Move, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
+import type { Deps } from "../deps.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { accountVisible } from "../domain/accounts/read.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { LmdbKvStore } from "./kv.ts";
+import { federationRemote } from "./remote.ts";
 import { JobMessageQueue } from "./queue.ts";
 import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
@@ -32,6 +34,9 @@ import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 import { onMove } from "./moves.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 
+/** What a thread's federation is built from: a job context has these, and the federation adds `remote`. */
+type ThreadDeps = Pick<Deps, "store" | "config" | "jobs">;
+
 export interface WarrenFederation {
   federation: Federation<void>;
   queue: JobMessageQueue;
@@ -49,7 +54,7 @@ function localAccount(store: Store, identifier: string): AccountRecord | null {
 }
 
 /** This thread's federation for `deps.store`, built on first use; it listens on its queue at once. */
-export function federationFor(deps: FederationDeps): WarrenFederation {
+export function federationFor(deps: ThreadDeps): WarrenFederation {
   let existing = built.get(deps.store);
   if (!existing) {
     existing = buildFederation(deps);
@@ -58,7 +63,9 @@ export function federationFor(deps: FederationDeps): WarrenFederation {
   return existing;
 }
 
-function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederation {
+function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation {
+  // What the inbox listeners hand the domain cores: this thread's Deps.
+  const deps: Deps = { store, config, jobs, remote: federationRemote };
   const queue = new JobMessageQueue(store, jobs, messageGate({ store, config }));
   const federation = createFederation<void>({
     kv: new LmdbKvStore(store),
@@ -81,7 +88,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
   });
   const instance = INSTANCE_ACTOR_IDENTIFIER;
   // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts): who may GET actors and collections.
-  const policy = fetchPolicy({ store, config, jobs }, instance);
+  const policy = fetchPolicy(deps, instance);
 
   federation
     .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
@@ -103,7 +110,6 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
       return account ? accountKeyPairs(store, account.id) : [];
     });
 
-  const deps = { store, config, jobs };
   setInboxListeners(federation, deps);
 
   setStatusCollections(federation, deps, policy.collection);

@@ -1,6 +1,6 @@
 // The job that runs a Fedify message (src/federation/queue.ts) on whichever thread claimed it: that thread's
 // federation listens on its queue and processes the message (a delivery, an incoming activity, a fan-out).
-import type { JobContext } from "../jobs/handlers/index.ts";
+import type { JobContext } from "../jobs/registry.ts";
 import type { FederationMessageJob } from "./queue.ts";
 
 export async function runFederationMessage(ctx: JobContext, payload: FederationMessageJob): Promise<void> {

@@ -11,8 +11,7 @@ import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOption
 import type { Store } from "../store/db.ts";
 import type { JobEnqueuer } from "../jobs/queue.ts";
 import type { MessageGate } from "./delivery.ts";
-
-export const FEDERATION_MESSAGE_JOB = "federation.message";
+import { FEDERATION_MESSAGE_JOB } from "../domain/job-names.ts";
 
 /** The job's payload: the message as JSON text (arbitrary shapes stay out of msgpack's shared structures). */
 export interface FederationMessageJob {

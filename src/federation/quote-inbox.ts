@@ -9,7 +9,7 @@ import type { StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { localAuthorizationUri, revokeByAuthorization, settleQuote } from "../domain/quotes/remote.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
-import { asDeps, type FederationDeps } from "./context.ts";
+import type { FederationDeps } from "./context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
 import { recipientOf } from "./recipients.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
@@ -32,7 +32,7 @@ export async function onQuoteRequest(deps: FederationDeps, ctx: InboxContext<voi
     if (!isNoteLike(note) || note.id?.href !== instrumentId.href) return;
     const draft = await noteDraft(deps, ctx, note, sender);
     if (!draft || draft.quote?.statusId !== target.id) return;
-    quoting = await storeRemoteStatus(asDeps(deps), sender, draft);
+    quoting = await storeRemoteStatus(deps, sender, draft);
   }
   if (quoting.accountId !== sender.id || quoting.quote?.statusId !== target.id) return;
   const actor = new URL(quotedAuthor.uri);
@@ -66,18 +66,18 @@ export async function onQuoteAccept(deps: FederationDeps, ctx: Context<void>, ac
   const quoted = quoting?.quote?.state === "pending" ? getStatus(deps.store, quoting.quote.statusId) : undefined;
   if (!quoting || !quoted) return;
   const authorization = await verifiedAuthorization(deps, ctx, activity.resultId, new URL(quoting.uri), quoted);
-  if (authorization) await settleQuote(asDeps(deps), quoting.id, { authorizationUri: authorization });
+  if (authorization) await settleQuote(deps, quoting.id, { authorizationUri: authorization });
 }
 
 /** Reject of our QuoteRequest: rejected. */
 export async function onQuoteReject(deps: FederationDeps, activity: Reject): Promise<void> {
   const quoting = answeredQuote(deps, activity);
-  if (quoting) await settleQuote(asDeps(deps), quoting.id, null);
+  if (quoting) await settleQuote(deps, quoting.id, null);
 }
 
 /** Delete of a QuoteAuthorization we were given (by its author only): the quote is revoked. */
 export async function onAuthorizationDelete(deps: FederationDeps, activity: Delete): Promise<void> {
   const objectId = activity.objectId;
   const actorId = activity.actorId;
-  if (objectId && actorId && sameOrigin(objectId, actorId)) await revokeByAuthorization(asDeps(deps), objectId.href, actorId.href);
+  if (objectId && actorId && sameOrigin(objectId, actorId)) await revokeByAuthorization(deps, objectId.href, actorId.href);
 }

@@ -1,5 +1,5 @@
 // Outgoing statuses and interactions (docs/federation.md "Statuses (outgoing)"): local-only subscribers on the
-// network lane (domain/subscribers.ts) send, through Fedify's queue:
+// network lane (reactions/statuses.ts, reactions/interactions.ts) send, through Fedify's queue:
 //   status.created   → Create(Note) to remote followers (one delivery per shared inbox), mentioned remote
 //                      accounts, a quoted remote author and, when public or unlisted, the replied-to remote
 //                      author; a direct status

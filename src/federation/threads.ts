@@ -5,7 +5,7 @@
 // author: someone here asked for it. The same checks as for an incoming Create apply (note-draft.ts).
 import type { StatusRecord } from "../store/records.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
-import { asDeps, type FederationDeps } from "./context.ts";
+import type { FederationDeps } from "./context.ts";
 import { isBlockedUrl } from "./domain-policy.ts";
 import { context } from "./fedify-context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
@@ -42,5 +42,5 @@ export async function fetchStatus(
   if (!draft.parent && note.replyTargetId && ancestors > 0 && Date.now() < until) {
     draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until);
   }
-  return storeRemoteStatus(asDeps(deps), author, draft);
+  return storeRemoteStatus(deps, author, draft);
 }

@@ -5,7 +5,7 @@
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import type { ClaimedJob } from "../store/jobs.ts";
-import type { BatchJobHandler, JobContext } from "./handlers/index.ts";
+import type { BatchJobHandler, JobContext } from "./registry.ts";
 import type { JobEnqueuer, JobEvent } from "./queue.ts";
 import { runBatchHandler, runHandler, type Outcome, type Registry } from "./registry.ts";
 

@@ -12,8 +12,6 @@ import { intoBatches, LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import type { JobEvent } from "./queue.ts";
 import type { Outcome } from "./registry.ts";
 
-// A separate entry point: `bun build --compile` must list src/jobs/worker.ts as an extra entrypoint.
-const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_WAIT_MS = 2000;
 
@@ -48,9 +46,13 @@ export class WorkerPool implements Executor {
   private waiting = new Map<Lane, ClaimedJob[]>(LANES.map((lane) => [lane, []]));
   private closing = false;
 
-  /** `report` receives outcomes as jobs finish; `wake` is called when a worker asks the runner to look for jobs. */
+  /**
+   * `spawnWorker` starts a worker thread (the composition root's entry, which serves jobs through worker.ts); `report`
+   * receives outcomes as jobs finish; `wake` is called when a worker asks the runner to look for jobs.
+   */
   constructor(
     private size: number,
+    private spawnWorker: () => Worker,
     private config: Config,
     private hub: EventHub,
     private timeoutMs: (type: string) => number,
@@ -79,7 +81,7 @@ export class WorkerPool implements Executor {
   }
 
   private spawn(): void {
-    const slot: Slot = { worker: new Worker(WORKER_URL), state: "starting", running: new Map(), onClosed: null };
+    const slot: Slot = { worker: this.spawnWorker(), state: "starting", running: new Map(), onClosed: null };
     this.slots.add(slot);
     slot.worker.addEventListener("message", (event) => this.receive(slot, (event as MessageEvent<FromWorker>).data));
     slot.worker.addEventListener("error", (event) => this.replace(slot, `worker crashed: ${(event as ErrorEvent).message}`));

@@ -1,11 +1,50 @@
-// The handlers one thread runs: the built-in registry plus the modules named in config.jobHandlerModules.
-// Loaded the same way on the main thread and in each worker, so both agree on types and time limits.
+// The handlers one thread runs: the table the composition root gives the queue (src/compose.ts) plus the
+// modules named in config.jobHandlerModules. Loaded the same way on the main thread and in each worker (whose
+// entry builds the same table), so both agree on types and time limits. This module knows no job type: every
+// one comes from the table.
 import { pathToFileURL } from "node:url";
-import * as builtIn from "./handlers/index.ts";
-import { subscriberJobs, type BatchJobHandler, type JobContext, type JobHandler, type JobHandlerModule } from "./handlers/index.ts";
+import type { Config } from "../config.ts";
+import type { Store } from "../store/db.ts";
 import { DEFAULT_LANE, isLane, type Lane } from "./lanes.ts";
+import type { JobEnqueuer, JobEvent } from "./queue.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface JobContext {
+  store: Store;
+  config: Config;
+  /** Follow-up jobs, inside a `store.write` like everywhere else. */
+  jobs: JobEnqueuer;
+  /** Raises an event for listeners on the main thread (`jobs.onEvent`), e.g. for streaming. */
+  emit(event: JobEvent): void;
+  /** The job being run; `attempt` is 1 on the first try. */
+  job: { id: string; type: string; attempt: number };
+}
+
+export type JobHandler = (ctx: JobContext, payload: any) => void | Promise<void>;
+/** Runs several jobs of one type as one (see docs/jobs.md, batches): the context of no job in particular. */
+export type BatchJobHandler = (ctx: Omit<JobContext, "job">, payloads: any[]) => void | Promise<void>;
+
+/** Job types with their handlers: the built-in table, or one made from a WARREN_JOB_HANDLERS_EXTRA module. */
+export interface JobHandlerModule {
+  handlers: Record<string, JobHandler>;
+  /** Types whose jobs in one batch run together through one call; each still needs its `handlers` entry. */
+  batchHandlers?: Record<string, BatchJobHandler>;
+  /** Per-type time limits in ms; a job running longer counts as failed (default 60 s). */
+  timeoutsMs?: Record<string, number>;
+  /** Per-type lanes (src/jobs/lanes.ts); a type not listed runs in `default`. An enqueue may name another. */
+  lanes?: Record<string, Lane>;
+}
+
+/** What the composition root gives the job queue (src/compose.ts builds it from src/reactions). */
+export interface JobTable {
+  /** The built-in job types, known from the start: enqueues before the registry has loaded take their lanes. */
+  builtIn: JobHandlerModule;
+  /** The job types a WARREN_JOB_HANDLERS_EXTRA module brings (it may list event subscribers as well as handlers). */
+  extra(module: unknown): JobHandlerModule[];
+  /** Starts a job worker thread, whose entry builds this same table. */
+  spawnWorker(): Worker;
+}
 
 export interface Registry {
   handler(type: string): JobHandler | undefined;
@@ -22,18 +61,16 @@ export interface Registry {
 export type Outcome = { ok: true } | { ok: false; error: string; permanent: boolean; uncounted?: boolean };
 
 /** The lane of a built-in job type, for enqueues before the registry is loaded. */
-export function builtInLane(type: string): Lane {
-  return (builtIn as JobHandlerModule).lanes?.[type] ?? DEFAULT_LANE;
+export function builtInLane(table: JobTable, type: string): Lane {
+  return table.builtIn.lanes?.[type] ?? DEFAULT_LANE;
 }
 
-export async function loadRegistry(extraModules: string[], defaultTimeoutMs = DEFAULT_TIMEOUT_MS): Promise<Registry> {
+export async function loadRegistry(table: JobTable, extraModules: string[], defaultTimeoutMs = DEFAULT_TIMEOUT_MS): Promise<Registry> {
   const handlers = new Map<string, JobHandler>();
   const batchHandlers = new Map<string, BatchJobHandler>();
   const timeouts = new Map<string, number>();
   const lanes = new Map<string, Lane>();
   const add = (module: JobHandlerModule, from: string) => {
-    if (module.subscribers) add(subscriberJobs(module.subscribers), from);
-    if (!module.handlers && module.subscribers) return;
     if (!module.handlers || typeof module.handlers !== "object") throw new Error(`${from} does not export handlers`);
     for (const [type, handler] of Object.entries(module.handlers)) {
       if (handlers.has(type)) throw new Error(`job type ${type} from ${from} is already registered`);
@@ -49,8 +86,8 @@ export async function loadRegistry(extraModules: string[], defaultTimeoutMs = DE
       lanes.set(type, lane);
     }
   };
-  add(builtIn, "src/jobs/handlers/index.ts");
-  for (const path of extraModules) add(await import(pathToFileURL(path).href), path);
+  add(table.builtIn, "the built-in job table");
+  for (const path of extraModules) for (const module of table.extra(await import(pathToFileURL(path).href))) add(module, path);
   return {
     handler: (type) => handlers.get(type),
     batchHandler: (type) => batchHandlers.get(type),

@@ -16,7 +16,7 @@ import { FAIR_SCAN, FairShare } from "./fair.ts";
 import { LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import { WorkerPool } from "./pool.ts";
 import { committedEnqueuer, type JobEnqueuer, type JobQueue } from "./queue.ts";
-import { builtInLane, loadRegistry, type Registry } from "./registry.ts";
+import { builtInLane, loadRegistry, type JobTable, type Registry } from "./registry.ts";
 
 export interface RunnerOptions {
   /** How often to look for due jobs that no wake-up announced (written by another process, e.g. the CLI). */
@@ -45,7 +45,8 @@ export function backoffMs(attempts: number, baseMs = 1000): number {
 /** The longest delay setTimeout takes. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function createJobQueue(store: Store, config: Config, options: RunnerOptions = {}): JobQueue {
+/** A queue running the job types of `table` (given by the composition root, src/compose.ts). */
+export function createJobQueue(store: Store, config: Config, table: JobTable, options: RunnerOptions = {}): JobQueue {
   const pollMs = options.pollMs ?? 1000;
   const backoffBaseMs = options.backoffBaseMs ?? 1000;
   const stopGraceMs = options.stopGraceMs ?? 10_000;
@@ -66,7 +67,7 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
   const finished: Finished[] = [];
   const fair = new FairShare();
 
-  const jobs: JobEnqueuer = committedEnqueuer(store, (type) => registry?.lane(type) ?? builtInLane(type), wake);
+  const jobs: JobEnqueuer = committedEnqueuer(store, (type) => registry?.lane(type) ?? builtInLane(table, type), wake);
 
   const claiming = () => state === "running" && !paused && executor !== null;
 
@@ -231,13 +232,13 @@ export function createJobQueue(store: Store, config: Config, options: RunnerOpti
     start() {
       starting ??= (async () => {
         state = "running";
-        const loaded = await loadRegistry(config.jobHandlerModules, options.defaultTimeoutMs);
+        const loaded = await loadRegistry(table, config.jobHandlerModules, options.defaultTimeoutMs);
         registry = loaded;
         await releaseOrphans();
         if (state !== "running") return;
         executor =
           config.jobWorkers > 0
-            ? new WorkerPool(config.jobWorkers, config, hub, loaded.timeoutMs, report, wake)
+            ? new WorkerPool(config.jobWorkers, table.spawnWorker, config, hub, loaded.timeoutMs, report, wake)
             : inlineExecutor({ store, config, registry: loaded, jobs, emit: (event) => hub.emit(event) }, report);
         poller = setInterval(wake, pollMs);
         wake();

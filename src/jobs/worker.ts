@@ -1,12 +1,13 @@
-// Entry point of a job worker thread (started by pool.ts; an extra entrypoint of the single executable).
-// It opens its own handle on the same LMDB environment, loads the same handler registry as the main
-// thread, and runs the batches it is sent, several at once; the main thread records outcomes.
+// A job worker thread (started by pool.ts through the composition root's entry, src/job-worker.ts, which
+// hands it the same job table as the main thread's). It opens its own handle on the same LMDB environment,
+// loads the same handler registry as the main thread, and runs the batches it is sent, several at once; the
+// main thread records outcomes.
 import type { Config } from "../config.ts";
 import { openStore } from "../store/db.ts";
 import { runBatch, type ThreadContext } from "./batch.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 import { committedEnqueuer } from "./queue.ts";
-import { errorText, loadRegistry, type Outcome } from "./registry.ts";
+import { errorText, loadRegistry, type JobTable, type Outcome } from "./registry.ts";
 
 declare const self: Worker;
 
@@ -22,19 +23,23 @@ function report(jobId: string, outcome: Outcome): void {
   finished.push({ jobId, outcome });
 }
 
-async function init(config: Config): Promise<ThreadContext> {
+async function init(table: JobTable, config: Config): Promise<ThreadContext> {
   const store = openStore(config.dataDir, { migrate: false });
-  const registry = await loadRegistry(config.jobHandlerModules);
+  const registry = await loadRegistry(table, config.jobHandlerModules);
   // Jobs enqueued here wake the main thread's runner once their write has committed.
   const jobs = committedEnqueuer(store, registry.lane, () => post({ kind: "wake" }));
   return { store, config, registry, jobs, emit: (event) => post({ kind: "event", event }) };
 }
 
-self.onmessage = async (event: MessageEvent<ToWorker>) => {
-  const message = event.data;
+/** Serves the pool's messages in this worker thread, with the jobs of `table`. */
+export function serveJobWorker(table: JobTable): void {
+  self.onmessage = (event: MessageEvent<ToWorker>) => receive(table, event.data);
+}
+
+async function receive(table: JobTable, message: ToWorker): Promise<void> {
   switch (message.kind) {
     case "init":
-      ready = init(message.config);
+      ready = init(table, message.config);
       try {
         await ready;
         post({ kind: "ready" });
@@ -50,4 +55,4 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       post({ kind: "closed" });
       return;
   }
-};
+}

@@ -1,5 +1,5 @@
 // Migration 3: queued jobs of the types that actions enqueued by name before the events backbone become the
-// jobs of the subscribers that do the same work now (src/domain/subscribers.ts), carrying the event those
+// jobs of the subscribers that do the same work now (src/reactions), carrying the event those
 // subscribers read. A frozen table: it describes data written by older releases, so it never changes.
 import type { Store } from "./db.ts";
 import { putJob, type JobRecord, type Lane } from "./jobs.ts";

@@ -15,7 +15,7 @@ import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-pe
 import { staffUser } from "../http/admin-helpers.ts";
 import { buildApp, createDeps } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { AppDeps } from "../../src/deps.ts";
 import { federationFor } from "../../src/federation/index.ts";
 import { eventually } from "../helpers/eventually.ts";
 
@@ -170,7 +170,7 @@ test("a failing server is held back after repeated failures and cleared by an ac
 /** A Warren instance on a fixed loopback port whose process-side (store, jobs, app) can be stopped and started
  * again on the same data directory: a restart, with the HTTP server answering 503 meanwhile. */
 async function restartableInstance(env: Record<string, string>) {
-  let deps: Deps | null = null;
+  let deps: AppDeps | null = null;
   let app: ReturnType<typeof buildApp> | null = null;
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => (app ? app.handle(request) : new Response(null, { status: 503 })) });
   const domain = `127.0.0.1:${server.port}`;

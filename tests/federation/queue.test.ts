@@ -6,7 +6,7 @@ import { Follow } from "@fedify/vocab";
 import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser } from "../helpers/clients.ts";
 import { federationFor } from "../../src/federation/index.ts";
-import { FEDERATION_MESSAGE_JOB } from "../../src/federation/queue.ts";
+import { FEDERATION_MESSAGE_JOB } from "../../src/domain/job-names.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
 import { eventually } from "../helpers/eventually.ts";
 

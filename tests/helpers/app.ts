@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { buildApp, createDeps } from "../../src/app.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { AppDeps } from "../../src/deps.ts";
 
 export const BASE = "http://localhost:3000";
 
 export interface TestApp {
-  deps: Deps;
+  deps: AppDeps;
   app: ReturnType<typeof buildApp>;
   dir: string;
   /** Sends a request; `path` is relative to the instance URL. */

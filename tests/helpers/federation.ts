@@ -5,7 +5,7 @@ import { expect } from "bun:test";
 import { startTestApp, type TestApp } from "./app.ts";
 import { CIRCUIT_PREFIX } from "../../src/federation/delivery.ts";
 import { LmdbKvStore } from "../../src/federation/kv.ts";
-import { FEDERATION_MESSAGE_JOB } from "../../src/federation/queue.ts";
+import { FEDERATION_MESSAGE_JOB } from "../../src/domain/job-names.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
 
 export interface Instance {

@@ -335,7 +335,7 @@ describe("import", () => {
     const { importsOf } = await import("../../src/store/imports.ts");
     const record = importsOf(t.deps.store, user.id.padStart(18, "0"), 1)[0]!;
     expect(record).toMatchObject({ total: 61, processed: 0, finishedAt: null });
-    const ctx = { store: t.deps.store, config: t.deps.config, jobs: t.deps.jobs, emit: () => {}, job: { attempt: 1 } };
+    const ctx = { store: t.deps.store, config: t.deps.config, jobs: t.deps.jobs, remote: t.deps.remote, emit: () => {}, job: { attempt: 1 } };
     const event = { type: "account.import_requested", payload: { accountId: record.accountId, importId: record.id }, at: Date.now(), origin: "local" } as never;
     await Promise.all([runImport(ctx as never, event), runImport(ctx as never, event)]);
     await runImport(ctx as never, event);

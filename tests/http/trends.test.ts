@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { suspendAccount } from "../helpers/moderation.ts";
 import { staffUser } from "./admin-helpers.ts";
-import { refreshTrends, startTrendsRefresh, storeTrends, TRENDS_REFRESH } from "../../src/domain/trends/refresh.ts";
+import { refreshTrends, startTrendsRefresh, storeTrends } from "../../src/domain/trends/refresh.ts";
+import { TRENDS_REFRESH } from "../../src/domain/job-names.ts";
 import { nextRefreshAt, setAutoApprove } from "../../src/store/trends.ts";
 import { block, favourite, follow, get, newUser, post, postStatus, reblog } from "./notifications-helpers.ts";
 

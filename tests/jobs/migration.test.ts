@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
-import { createJobQueue } from "../../src/jobs/runner.ts";
+import { openJobQueue } from "../../src/compose.ts";
 import { openStore } from "../../src/store/db.ts";
 import { claimedJobs, deadJobs, pendingJobs } from "../../src/store/jobs.ts";
 import { schemaVersion } from "../../src/store/migrations.ts";
@@ -39,7 +39,7 @@ test("jobs of schema 1 are re-keyed into the default lane and run", async () => 
     expect(deadJobs(store)).toMatchObject([{ v: 2, lane: "default" }]);
 
     const config = loadConfig({ WARREN_DATA_DIR: dir, WARREN_JOB_WORKERS: "0", WARREN_JOB_HANDLERS_EXTRA: TEST_HANDLERS });
-    const jobs = createJobQueue(store, config);
+    const jobs = openJobQueue(store, config);
     await jobs.start();
     await jobs.drain();
     await jobs.stop();

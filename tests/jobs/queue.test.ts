@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { threadId } from "node:worker_threads";
 import { enqueueJob } from "../../src/jobs/queue.ts";
-import { backoffMs, createJobQueue } from "../../src/jobs/runner.ts";
+import { backoffMs } from "../../src/jobs/runner.ts";
+import { openJobQueue } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { claimJobs, claimedJobs, deadJobs, dueJobs, pendingJobs } from "../../src/store/jobs.ts";
 import { marked, openTestQueue, TEST_HANDLERS, type TestQueue } from "./fixtures/queue.ts";
@@ -131,7 +132,7 @@ test("stop waits for running jobs for a grace period, then releases them to the 
     expect(released!.runAt).toBeLessThanOrEqual(Date.now());
     // A new runner on the same data runs it.
     const config = loadConfig({ WARREN_DATA_DIR: other.dir, WARREN_JOB_WORKERS: "0", WARREN_JOB_HANDLERS_EXTRA: TEST_HANDLERS });
-    const next = createJobQueue(other.store, config);
+    const next = openJobQueue(other.store, config);
     await next.start();
     await next.drain();
     await next.stop();
@@ -158,7 +159,7 @@ describe("start-up", () => {
       claimJobs(store, [alive!], Date.now(), process.ppid);
     });
     const config = loadConfig({ WARREN_DATA_DIR: other.dir, WARREN_JOB_WORKERS: "0", WARREN_JOB_HANDLERS_EXTRA: TEST_HANDLERS });
-    const next = createJobQueue(store, config);
+    const next = openJobQueue(store, config);
     try {
       await next.start();
       await next.drain();
@@ -174,7 +175,7 @@ describe("start-up", () => {
 
   test("rejects when an extra handler module cannot be loaded", async () => {
     const config = loadConfig({ WARREN_DATA_DIR: q.dir, WARREN_JOB_HANDLERS_EXTRA: "/nonexistent/handlers.ts" });
-    const broken = createJobQueue(q.store, config);
+    const broken = openJobQueue(q.store, config);
     await expect(broken.start()).rejects.toThrow();
     await broken.stop();
   });

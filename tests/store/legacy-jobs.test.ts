@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
-import { createJobQueue } from "../../src/jobs/runner.ts";
+import { openJobQueue } from "../../src/compose.ts";
 import { openStore } from "../../src/store/db.ts";
 import { claimedJobs, pendingJobs, type JobRecord } from "../../src/store/jobs.ts";
 import { schemaVersion } from "../../src/store/migrations.ts";
@@ -70,7 +70,7 @@ test("every old job type is renamed to its subscriber, with its event, its lane,
 
     // Nothing they refer to exists, so each subscriber finds nothing to do, and succeeds.
     const config = loadConfig({ WARREN_DATA_DIR: dir, WARREN_JOB_WORKERS: "0", WARREN_ALLOW_PRIVATE_ADDRESSES: "false" });
-    const jobs = createJobQueue(store, config);
+    const jobs = openJobQueue(store, config);
     await jobs.start();
     await jobs.drain();
     await jobs.stop();

@@ -34,8 +34,7 @@ export async function resolveAcct(deps: Deps, acct: string, refetch: boolean): P
   const parsed = parseAcct(deps, acct);
   if (!parsed) return null;
   if (parsed.domain === null) return findAccountByAcct(deps.store, parsed.username, null) ?? null;
-  const { resolveRemoteAccount } = await import("../../federation/remote-accounts.ts");
-  return resolveRemoteAccount(deps, parsed.username, parsed.domain, refetch);
+  return deps.remote.account(deps, parsed.username, parsed.domain, refetch);
 }
 
 /** Adds the account `acct` names; a 422 (Problems on `acct`) when it cannot be resolved, is this account, is

@@ -72,7 +72,7 @@ export async function startImport(deps: Deps, session: Session, input: ImportFor
 
 const acctOf = (deps: Pick<Deps, "config">, account: AccountRecord) => `${account.username}@${account.domain ?? deps.config.domain}`.toLowerCase();
 
-/** The account a row names, or null: known ones first, then the federation's resolver. */
+/** The account a row names, or null: known ones first, then other servers (deps.remote). */
 async function resolveRow(ctx: SubscriberContext, row: ImportRow): Promise<AccountRecord | null> {
   const at = row.acct.indexOf("@");
   const username = row.acct.slice(0, at);
@@ -81,8 +81,7 @@ async function resolveRow(ctx: SubscriberContext, row: ImportRow): Promise<Accou
   const known = findAccountByAcct(ctx.store, username, domain);
   if (known || domain === null) return known && !known.suspended ? known : null;
   try {
-    const { resolveRemoteAccount } = await import("../../federation/remote-accounts.ts");
-    const account = await resolveRemoteAccount(ctx, username, domain);
+    const account = await ctx.remote.account(ctx, username, domain);
     return account && !account.suspended ? account : null;
   } catch {
     return null;
@@ -96,7 +95,7 @@ async function apply(deps: Deps, type: ImportType, actor: AccountRecord, target:
 }
 
 /** Overwrite: undoes the relationships of the import's kind with accounts the file does not list. */
-async function clearOthers(ctx: SubscriberContext, deps: Deps, record: ImportRecord, actor: AccountRecord): Promise<void> {
+async function clearOthers(ctx: SubscriberContext, record: ImportRecord, actor: AccountRecord): Promise<void> {
   const wanted = new Set<string>();
   for (const row of allImportRows(ctx.store, record.id)) wanted.add(row.acct);
   const keyspace = record.type === "following" ? ctx.store.db.follows : record.type === "blocking" ? ctx.store.db.blocks : ctx.store.db.mutes;
@@ -105,9 +104,9 @@ async function clearOthers(ctx: SubscriberContext, deps: Deps, record: ImportRec
   for (const targetId of targets) {
     const target = getAccount(ctx.store, targetId);
     if (!target || wanted.has(acctOf(ctx, target))) continue;
-    if (record.type === "following") await unfollow(deps, actor, target);
-    else if (record.type === "blocking") await unblock(deps, actor, target);
-    else await unmute(deps, actor, target);
+    if (record.type === "following") await unfollow(ctx, actor, target);
+    else if (record.type === "blocking") await unblock(ctx, actor, target);
+    else await unmute(ctx, actor, target);
   }
   await ctx.store.write(() => {
     const current = getImport(ctx.store, record.accountId, record.id);
@@ -118,7 +117,6 @@ async function clearOthers(ctx: SubscriberContext, deps: Deps, record: ImportRec
 /** The accounts.import subscriber. Idempotent: goes on with the rows not yet counted. */
 export async function runImport(ctx: SubscriberContext, event: DomainEvent<"account.import_requested">): Promise<void> {
   const { accountId, importId } = event.payload;
-  const deps = ctx as unknown as Deps;
   const first = getImport(ctx.store, accountId, importId);
   if (!first || first.finishedAt !== null) return;
   const actor = getAccount(ctx.store, accountId);
@@ -126,7 +124,7 @@ export async function runImport(ctx: SubscriberContext, event: DomainEvent<"acco
     await ctx.store.write(() => removeImport(ctx.store, first));
     return;
   }
-  if (!first.cleared) await clearOthers(ctx, deps, first, actor);
+  if (!first.cleared) await clearOthers(ctx, first, actor);
   for (;;) {
     const batch = nextImportRows(ctx.store, importId, BATCH);
     const failed = new Set<unknown[]>();
@@ -134,7 +132,7 @@ export async function runImport(ctx: SubscriberContext, event: DomainEvent<"acco
       const target = await resolveRow(ctx, row);
       try {
         if (!target || target.id === actor.id) throw new Error("unresolved");
-        await apply(deps, first.type, actor, target, row);
+        await apply(ctx, first.type, actor, target, row);
       } catch {
         failed.add(key);
       }

@@ -11,9 +11,7 @@ import {
   filtersOf, getFilter, putFilter, removeFilter, type FilterAction, type FilterContext, type FilterKeywordRecord, type FilterRecord,
 } from "../../store/filters.ts";
 import { checkAccountLimits, validAction, validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
-
-/** The stream signal job (jobs/handlers/stream-signals.ts). */
-export const FILTERS_CHANGED_JOB = "filters.changed";
+import { FILTERS_CHANGED_JOB } from "../job-names.ts";
 
 export interface KeywordAttributes {
   id?: string;

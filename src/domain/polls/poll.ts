@@ -9,9 +9,9 @@ import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { assertVisible } from "../policy/interaction.ts";
 import type { PollDraft } from "./input.ts";
+import { POLL_EXPIRY } from "../job-names.ts";
 
 /** A timer, not an event: closes a poll when it ends (domain/polls/expire.ts). */
-export const POLL_EXPIRY = "polls.expire";
 export type PollExpiry = { statusId: string; expiresAt: number };
 
 /** Inside a write: the poll of `statusId` as drafted, with no votes, and the job that closes it at its end.

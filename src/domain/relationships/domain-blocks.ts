@@ -65,11 +65,9 @@ export async function cleanUpAfterDomainBlock(ctx: Omit<SubscriberContext, "job"
   const { store } = ctx;
   const owner = getAccount(store, accountId);
   if (!owner || !blocksDomain(store, accountId, domain)) return;
-  // The cores need the store and the job enqueuer only (their events), which a subscriber's context has.
-  const deps = ctx as unknown as Deps;
   const ofDomain = (ids: Iterable<string>) => [...ids].map((id) => getAccount(store, id)).filter((a): a is AccountRecord => a?.domain === domain);
-  for (const target of ofDomain(followingIdsOf(store, accountId))) await unfollow(deps, owner, target);
-  for (const follower of ofDomain(followerIdsOf(store, accountId))) await removeFollower(deps, owner, follower);
-  for (const requester of ofDomain(requesterIdsOf(store, accountId))) await reject(deps, owner, requester).catch(() => {});
+  for (const target of ofDomain(followingIdsOf(store, accountId))) await unfollow(ctx, owner, target);
+  for (const follower of ofDomain(followerIdsOf(store, accountId))) await removeFollower(ctx, owner, follower);
+  for (const requester of ofDomain(requesterIdsOf(store, accountId))) await reject(ctx, owner, requester).catch(() => {});
   await store.write(() => clearNotificationsFrom(store, accountId, (fromId) => getAccount(store, fromId)?.domain === domain));
 }

@@ -1,5 +1,5 @@
 // Keeping the search index in step with the records (docs/search.md, "What is indexed, and when"): the
-// subscribers of subscribers.ts call these as things happen, each with the events of one job batch at once
+// subscribers of src/reactions call these as things happen, each with the events of one job batch at once
 // (one engine write per batch), and `warren search deploy` rebuilds everything from the records. All of it
 // is idempotent: indexing a document again replaces it, removing one that is gone changes nothing. The
 // index may lag behind the records; searches check every candidate against the records afterwards

@@ -133,8 +133,7 @@ async function resolveStatusUrl(deps: Deps, q: string): Promise<StatusRecord | n
   } catch {
     return null;
   }
-  const { fetchStatus } = await import("../../federation/threads.ts");
-  return fetchStatus(deps, url);
+  return deps.remote.status(deps, url);
 }
 
 /**
@@ -159,7 +158,7 @@ export async function search(deps: Deps, engine: SearchEngine, viewerId: string 
     return results;
   }
   // `resolve` with another server's URL: the status it serves, fetched with its author and ancestors and stored
-  // (src/federation/threads.ts), or else the account of the actor it serves (fetched and stored if unknown).
+  // (deps.remote: src/federation/threads.ts), or else the account of the actor it serves (fetched and stored if unknown).
   if (input.resolve && viewerId && /^https?:\/\//i.test(q)) {
     const status = wants("statuses") && offset === 0 ? await resolveStatusUrl(deps, q) : null;
     if (status) {
@@ -167,8 +166,7 @@ export async function search(deps: Deps, engine: SearchEngine, viewerId: string 
       return results;
     }
     if (wants("accounts") && offset === 0) {
-      const { resolveRemoteAccountByUrl } = await import("../../federation/remote-accounts.ts");
-      const account = await resolveRemoteAccountByUrl(deps, q);
+      const account = await deps.remote.accountByUrl(deps, q);
       if (account && findable(deps, viewerId, account)) results.accounts.push(account);
     }
     return results;
@@ -178,8 +176,7 @@ export async function search(deps: Deps, engine: SearchEngine, viewerId: string 
   if (input.resolve && viewerId && wants("accounts") && offset === 0 && /^@?[\w.-]+@[\w.-]+(:\d+)?$/.test(q)) {
     const parsed = parseAcct(deps, q);
     if (parsed?.domain) {
-      const { resolveRemoteAccount } = await import("../../federation/remote-accounts.ts");
-      await resolveRemoteAccount(deps, parsed.username, parsed.domain);
+      await deps.remote.account(deps, parsed.username, parsed.domain);
     }
   }
   if (wants("accounts")) results.accounts = await searchAccounts(deps, engine, viewerId, q, { limit: input.limit, offset, following: input.following });

@@ -21,10 +21,10 @@ import { pollDraft, type PollDraft, type PollInput } from "../polls/input.ts";
 import { startPoll } from "../polls/poll.ts";
 import { checkDirectQuote, newQuoteState, quotableStatus, quotingVisibility, recordQuote, withQuoteFallback } from "../quotes/attach.ts";
 import { policyFor } from "../quotes/policy.ts";
+import { IDEMPOTENCY_EXPIRY } from "../job-names.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
-/** A timer, not an event: forgets an Idempotency-Key an hour after its status was posted. */
-export const IDEMPOTENCY_EXPIRY = "status.idempotency_expired";
+/** The payload of the IDEMPOTENCY_EXPIRY timer (a timer, not an event). */
 export type IdempotencyExpiry = { accountId: string; key: string; statusId: string };
 /** Longer input is refused before it is even segmented. */
 const MAX_INPUT_LENGTH = 20_000;

@@ -1,7 +1,7 @@
 // DELETE /api/v1/statuses/:id and unreblog. The request makes the status vanish at once (deletedAt set, out
 // of its account's list and its parent's replies, pin and "has reblogged" rows gone, and the counters of
 // those rows lowered with them); the rest of the removal is the `statuses.removal` subscriber of the
-// `status.deleted` event (domain/subscribers.ts, remove.ts).
+// `status.deleted` event (reactions/statuses.ts, remove.ts).
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";

@@ -1,12 +1,9 @@
 // scheduled_statuses.publish (a timer job due at a scheduled status's time): posts it through postStatus and
 // removes the scheduled status in the same write, so it is published once however often the job runs; a job
 // for a time it no longer has (rescheduled) or for one deleted meanwhile does nothing.
-import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../lib/errors.ts";
-import type { JobEnqueuer } from "../../jobs/queue.ts";
 import { log } from "../../lib/log.ts";
-import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { getScheduledStatus, removeScheduledStatus } from "../../store/scheduled-statuses.ts";
 import { getStatus } from "../../store/statuses.ts";
@@ -17,10 +14,8 @@ import { releaseMedia, type ScheduledPublish } from "./scheduled.ts";
 
 class AlreadyGone extends Error {}
 
-export async function publishScheduled(ctx: { store: Store; config: Config; jobs: JobEnqueuer }, job: ScheduledPublish): Promise<void> {
-  const { store } = ctx;
-  // postStatus only enqueues through deps.jobs, which a job's context can do.
-  const deps = ctx as unknown as Deps;
+export async function publishScheduled(deps: Deps, job: ScheduledPublish): Promise<void> {
+  const { store } = deps;
   const record = getScheduledStatus(store, job.id);
   if (!record || record.scheduledAt !== job.scheduledAt) return;
   const author = getAccount(store, record.accountId);

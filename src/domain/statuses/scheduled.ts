@@ -21,10 +21,10 @@ import type { UserViewer } from "../auth/viewer.ts";
 import { recordEvent } from "../events.ts";
 import { checkAllowedMentions, composeText, createStatus, statusDraft, type NewStatusInput } from "./create.ts";
 import { checkDirectQuote, quotingVisibility } from "../quotes/attach.ts";
+import { SCHEDULED_PUBLISH } from "../job-names.ts";
 
 export const SCHEDULED_LIMITS = { minOffsetMs: 5 * 60_000, perDay: 25, total: 300 } as const;
 /** A timer, not an event: posts a scheduled status at its time. */
-export const SCHEDULED_PUBLISH = "scheduled_statuses.publish";
 export type ScheduledPublish = { id: string; scheduledAt: number };
 
 const DAY_MS = 86_400_000;

@@ -5,8 +5,8 @@ import type { JobEnqueuer } from "../../jobs/queue.ts";
 import type { Store } from "../../store/db.ts";
 import { nextRefreshAt, putNextRefreshAt, putTrendList } from "../../store/trends.ts";
 import { computeTrends } from "./compute.ts";
+import { TRENDS_REFRESH } from "../job-names.ts";
 
-export const TRENDS_REFRESH = "trends.refresh";
 export const REFRESH_EVERY_MS = 10 * 60_000;
 /** A chain whose next run is this late is taken for broken (its job gave up) and started again. */
 const STALE_MS = 3 * REFRESH_EVERY_MS;

@@ -1,6 +1,6 @@
 // The gauges of /metrics, read when scraped: the job queue's backlog from its LMDB keys (so jobs written by
 // any thread or process count), LMDB's map, the streaming hub's connections and the process's CPU and memory.
-import type { Deps } from "../../deps.ts";
+import type { AppDeps as Deps } from "../../deps.ts";
 import { collectHttp } from "../../lib/metrics/http.ts";
 import { labelText, type Collected } from "../../lib/metrics/registry.ts";
 import { jobBacklog, mapUsage } from "../../store/stats.ts";

@@ -6,7 +6,7 @@
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import ipaddr from "ipaddr.js";
-import type { Deps } from "../../deps.ts";
+import type { AppDeps as Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import "../../lib/metrics/counters.ts";
 import { exposition, EXPOSITION_CONTENT_TYPE } from "../../lib/metrics/exposition.ts";

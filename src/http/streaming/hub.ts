@@ -1,7 +1,7 @@
 // One streaming hub per running app (per Deps): it listens to the job queue's events, where handlers raise
 // stream signals from worker threads or the main thread, and renders payloads with the domain loaders and the
 // entities.
-import type { Deps } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireUser, viewerFromToken } from "../../domain/auth/viewer.ts";
 import { loadNotificationById } from "../../domain/notifications/load.ts";
@@ -18,12 +18,12 @@ import { announcementFor, reactionCount } from "../../domain/announcements/annou
 import { presentAnnouncement } from "../../entities/announcement.ts";
 import { publicId } from "../../lib/ids.ts";
 
-const hubs = new WeakMap<Deps, StreamHub>();
+const hubs = new WeakMap<AppDeps, StreamHub>();
 
 /** Payloads as Mastodon's streaming server sends them: JSON-encoded entities, rendered once per signal and
  * recipient (statuses with the recipient's flags and filter results on personal streams, notifications for
  * their recipient). */
-function renderer(deps: Deps): Renderer {
+function renderer(deps: AppDeps): Renderer {
   return {
     status(status, viewerId, context, filteredFor) {
       const filters = { context, accountId: filteredFor ?? viewerId };
@@ -49,7 +49,7 @@ function renderer(deps: Deps): Renderer {
   };
 }
 
-export function streamHub(deps: Deps): StreamHub {
+export function streamHub(deps: AppDeps): StreamHub {
   let hub = hubs.get(deps);
   if (!hub) {
     const created = new StreamHub(deps.store, renderer(deps));
@@ -76,7 +76,7 @@ export function streamToken(request: Request): string | null {
 }
 
 /** Every stream needs a user token (Mastodon 4.2+); the streaming server's messages. */
-export function authenticateStream(deps: Deps, request: Request): StreamViewer {
+export function authenticateStream(deps: AppDeps, request: Request): StreamViewer {
   const rawToken = streamToken(request);
   if (!rawToken) throw new StreamRequestError(401, "Missing access token");
   const viewer = viewerFromToken(deps.store, rawToken);

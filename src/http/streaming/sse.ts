@@ -1,7 +1,7 @@
 // Server-sent events: GET /api/v1/streaming/<stream> keeps the response open and writes
 // `event: <name>\ndata: <payload>\n\n` frames, a `:)` comment first and a `:thump` comment every 15 s.
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
 import { openChannel, type StreamName, type StreamViewer } from "../../domain/streaming/channels.ts";
 import type { StreamClient, StreamHub } from "../../domain/streaming/hub.ts";
 import { ErrorBody, Flag, toBool, type FlagValue } from "../schemas.ts";
@@ -62,7 +62,7 @@ function media(query: Query): boolean {
 
 type Context = { request: Request; query: Query; server: unknown };
 
-export const sseRoutes = (deps: Deps) => {
+export const sseRoutes = (deps: AppDeps) => {
   const hub = streamHub(deps);
   const open = (name: (query: Query) => StreamName) => ({ request, query, server }: Context) => {
     const viewer = authenticateStream(deps, request);

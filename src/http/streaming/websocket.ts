@@ -3,7 +3,7 @@
 // {"stream":[…],"event":…,"payload":"<JSON string>"} text frames, pings every 30 s, and closes the socket
 // with 1003 on a binary frame. `?stream=…` subscribes at once. Needs a real server (Bun's upgrade).
 import { Elysia, t } from "elysia";
-import type { Deps } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
 import { openChannel, type Channel, type StreamViewer } from "../../domain/streaming/channels.ts";
 import type { StreamClient, StreamHub } from "../../domain/streaming/hub.ts";
 import { authenticateStream, streamHub, wsError } from "./hub.ts";
@@ -51,11 +51,11 @@ const text = (value: unknown) => (typeof value === "string" ? value : typeof val
 /** `stream` may be a name or, as some clients send it, an array whose first element is the name. */
 const streamName = (value: unknown) => text(Array.isArray(value) ? value[0] : value) ?? "";
 
-function channelOf(deps: Deps, viewer: StreamViewer, message: StreamMessage): Channel {
+function channelOf(deps: AppDeps, viewer: StreamViewer, message: StreamMessage): Channel {
   return openChannel(deps.store, viewer, streamName(message.stream), { tag: text(message.tag), list: text(message.list) });
 }
 
-function handleMessage(deps: Deps, hub: StreamHub, socket: Socket, message: unknown): void {
+function handleMessage(deps: AppDeps, hub: StreamHub, socket: Socket, message: unknown): void {
   const current = session(socket);
   if (!current) return;
   if (message instanceof Uint8Array || message instanceof ArrayBuffer) return socket.close(1003, "binary frames are not supported");
@@ -76,7 +76,7 @@ const ConnectQuery = t.Object({
   list: t.Optional(t.String()),
 });
 
-export const websocketRoutes = (deps: Deps) => {
+export const websocketRoutes = (deps: AppDeps) => {
   const hub = streamHub(deps);
   return new Elysia({ name: "streaming-websocket-routes", seed: deps.store.dir }).ws("/api/v1/streaming", {
     query: ConnectQuery,

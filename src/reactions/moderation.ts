@@ -1,0 +1,37 @@
+// What follows staff's decisions and users' reports (domain/admin, domain/reports; docs/admin.md).
+import type { Subscriber } from "../domain/events.ts";
+import { notifyStaffOfReport } from "../domain/reports/notify-staff.ts";
+import { removeAccountData } from "../domain/admin/accounts-removal.ts";
+import { applyDomainBlockToAccounts } from "../domain/admin/domain-block-accounts.ts";
+import { mailAccountWarning } from "../domain/admin/accounts-mail.ts";
+import { LONG_RUNNING_MS, on } from "./table.ts";
+
+export const MODERATION_REACTIONS: readonly Subscriber<any>[] = [
+  // An admin.report notification to every moderator
+  on({ name: "reports.notify_staff", on: "report.created", lane: "default", run: (ctx, event) => notifyStaffOfReport(ctx, event.payload.reportId) }),
+  // A suspended account's data goes after the retention, unless the suspension was lifted meanwhile;
+  // DELETE /api/v1/admin/accounts/:id has it go at once
+  on({
+    name: "accounts.suspension_removal",
+    on: "account.suspended",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    delayMs: (event) => event.payload.removeAt - event.at,
+    run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, event.payload.suspendedAt),
+  }),
+  on({
+    name: "accounts.data_deletion",
+    on: "account.data_deletion",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => removeAccountData(ctx, event.payload.accountId, null),
+  }),
+  on({
+    name: "moderation.apply_domain_block",
+    on: "instance_domain_block.changed",
+    lane: "backfill",
+    timeoutMs: LONG_RUNNING_MS,
+    run: (ctx, event) => applyDomainBlockToAccounts(ctx, event.payload.domain),
+  }),
+  on({ name: "mail.account_warning", on: "account.warned", lane: "network", run: (ctx, event) => mailAccountWarning(ctx.store, ctx.config, event.payload) }),
+];
