@@ -116,6 +116,8 @@ export interface StatusAudience {
   inReplyToAccountId: string | null;
   /** The author of the status it quotes (who may see it whatever its visibility). */
   quotedAccountId?: string | null;
+  /** Remote accounts that reblogged, favourited or replied to it (one per server inbox): a Delete reaches them. */
+  interactorIds?: string[];
 }
 
 export type EventType = keyof EventPayloads;

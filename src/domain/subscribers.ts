@@ -560,6 +560,32 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendUndoLike(ctx, event.payload),
   }),
+  // Accounts gone or suspended (issue 25 item 2): a deleted local account's actor Delete (federation/account-deletion.ts),
+  // at once or when a suspension's retention ends; a remote account suspended here loses its follows of local
+  // accounts at once, each answered with a Reject(Follow) (domain/admin/suspended-follows.ts)
+  on({
+    name: "federation.send_actor_delete",
+    on: "account.data_deletion",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/account-deletion.ts")).sendActorDelete(ctx, event.payload.accountId),
+  }),
+  on({
+    name: "federation.send_actor_delete_after_retention",
+    on: "account.suspended",
+    lane: "network",
+    localOnly: true,
+    delayMs: (event) => event.payload.removeAt - event.at,
+    run: async (ctx, event) => (await import("../federation/account-deletion.ts")).sendActorDelete(ctx, event.payload.accountId, event.payload),
+  }),
+  on({
+    name: "relationships.end_follows_of_suspended",
+    on: "account.suspended",
+    lane: "default",
+    localOnly: true,
+    timeoutMs: LONG_RUNNING_MS,
+    run: async (ctx, event) => (await import("./admin/suspended-follows.ts")).endFollowsOfSuspended(ctx, event.payload.accountId, event.payload.suspendedAt),
+  }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({
     name: "push.deliver",

@@ -3,7 +3,9 @@
 // favourites and bookmarks, its follows both ways and pending requests both ways, the blocks and mutes it
 // made, its notifications, lists and annual reports, its conversations, followed and featured hashtags,
 // endorsements, domain blocks and thread mutes, its profile texts and images, its tokens. The account
-// record stays, suspended, so its name is never taken by someone else.
+// record stays, suspended, so its name is never taken by someone else, and so do its actor keys (as on
+// Mastodon): the Delete of its actor (src/federation/account-deletion.ts) is signed with the key other
+// servers know, however far the removal has got when it goes out.
 //
 // Run by the subscribers of `account.suspended` (after the retention; only if that very suspension still
 // holds) and `account.data_deletion` (at once). In batches of BATCH rows, one transaction each; idempotent:
@@ -15,7 +17,6 @@ import { getAccount, putAccount } from "../../store/accounts.ts";
 import { dropOwnedRow, ownedRows, type OwnedKeyspace } from "../../store/admin-accounts.ts";
 import { removeAnnualReportsOf } from "../../store/annual-reports.ts";
 import { removeUserIps } from "../../store/user-ips.ts";
-import { removeActorKeys } from "../../store/federation-kv.ts";
 import { removeConversationsOf } from "../../store/conversations.ts";
 import { removeTagFollowsOf } from "../../store/tag-follows.ts";
 import { removeFeaturedTagsOf } from "../../store/featured-tags.ts";
@@ -170,7 +171,6 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     clearNotifications(store, accountId);
     removeAnnualReportsOf(store, accountId);
     removeUserIps(store, accountId);
-    removeActorKeys(store, accountId);
     removeConversationsOf(store, accountId);
     removeTagFollowsOf(store, accountId);
     removeFeaturedTagsOf(store, accountId);
