@@ -89,3 +89,32 @@ test("unblock: the Undo embeds the Block's own id; the Block is served only to t
     expect(unexpectedProblems(peer.requests)).toEqual([]);
   }
 });
+
+test("an Accept naming our Follow by its id alone (no embedded Follow) makes the request a follow", async () => {
+  for (const peer of peers) {
+    const lou = peer.actor("lou", { locked: true });
+    const remote = await resolve(peer, "lou");
+    expect((await json(warren, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" })).requested).toBe(true);
+    const follow = (await eventually(async () => peer.deliveries("Follow").find((r) => r.activity?.object === lou.id))).activity!;
+    const accept = { id: peer.newActivityId(lou, "accept"), type: "Accept", actor: lou.id, object: follow.id };
+    expect((await peer.send(lou, `${aliceUri()}/inbox`, accept)).status).toBe(202);
+    await eventually(async () => (await relationship(warren, alice.token, remote.id)).following);
+  }
+});
+
+test("a follow stored before ids were kept is undone under its fallback id, served like the others", async () => {
+  const peer = peers[1]!; // GoToSocial: matches the Undo by id
+  const ned = peer.actor("ned");
+  const remote = await resolve(peer, "ned");
+  await json(warren, `/api/v1/accounts/${remote.id}/follow`, alice.token, { method: "POST" });
+  await eventually(async () => (await relationship(warren, alice.token, remote.id)).following);
+  // As an older Warren stored it: no uri.
+  const store = warren.t.deps.store;
+  const record = store.db.follows.get([alice.id, remote.id]);
+  await store.write(() => store.db.follows.put([alice.id, remote.id], { ...record, uri: null }));
+  const fallback = `${aliceUri()}/follows/${remote.id}/${record.id}`;
+  expect((await peer.get(ned, fallback)).status).toBe(200);
+  await json(warren, `/api/v1/accounts/${remote.id}/unfollow`, alice.token, { method: "POST" });
+  const undo = await eventually(async () => peer.deliveries("Undo").find((r) => r.activity?.object?.object === ned.id));
+  expect(undo.activity!.object.id).toBe(fallback);
+});
