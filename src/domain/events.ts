@@ -55,9 +55,11 @@ export interface EventPayloads {
   "follow.accepted": { followerId: string; targetId: string };
   "follow.rejected": { requesterId: string; targetId: string; uri?: string | null };
   /** An unfollow, a removal from followers, or a withdrawn request. */
-  "follow.removed": { followerId: string; targetId: string };
+  /** `uri`: the removed follow's (or request's) Follow id, for the Undo or Reject that names it. */
+  "follow.removed": { followerId: string; targetId: string; uri?: string | null };
   "block.created": { blockId: string; blockerId: string; targetId: string };
-  "block.removed": { blockerId: string; targetId: string };
+  /** `uri`: the lifted Block's id, for the Undo that names it. */
+  "block.removed": { blockerId: string; targetId: string; uri?: string | null };
   "mute.created": { muteId: string; accountId: string; targetId: string; expiresAt: number | null };
   "mute.removed": { accountId: string; targetId: string };
   /** A user blocked a domain (domain/relationships/domain-blocks.ts): follows both ways end in the background. */
@@ -117,6 +119,8 @@ export interface StatusAudience {
   inReplyToAccountId: string | null;
   /** The author of the status it quotes (who may see it whatever its visibility). */
   quotedAccountId?: string | null;
+  /** Remote accounts that reblogged, favourited or replied to it (one per server inbox): a Delete reaches them. */
+  interactorIds?: string[];
 }
 
 export type EventType = keyof EventPayloads;

@@ -43,7 +43,8 @@ export const SUBSCRIBER_JOBS = [
   "annual_reports.generate", "accounts.move_followers", "federation.send_move",
   // moderation.ts
   "reports.notify_staff", "accounts.suspension_removal", "moderation.apply_domain_block", "accounts.data_deletion",
-  "mail.account_warning",
+  "mail.account_warning", "federation.send_actor_delete", "federation.send_actor_delete_after_retention",
+  "relationships.end_follows_of_suspended",
   // media.ts
   "media.process", "media.expire_unattached", "media.expire_detached",
   // notifications.ts

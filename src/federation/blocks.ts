@@ -17,11 +17,7 @@ import type { FederationDeps } from "./context.ts";
 import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
-
-/** The id of the Block a local account sends for block `blockId` (under its actor, so it names it). */
-export function blockId(ctx: Context<void>, username: string, id: string): URL {
-  return new URL(`${ctx.getActorUri(username).href}#blocks/${id}`);
-}
+import { blockUriOf } from "../domain/relationships/activity-uris.ts";
 
 /** The remote blocker and local target of a Block (or of the Block an Undo carries). */
 async function parties(deps: FederationDeps, ctx: Context<void>, activity: Block) {
@@ -37,7 +33,7 @@ export async function onBlock(deps: FederationDeps, ctx: InboxContext<void>, act
   const found = await parties(deps, ctx, activity);
   if (!found) return;
   try {
-    await block(deps, found.actor, found.target, "remote");
+    await block(deps, found.actor, found.target, "remote", activity.id?.href);
   } catch (error) {
     if (!(error instanceof NotPermitted)) throw error;
   }
@@ -65,12 +61,13 @@ export async function sendBlock(ctx: SubscriberContext, event: EventPayloads["bl
   if (!accounts) return;
   const [blocker, target] = accounts;
   // Lifted (or lifted and made again, which sends its own) since.
-  if (getBlock(ctx.store, blocker.id, target.id)?.id !== event.blockId) return;
+  const record = getBlock(ctx.store, blocker.id, target.id);
+  if (record?.id !== event.blockId) return;
   const fed = await context(ctx);
   await fed.sendActivity(
     { identifier: blocker.username },
     recipientOf(target),
-    new Block({ id: blockId(fed, blocker.username, event.blockId), actor: fed.getActorUri(blocker.username), object: new URL(target.uri) }),
+    new Block({ id: new URL(blockUriOf(blocker, record)!), actor: fed.getActorUri(blocker.username), object: new URL(target.uri) }),
   );
 }
 
@@ -88,8 +85,8 @@ export async function sendUnblock(ctx: SubscriberContext, event: EventPayloads["
     new Undo({
       id: new URL(`${actor.href}#blocks/${target.id}/undo/${at}`),
       actor,
-      // The removed block's id is not kept; receivers match the Block by its actor and object, as Mastodon does.
-      object: new Block({ actor, object: new URL(target.uri) }),
+      // The Block as it was sent, with its id (GoToSocial matches by it; Mastodon by actor and object).
+      object: new Block({ id: event.uri ? new URL(event.uri) : null, actor, object: new URL(target.uri) }),
     }),
   );
 }

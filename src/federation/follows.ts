@@ -4,6 +4,8 @@
 // activities sent through Fedify, on its queue (our job queue): a local account's request to a remote one
 // becomes a Follow, its unfollow (or withdrawal) an Undo(Follow); a remote follower accepted by the owner an
 // Accept, rejected or removed from followers a Reject(Follow). Remote-origin events are never sent back.
+// Every Follow we send has the id kept with its record (domain/relationships/activity-uris.ts), and every
+// Undo, Accept and Reject embeds the Follow with the id it was sent with, ours or the remote's.
 import { Accept, Follow, Reject, Undo } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
 import { NotFound, NotPermitted } from "../lib/errors.ts";
@@ -18,11 +20,8 @@ import type { FederationDeps } from "./context.ts";
 import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
-
-/** The id of the Follow a local account sends for request `requestId` (under its actor, so it names it). */
-export function followId(ctx: Context<void>, username: string, requestId: string): URL {
-  return new URL(`${ctx.getActorUri(username).href}#follows/${requestId}`);
-}
+import { followUriOf } from "../domain/relationships/activity-uris.ts";
+import { followOwnerOf } from "./relationship-objects.ts";
 
 async function sendAccept(ctx: Context<void>, owner: AccountRecord, follower: AccountRecord, followUri: string | null): Promise<void> {
   const actor = ctx.getActorUri(owner.username);
@@ -69,8 +68,8 @@ export async function onFollow(deps: FederationDeps, ctx: InboxContext<void>, ac
 /** The local follower and remote followee an Accept or Reject of one of our Follows is about. */
 async function answered(deps: FederationDeps, ctx: InboxContext<void>, activity: Accept | Reject) {
   const remote = await remoteSender(deps, activity.actorId);
-  // Our Follow ids are under the follower's actor URI (followId); the object may be that id or the Follow.
-  let local = localAccountOf(ctx, deps, activity.objectId);
+  // Our Follow ids are under the follower's actor URI (activity-uris.ts); the object may be that id or the Follow.
+  let local = localAccountOf(ctx, deps, activity.objectId) ?? followOwnerOf(ctx, deps, activity.objectId);
   if (!local) {
     const object = await activity.getObject({ crossOrigin: "trust" }).catch(() => null);
     if (object instanceof Follow && object.objectId?.href === remote?.uri) local = localAccountOf(ctx, deps, object.actorId);
@@ -121,13 +120,14 @@ export async function sendFollow(ctx: SubscriberContext, event: EventPayloads["f
   if (!accounts) return;
   const [requester, target] = accounts;
   if (requester.domain !== null || target.domain === null) return;
-  if (getFollowRequest(ctx.store, requester.id, target.id)?.id !== event.requestId) return; // withdrawn since
+  const request = getFollowRequest(ctx.store, requester.id, target.id);
+  if (request?.id !== event.requestId) return; // withdrawn since
   const fed = await context(ctx);
   const actor = fed.getActorUri(requester.username);
   await fed.sendActivity(
     { identifier: requester.username },
     recipientOf(target),
-    new Follow({ id: followId(fed, requester.username, event.requestId), actor, object: new URL(target.uri) }),
+    new Follow({ id: new URL(followUriOf(requester, request, true)!), actor, object: new URL(target.uri) }),
   );
 }
 
@@ -167,11 +167,11 @@ export async function sendUnfollow(ctx: SubscriberContext, event: EventPayloads[
       new Undo({
         id: new URL(`${actor.href}#follows/${target.id}/undo/${at}`),
         actor,
-        object: new Follow({ actor, object: new URL(target.uri) }),
+        object: new Follow({ id: event.uri ? new URL(event.uri) : null, actor, object: new URL(target.uri) }),
       }),
     );
   } else if (follower.domain !== null && target.domain === null) {
     if (isFollowing(ctx.store, follower.id, target.id)) return;
-    await sendReject(await context(ctx), target, follower, null);
+    await sendReject(await context(ctx), target, follower, event.uri ?? null);
   }
 }

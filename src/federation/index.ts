@@ -3,7 +3,8 @@
 // Routes: actors at /users/{identifier} (our account URIs: `${url}/users/${username}`; the instance actor's
 // identifier is `instance.actor`, which no username can be), their inboxes, the shared inbox /inbox,
 // outboxes and featured collections (outbox.ts), followers/following collections (collections.ts) and
-// statuses with their activities and our quote authorizations (status-objects.ts). GETs of them obey
+// statuses with their activities and our quote authorizations (status-objects.ts), our Follows and Blocks
+// (relationship-objects.ts). GETs of them obey
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
@@ -32,6 +33,7 @@ import { setStatusCollections } from "./outbox.ts";
 import { setQuoteAuthorizations, setStatusObjects } from "./status-objects.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 import { onMove } from "./moves.ts";
+import { setRelationshipObjects } from "./relationship-objects.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 
 /** What a thread's federation is built from: a job context has these, and the federation adds `remote`. */
@@ -116,6 +118,7 @@ function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation 
   setFollowCollections(federation, deps, policy.collection);
   setStatusObjects(federation, deps);
   setQuoteAuthorizations(federation, deps);
+  setRelationshipObjects(federation, deps);
 
   void federation.startQueue(undefined);
   return { federation, queue };

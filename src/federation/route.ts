@@ -5,7 +5,7 @@
 import { jsonShapeProblem } from "../lib/json-shape.ts";
 import type { FederationDeps } from "./context.ts";
 
-const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
+const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|(?:follows|blocks)\/\d+\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json)/i;
 /** Mastodon's profile URL: those asking it for ActivityPub JSON get the actor, as from /users/username. */

@@ -13,6 +13,7 @@ const follows = () => import("./follows.ts");
 const blocks = () => import("./blocks.ts");
 const profiles = () => import("./profiles.ts");
 const moves = () => import("./moves.ts");
+const accountDeletion = () => import("./account-deletion.ts");
 const quotes = () => import("./quotes.ts");
 const statuses = () => import("./status-delivery.ts");
 
@@ -24,6 +25,7 @@ export const sendBlock = lazily(blocks, "sendBlock");
 export const sendUnblock = lazily(blocks, "sendUnblock");
 export const sendProfileUpdate = lazily(profiles, "sendProfileUpdate");
 export const sendMove = lazily(moves, "sendMove");
+export const sendActorDelete = lazily(accountDeletion, "sendActorDelete");
 export const sendQuoteRequest = lazily(quotes, "sendQuoteRequest");
 export const sendQuoteUpdate = lazily(quotes, "sendQuoteUpdate");
 export const sendAuthorizationDelete = lazily(quotes, "sendAuthorizationDelete");

@@ -5,7 +5,8 @@
 //                      author; a direct status
 //                      only to the personal inboxes of the remote accounts it mentions;
 //   status.updated   → Update(Note) to the same audience;
-//   status.deleted   → Delete(Tombstone), to Public, to the same audience (kept in the event: the record goes);
+//   status.deleted   → Delete(Tombstone), to Public, to the same audience (kept in the event: the record goes)
+//                      and to the remote accounts that reblogged, favourited or replied to it;
 //   reblog.created   → Announce to the reblogger's remote followers and the original's remote author;
 //   reblog.removed   → Undo(Announce) to the same;
 //   favourite.created / removed → Like / Undo(Like) of a remote status, to its author only.
@@ -36,9 +37,11 @@ function remoteRecipient(store: Store, id: string | null): AccountRecord | null 
 /** Who a status reaches on other servers, and whether deliveries may go to shared inboxes. */
 export function reach(store: Store, author: AccountRecord, audience: StatusAudience): { recipients: Recipient[]; preferSharedInbox: boolean } {
   const mentioned = addressedMentions(store, author, audience.mentionIds).filter(deliverable);
+  // Those who hold a copy because they touched it (only a deletion's audience names them).
+  const interactors = (audience.interactorIds ?? []).map((id) => remoteRecipient(store, id)).filter((a) => a !== null);
   // Direct: only the accounts it names, at their own inboxes (a shared inbox would hand it to the server).
-  if (audience.visibility === "direct") return { recipients: mentioned.map(recipientOf), preferSharedInbox: false };
-  const recipients = [...remoteFollowerRecipients(store, author.id), ...mentioned.map(recipientOf)];
+  if (audience.visibility === "direct") return { recipients: [...mentioned, ...interactors].map(recipientOf), preferSharedInbox: false };
+  const recipients = [...remoteFollowerRecipients(store, author.id), ...mentioned.map(recipientOf), ...interactors.map(recipientOf)];
   // The replied-to author outside a private status's audience must not get it (Mastodon's StatusReachFinder).
   const repliedTo = audience.visibility === "private" ? null : remoteRecipient(store, audience.inReplyToAccountId);
   if (repliedTo) recipients.push(recipientOf(repliedTo));

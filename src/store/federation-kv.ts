@@ -108,8 +108,3 @@ export function putActorKeyIfAbsent(store: Store, owner: ActorKeyOwner, algorith
   store.db.federationKv.put(["k", owner, algorithm], record);
   return record;
 }
-
-/** Inside a write: forgets an account's actor keys (its data is removed). */
-export function removeActorKeys(store: Store, owner: ActorKeyOwner): void {
-  for (const key of store.db.federationKv.getKeys({ start: ["k", owner], end: ["k", owner, END] })) store.db.federationKv.remove(key);
-}

@@ -214,7 +214,8 @@ export interface FollowRecord {
   notify: boolean;
   languages: string[] | null;
   createdAt: number;
-  /** ActivityPub id of the Follow activity (remote follows) */
+  /** ActivityPub id of the Follow activity: the remote's for a remote follower, ours
+   * (domain/relationships/activity-uris.ts) for a local one; null on records from before (local followers). */
   uri: string | null;
 }
 
@@ -224,6 +225,8 @@ export interface BlockRecord {
   accountId: string;
   targetId: string;
   createdAt: number;
+  /** ActivityPub id of the Block (domain/relationships/activity-uris.ts); absent on records from before. */
+  uri?: string;
 }
 
 export interface MuteRecord {

@@ -93,7 +93,7 @@ test("on the wire: a local block is one Block to the target (no Undo or Reject b
   const block = await eventually(async () => receivedBy(mallory, "Block", before)[0]);
   expect(block.body.actor).toBe(`http://${a.domain}/users/amy`);
   expect(block.body.object).toBe(mallory.id);
-  expect(block.body.id).toStartWith(`http://${a.domain}/users/amy#blocks/`);
+  expect(block.body.id).toStartWith(`http://${a.domain}/users/amy/blocks/${malloryOnA.id}/`);
   expect(await json(a, `/api/v1/accounts/${amy.id}/followers`, amy.token)).toEqual([]);
   await a.t.deps.jobs.drain();
   const sent = peer.received.slice(before).map((r) => r.body?.type);
@@ -102,7 +102,7 @@ test("on the wire: a local block is one Block to the target (no Undo or Reject b
   await json(a, `/api/v1/accounts/${malloryOnA.id}/unblock`, amy.token, { method: "POST" });
   const undo = await eventually(async () => receivedBy(mallory, "Undo", before)[0]);
   expect(undo.body.actor).toBe(`http://${a.domain}/users/amy`);
-  expect(undo.body.object).toMatchObject({ type: "Block", actor: `http://${a.domain}/users/amy`, object: mallory.id });
+  expect(undo.body.object).toMatchObject({ id: block.body.id, type: "Block", actor: `http://${a.domain}/users/amy`, object: mallory.id });
 });
 
 test("an incoming Block ends the follows both ways and refuses the blocker's Follow; its Undo lifts it", async () => {

@@ -238,6 +238,8 @@ export async function deleteAccountNow(deps: Pick<Deps, "store" | "jobs" | "conf
     ({ account, user }, now) => {
       revokeAllTokens(deps.store, account.id, now);
       const suspended = account.suspended ? account : { ...account, suspended: true, suspendedAt: now, suspensionOrigin: "local" as const };
+      // Its subscribers send the actor's Delete (and find nothing left to remove once the removal below is done).
+      recordEvent(deps, "account.data_deletion", { accountId: account.id });
       return { account: { ...suspended, dataDeletedAt: now }, user: user ? { ...user, disabled: true } : user };
     },
   );

@@ -3,7 +3,9 @@
 // favourites and bookmarks, its follows both ways and pending requests both ways, the blocks and mutes it
 // made, its notifications, lists and annual reports, its conversations, followed and featured hashtags,
 // endorsements, domain blocks and thread mutes, its profile texts and images, its tokens. The account
-// record stays, suspended, so its name is never taken by someone else.
+// record stays, suspended, so its name is never taken by someone else, and so do its actor keys (as on
+// Mastodon): the Delete of its actor (src/federation/account-deletion.ts) is signed with the key other
+// servers know, however far the removal has got when it goes out.
 //
 // Run by the subscribers of `account.suspended` (after the retention; only if that very suspension still
 // holds) and `account.data_deletion` (at once). In batches of BATCH rows, one transaction each; idempotent:
@@ -15,7 +17,6 @@ import { getAccount, putAccount } from "../../store/accounts.ts";
 import { dropOwnedRow, ownedRows, type OwnedKeyspace } from "../../store/admin-accounts.ts";
 import { removeAnnualReportsOf } from "../../store/annual-reports.ts";
 import { removeUserIps } from "../../store/user-ips.ts";
-import { removeActorKeys } from "../../store/federation-kv.ts";
 import { removeConversationsOf } from "../../store/conversations.ts";
 import { removeTagFollowsOf } from "../../store/tag-follows.ts";
 import { removeFeaturedTagsOf } from "../../store/featured-tags.ts";
@@ -34,6 +35,7 @@ import { deleteMediaFile } from "../../media/storage.ts";
 import { recordEvent, type Origin } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { discardStatus } from "../statuses/delete.ts";
+import { blockUriOf, followUriOf } from "../relationships/activity-uris.ts";
 
 export interface RemovalContext {
   store: Store;
@@ -82,14 +84,18 @@ const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: s
     // [accountId, followId] → targetId: whom it follows
     keyspace: "followingIndex",
     take: (ctx, accountId, row, now, origin) => {
-      if (removeFollow(ctx.store, accountId, row.value)) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.value }, origin, now);
+      const removed = removeFollow(ctx.store, accountId, row.value);
+      const uri = removed && followUriOf(getAccount(ctx.store, accountId)!, removed, false);
+      if (removed) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.value, uri }, origin, now);
     },
   },
   {
     // [accountId, followId] → followerId: who follows it
     keyspace: "followersIndex",
     take: (ctx, accountId, row, now, origin) => {
-      if (removeFollow(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.removed", { followerId: row.value, targetId: accountId }, origin, now);
+      const removed = removeFollow(ctx.store, row.value, accountId);
+      const follower = removed && getAccount(ctx.store, row.value);
+      if (removed) recordEvent(ctx, "follow.removed", { followerId: row.value, targetId: accountId, uri: follower ? followUriOf(follower, removed, false) : removed.uri }, origin, now);
       withdrawFollowNotifications(ctx.store, row.value, accountId);
     },
   },
@@ -97,7 +103,9 @@ const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: s
     // [accountId, targetId] → FollowRecord: its pending requests
     keyspace: "followRequests",
     take: (ctx, accountId, row, now, origin) => {
-      if (removeFollowRequest(ctx.store, accountId, row.key[1])) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.key[1] }, origin, now);
+      const removed = removeFollowRequest(ctx.store, accountId, row.key[1]);
+      const uri = removed && followUriOf(getAccount(ctx.store, accountId)!, removed, true);
+      if (removed) recordEvent(ctx, "follow.removed", { followerId: accountId, targetId: row.key[1], uri }, origin, now);
       withdrawFollowNotifications(ctx.store, accountId, row.key[1]);
     },
   },
@@ -105,13 +113,16 @@ const STEPS: { keyspace: OwnedKeyspace; take: (ctx: RemovalContext, accountId: s
     // [accountId, requestId] → requesterId: requests waiting for it
     keyspace: "followRequestsIndex",
     take: (ctx, accountId, row, now, origin) => {
-      if (removeFollowRequest(ctx.store, row.value, accountId)) recordEvent(ctx, "follow.rejected", { requesterId: row.value, targetId: accountId }, origin, now);
+      const removed = removeFollowRequest(ctx.store, row.value, accountId);
+      if (removed) recordEvent(ctx, "follow.rejected", { requesterId: row.value, targetId: accountId, uri: removed.uri }, origin, now);
     },
   },
   {
     keyspace: "blocksIndex",
     take: (ctx, accountId, row, now, origin) => {
-      if (removeBlock(ctx.store, accountId, row.value)) recordEvent(ctx, "block.removed", { blockerId: accountId, targetId: row.value }, origin, now);
+      const removed = removeBlock(ctx.store, accountId, row.value);
+      const uri = removed && blockUriOf(getAccount(ctx.store, accountId)!, removed);
+      if (removed) recordEvent(ctx, "block.removed", { blockerId: accountId, targetId: row.value, uri }, origin, now);
     },
   },
   {
@@ -160,7 +171,6 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     clearNotifications(store, accountId);
     removeAnnualReportsOf(store, accountId);
     removeUserIps(store, accountId);
-    removeActorKeys(store, accountId);
     removeConversationsOf(store, accountId);
     removeTagFollowsOf(store, accountId);
     removeFeaturedTagsOf(store, accountId);

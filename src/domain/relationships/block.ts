@@ -11,6 +11,7 @@ import { recordEvent, type EventPayloads, type Origin } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
+import { blockUri, blockUriOf } from "./activity-uris.ts";
 
 export type BlockCreated = EventPayloads["block.created"];
 
@@ -20,8 +21,8 @@ export async function blockAccount(deps: Deps, viewer: AccountRecord, rawTargetI
   return relationshipWith(deps.store, viewer.id, target.id);
 }
 
-/** The core, for any actor. Idempotent. */
-export async function block(deps: Deps, actor: AccountRecord, target: AccountRecord, origin: Origin = "local"): Promise<void> {
+/** The core, for any actor (`uri`: a remote actor's Block id, kept to match its Undo). Idempotent. */
+export async function block(deps: Deps, actor: AccountRecord, target: AccountRecord, origin: Origin = "local", uri?: string): Promise<void> {
   const { store } = deps;
   if (target.id === actor.id) throw new NotPermitted();
   await store.write(() => {
@@ -33,7 +34,9 @@ export async function block(deps: Deps, actor: AccountRecord, target: AccountRec
     withdrawFollowNotifications(store, target.id, actor.id);
     if (getBlock(store, actor.id, target.id)) return;
     const now = Date.now();
-    const record = { v: 1 as const, id: newId(now), accountId: actor.id, targetId: target.id, createdAt: now };
+    const id = newId(now);
+    const kept = uri ?? (actor.domain === null ? blockUri(actor, target.id, id) : undefined);
+    const record = { v: 1 as const, id, accountId: actor.id, targetId: target.id, createdAt: now, ...(kept ? { uri: kept } : {}) };
     insertBlock(store, record);
     // The deferred clean-up is a subscriber of this event (relationships.block_cleanup).
     recordEvent(deps, "block.created", { blockId: record.id, blockerId: actor.id, targetId: target.id }, origin, now);
@@ -49,6 +52,7 @@ export async function unblockAccount(deps: Deps, viewer: AccountRecord, rawTarge
 
 export async function unblock(deps: Deps, actor: AccountRecord, target: AccountRecord, origin: Origin = "local"): Promise<void> {
   await deps.store.write(() => {
-    if (removeBlock(deps.store, actor.id, target.id)) recordEvent(deps, "block.removed", { blockerId: actor.id, targetId: target.id }, origin);
+    const removed = removeBlock(deps.store, actor.id, target.id);
+    if (removed) recordEvent(deps, "block.removed", { blockerId: actor.id, targetId: target.id, uri: blockUriOf(actor, removed) }, origin);
   });
 }

@@ -16,6 +16,7 @@ import { acceptFollowRequest } from "./follow-requests.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
+import { followUri, followUriOf } from "./activity-uris.ts";
 
 
 export interface FollowOptions {
@@ -69,10 +70,10 @@ export async function follow(deps: Deps, actor: AccountRecord, target: AccountRe
     // A request to an account unlocked since is accepted now, as unlocking accepts the pending ones.
     if (request) return asks ? putFollowRequest(store, withOptions(request, options)) : acceptFollowRequest(deps, withOptions(request, options));
     const now = Date.now();
-    const fresh = withOptions(
-      { v: 1, id: newId(now), accountId: actor.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri: options.uri ?? null },
-      options,
-    );
+    const id = newId(now);
+    // A remote actor's Follow keeps its id; a local one's gets its own, sent and answered by it.
+    const uri = options.uri ?? (actor.domain === null ? followUri(actor, target.id, id) : null);
+    const fresh = withOptions({ v: 1, id, accountId: actor.id, targetId: target.id, reblogs: true, notify: false, languages: null, createdAt: now, uri }, options);
     if (asks) {
       putFollowRequest(store, fresh);
       recordEvent(deps, "follow.requested", { requestId: fresh.id, requesterId: actor.id, targetId: target.id }, origin, now);
@@ -96,7 +97,8 @@ export async function unfollow(deps: Deps, follower: AccountRecord, target: Acco
   await deps.store.write(() => {
     const followed = removeFollow(deps.store, follower.id, target.id);
     const requested = removeFollowRequest(deps.store, follower.id, target.id);
-    if (followed || requested) recordEvent(deps, "follow.removed", { followerId: follower.id, targetId: target.id }, origin);
+    const removed = followed ?? requested;
+    if (removed) recordEvent(deps, "follow.removed", { followerId: follower.id, targetId: target.id, uri: followUriOf(follower, removed, !followed) }, origin);
     withdrawFollowNotifications(deps.store, follower.id, target.id);
   });
 }
@@ -111,7 +113,8 @@ export async function removeFromFollowers(deps: Deps, viewer: AccountRecord, raw
 /** The core: `owner` drops `follower` from its followers. */
 export async function removeFollower(deps: Deps, owner: AccountRecord, follower: AccountRecord): Promise<void> {
   await deps.store.write(() => {
-    if (removeFollow(deps.store, follower.id, owner.id)) recordEvent(deps, "follow.removed", { followerId: follower.id, targetId: owner.id });
+    const removed = removeFollow(deps.store, follower.id, owner.id);
+    if (removed) recordEvent(deps, "follow.removed", { followerId: follower.id, targetId: owner.id, uri: followUriOf(follower, removed, false) });
     withdrawFollowNotifications(deps.store, follower.id, owner.id);
   });
 }

@@ -15,6 +15,7 @@ import { roleCan } from "../accounts/roles.ts";
 import { recordEvent, type Origin } from "../events.ts";
 import { detachForRedraft } from "../media/attach.ts";
 import { uncountQuote } from "../quotes/attach.ts";
+import { remoteInteractorIds } from "./interactors.ts";
 
 /** Inside a write: the part of a deletion every read path relies on. */
 export function discardStatus(store: Store, status: StatusRecord, now: number): void {
@@ -56,7 +57,13 @@ export async function discardAndRecord(deps: Deps, status: StatusRecord, origin:
     const now = Date.now();
     discardStatus(store, fresh, now);
     if (keepMedia) detachForRedraft(deps, fresh, now);
-    const audience = { visibility: fresh.visibility, mentionIds: fresh.mentionIds, inReplyToAccountId: fresh.inReplyToAccountId, quotedAccountId: fresh.quote?.accountId ?? null };
+    const audience = {
+      visibility: fresh.visibility,
+      mentionIds: fresh.mentionIds,
+      inReplyToAccountId: fresh.inReplyToAccountId,
+      quotedAccountId: fresh.quote?.accountId ?? null,
+      interactorIds: remoteInteractorIds(store, fresh),
+    };
     recordEvent(deps, "status.deleted", { statusId: fresh.id, accountId: fresh.accountId, audience }, origin, now);
   });
 }
