@@ -94,3 +94,6 @@ export const MASTODON_API_VERSION = 10;
 /** Version string reported to clients, in Mastodon's form so that feature detection works. */
 export const REPORTED_VERSION = "4.6.0 (compatible; Warren 0.1.0)";
 export const SOFTWARE_VERSION = "0.1.0";
+/** The User-Agent of every request Warren makes (deliveries, fetches, link cards, push, WebFinger): servers log
+ * and block by it, so it names the software and the instance. */
+export const warrenUserAgent = (instanceUrl: string) => `Warren/${SOFTWARE_VERSION} (+${instanceUrl}/)`;

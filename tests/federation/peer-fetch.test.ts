@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startPeer, type Peer, type PeerActor } from "../peer/server.ts";
 import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { signCavage } from "../peer/signatures.ts";
 
 let warren: Instance;
 let peer: Peer;
@@ -47,3 +48,37 @@ test("a signature by a key that is not the signer's is refused", async () => {
   const forged = await peer.get(impostor, `${aliceUri()}/followers`, { keyId: mallory.keyId });
   expect(forged.status).toBe(401);
 });
+
+// Issue 25 item 8: Mastodon 4.x signs (request-target) with the query and does not retry; Mastodon also
+// accepts (and some servers send) hs2019 over (created) without a Date header. Fedify alone refused both.
+test("Mastodon's paged GETs, signed with the query in (request-target), are answered", async () => {
+  for (const path of ["followers?page=1", "following?page=1", "outbox?page=true"]) {
+    const url = `${aliceUri()}/${path}`;
+    const response = await peer.get(mallory, url);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as any).type).toMatch(/Collection/);
+  }
+  // The same signature moved to another query is not the request that was signed.
+  const replayed = await replayWithQuery(`${aliceUri()}/followers?page=1`, "?page=2");
+  expect(replayed.status).toBe(401);
+});
+
+test("an hs2019 signature over (created) without a Date header is accepted; a stale or forged one is not", async () => {
+  const url = `${aliceUri()}/followers?page=1`;
+  const response = await peer.get(mallory, url, { style: "hs2019-created" });
+  expect(response.status).toBe(200);
+  const whole: any = await (await peer.get(mallory, aliceUri(), { style: "hs2019-created" })).json();
+  expect(whole.followers).toBe(`${aliceUri()}/followers`);
+  const impostor = peer.actor("impostor2");
+  expect((await peer.get(impostor, url, { style: "hs2019-created", keyId: mallory.keyId })).status).toBe(401);
+  const stale = await peer.get(mallory, url, { style: "hs2019-created", createdOffsetSeconds: -2 * 3600 });
+  expect(stale.status).toBe(401);
+});
+
+/** A signed GET of `url` sent to the same path with another query (a replay of a captured signature). */
+async function replayWithQuery(url: string, query: string): Promise<Response> {
+  const signed = signCavage("GET", new URL(url), { accept: "application/activity+json" }, null, { keyId: mallory.keyId, privateKey: mallory.privateKey });
+  const moved = new URL(url);
+  moved.search = query;
+  return fetch(moved, { headers: signed });
+}

@@ -5,8 +5,6 @@ import type { PeerRequest } from "./server.ts";
 const KNOWN: { item: number; pattern: RegExp }[] = [
   { item: 1, pattern: /is a fragment of the actor URI/ },
   { item: 1, pattern: /embedded object has no id/ },
-  { item: 9, pattern: /carries a Linked-Data signature or proof though it is not public/ },
-  { item: 10, pattern: /^User-Agent "Bun\// },
 ];
 
 /** Every problem of `requests` that is not a known finding, prefixed by the request it was found in. */
