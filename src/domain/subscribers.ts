@@ -560,6 +560,14 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendUndoLike(ctx, event.payload),
   }),
+  // Forwarded reports out as a Flag from the instance actor (src/federation/flags.ts)
+  on({
+    name: "federation.send_flag",
+    on: "report.created",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/flags.ts")).sendFlag(ctx, event.payload),
+  }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({
     name: "push.deliver",
