@@ -28,6 +28,7 @@ import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-in
 import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
 import { setQuoteAuthorizations, setStatusObjects } from "./status-objects.ts";
+import { setEmojiObjects } from "./emojis.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 
@@ -93,7 +94,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
       }
       const keys = await ctx.getActorKeyPairs(identifier);
       if (await policy.servesReducedActor(ctx, identifier)) return reducedActor(ctx, account, keys);
-      return localActor(ctx, config, account, keys);
+      return localActor(ctx, store, config, account, keys);
     })
     .authorize(policy.actor)
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
@@ -109,6 +110,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
   setFollowCollections(federation, deps, policy.collection);
   setStatusObjects(federation, deps);
   setQuoteAuthorizations(federation, deps);
+  setEmojiObjects(federation, store, config);
 
   void federation.startQueue(undefined);
   return { federation, queue };

@@ -21,7 +21,11 @@ export const SIGNATURE_SPEC_TTL_MS = 24 * 3600_000;
 type Json = Record<string, unknown>;
 
 const asList = (value: unknown): unknown[] => (value == null ? [] : Array.isArray(value) ? value : [value]);
-const idOf = (value: unknown) => (typeof value === "string" ? value : typeof (value as Json | null)?.id === "string" ? (value as Json).id : undefined);
+const idOf = (value: unknown): string | undefined => {
+  if (typeof value === "string") return value;
+  const id = (value as Json | null)?.id;
+  return typeof id === "string" ? id : undefined;
+};
 
 /** Whether the compacted activity (or its embedded object) is addressed to the public. */
 export function addressedToPublic(activity: Json): boolean {

@@ -6,6 +6,8 @@ import { jsonShapeProblem } from "../lib/json-shape.ts";
 import type { FederationDeps } from "./context.ts";
 
 const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|collections\/featured|quote_authorizations\/\d+|statuses\/\d+(?:\/activity)?))?\/?$/;
+/** A local custom emoji's id (emojis.ts). */
+const EMOJI_PATH = /^\/emojis\/[A-Za-z0-9_]{2,64}\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json)/i;
 /** Mastodon's profile URL: those asking it for ActivityPub JSON get the actor, as from /users/username. */
@@ -30,7 +32,7 @@ export function isFederationRequest(request: Request, pathname: string): boolean
   if (request.method === "POST") return INBOX_PATH.test(pathname);
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   // The paths first: they rule out nearly every request without reading a header.
-  return (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname) || STATUS_PAGE_PATH.test(pathname)) && wantsActivityJson(request);
+  return (ACTOR_PATH.test(pathname) || PROFILE_PATH.test(pathname) || STATUS_PAGE_PATH.test(pathname) || EMOJI_PATH.test(pathname)) && wantsActivityJson(request);
 }
 
 const NOT_OURS = new Response(null, { status: 404 });

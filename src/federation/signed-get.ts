@@ -24,7 +24,7 @@ interface CavageSignature {
   keyId: URL;
   covered: string[];
   params: Record<string, string>;
-  signature: Uint8Array;
+  signature: Uint8Array<ArrayBuffer>;
 }
 
 function parseSignature(header: string): CavageSignature | null {
@@ -34,7 +34,7 @@ function parseSignature(header: string): CavageSignature | null {
   if (!params.keyId || !params.signature || !["rsa-sha256", "hs2019"].includes(algorithm)) return null;
   try {
     const covered = (params.headers ?? (algorithm === "hs2019" ? "(created)" : "date")).toLowerCase().split(/\s+/).filter(Boolean);
-    return { keyId: new URL(params.keyId), covered, params, signature: Uint8Array.from(Buffer.from(params.signature, "base64")) };
+    return { keyId: new URL(params.keyId), covered, params, signature: new Uint8Array(Buffer.from(params.signature, "base64")) };
   } catch {
     return null;
   }
