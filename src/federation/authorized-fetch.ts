@@ -12,7 +12,7 @@ import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { isBlocking } from "../store/relationships.ts";
 import type { FederationDeps } from "./context.ts";
-import { signerOf } from "./signed-get.ts";
+import { signerOf } from "./mastodon-signatures.ts";
 
 type Refusal = 401 | 403 | 404;
 
@@ -20,7 +20,7 @@ type Refusal = 401 | 403 | 404;
 const refusals = new WeakMap<Request, Refusal>();
 
 /** The key owner of a valid signature on the request, or null (unsigned, forged, stale, owner unreachable):
- * Fedify's verification, then Mastodon's rules where they are laxer (signed-get.ts). */
+ * Fedify's verification, then Mastodon's rules where they are laxer (mastodon-signatures.ts). */
 export { signerOf };
 
 /** 403 for a signer from a suspended domain or suspended here, 404 for one `owner` blocks, else null. */

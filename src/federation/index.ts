@@ -38,6 +38,7 @@ export interface WarrenFederation {
 }
 
 const built = new WeakMap<Store, WarrenFederation>();
+const preverified = new WeakMap<Store, WarrenFederation>();
 
 /** The identifier of the instance actor (at /users/instance.actor): no username has a "." in it. */
 export const INSTANCE_ACTOR_IDENTIFIER = "instance.actor";
@@ -58,7 +59,18 @@ export function federationFor(deps: FederationDeps): WarrenFederation {
   return existing;
 }
 
-function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederation {
+/** A second federation of the same store that takes inbox POSTs as verified: only for those whose signature
+ * was verified by Mastodon's rules (inbox-fallback.ts). It never listens on the queue: the first one does. */
+export function preverifiedFederationFor(deps: FederationDeps): WarrenFederation {
+  let existing = preverified.get(deps.store);
+  if (!existing) {
+    existing = buildFederation(deps, true);
+    preverified.set(deps.store, existing);
+  }
+  return existing;
+}
+
+function buildFederation({ store, config, jobs }: FederationDeps, signatureVerified = false): WarrenFederation {
   const queue = new JobMessageQueue(store, jobs, messageGate({ store, config }));
   const federation = createFederation<void>({
     kv: new LmdbKvStore(store),
@@ -78,6 +90,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
     // Signed requests older or newer than an hour are refused (401): a captured request replays for an hour at
     // most, and inbox idempotency (a day per activity id) outlasts that window.
     signatureTimeWindow: { hours: 1 },
+    skipSignatureVerification: signatureVerified,
   });
   const instance = INSTANCE_ACTOR_IDENTIFIER;
   // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts): who may GET actors and collections.
@@ -112,7 +125,7 @@ function buildFederation({ store, config, jobs }: FederationDeps): WarrenFederat
   setQuoteAuthorizations(federation, deps);
   setEmojiObjects(federation, store, config);
 
-  void federation.startQueue(undefined);
+  if (!signatureVerified) void federation.startQueue(undefined);
   return { federation, queue };
 }
 

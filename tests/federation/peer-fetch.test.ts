@@ -6,6 +6,7 @@ import { startPeer, type Peer, type PeerActor } from "../peer/server.ts";
 import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { signCavage } from "../peer/signatures.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 let warren: Instance;
 let peer: Peer;
@@ -82,3 +83,20 @@ async function replayWithQuery(url: string, query: string): Promise<Response> {
   moved.search = query;
   return fetch(moved, { headers: signed });
 }
+
+test("an inbox POST signed hs2019 over (created) without Date is taken; signed by another actor or altered, it is 401", async () => {
+  const inbox = `${aliceUri()}/inbox`;
+  const hs2019 = { style: "hs2019-created" as const };
+  const follower = peer.actor("hsfollower");
+  const follow = { id: peer.newActivityId(follower, "follow"), type: "Follow", actor: follower.id, object: aliceUri() };
+  expect((await peer.send(follower, inbox, follow, hs2019)).status).toBe(202);
+  const accept = await eventually(() => peer.deliveries("Accept").find((r) => r.activity?.object?.id === follow.id), { what: "the Accept" });
+  expect(accept.verification).toMatchObject({ ok: true, owner: aliceUri() });
+  // Signed by mallory's key, claiming another actor: refused, whatever Fedify would say.
+  const forged = { id: peer.newActivityId(follower, "follow"), type: "Follow", actor: follower.id, object: aliceUri() };
+  expect((await peer.send(mallory, inbox, forged, hs2019)).status).toBe(401);
+  // The body changed after signing: the Digest no longer matches.
+  const body = JSON.stringify({ "@context": "https://www.w3.org/ns/activitystreams", ...follow, id: peer.newActivityId(follower, "follow") });
+  const headers = signCavage("POST", new URL(inbox), { "content-type": "application/activity+json" }, body, { keyId: follower.keyId, privateKey: follower.privateKey, ...hs2019 });
+  expect((await fetch(inbox, { method: "POST", headers, body: body.replace("Follow", "Block") })).status).toBe(401);
+});

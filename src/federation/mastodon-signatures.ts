@@ -1,23 +1,24 @@
-// Who signed a GET, by Mastodon's draft-cavage rules where Fedify's verifier is stricter than Mastodon's
-// signer (used by authorized-fetch.ts and status-objects.ts under WARREN_AUTHORIZED_FETCH).
+// draft-cavage HTTP signatures verified by Mastodon's rules where Fedify's verifier is stricter than what
+// Mastodon sends and accepts: a verification step of our own, run only after Fedify found no signer (GETs:
+// authorized-fetch.ts, status-objects.ts) or where Fedify is sure to refuse (inbox POSTs: inbox-fallback.ts).
 //
 // Fedify 2.3's verifyRequest (draft-cavage) builds `(request-target)` from the path without the query string
 // and refuses any signature that does not cover `date`. Mastodon 4.x signs `(request-target)` with the query
 // (`get /users/alice/followers?page=1`, http_signature_draft.rb) and does not retry, and Mastodon accepts an
-// `hs2019` signature over `(created)` without a Date header. So when Fedify finds no signer and the request
-// carries a draft-cavage Signature, it is verified again here as Mastodon verifies (app/lib/signed_request.rb):
-// rsa-sha256 or hs2019; `(request-target)` and `host` covered; `date` or `(created)` covered and within
-// the signature time window; `(expires)` not passed; the signed string tried with the query, then without.
-// The key is fetched by Fedify's fetchKey through our document loader and its owner found by Fedify's
-// getKeyOwner, so the key-to-actor rules are Fedify's. Inbox POSTs are still Fedify's alone: Fedify has no
-// hook to take a signature verified elsewhere, and a POST target has no query (docs/federation.md).
-import { fetchKey, getKeyOwner, type RequestContext } from "@fedify/fedify";
+// `hs2019` signature over `(created)` without a Date header. Here a signature is verified as Mastodon verifies
+// it (app/lib/signed_request.rb): rsa-sha256 or hs2019; `(request-target)` covered, `host` on GETs, `digest`
+// on POSTs (and the body's SHA-256 matching it); `date` or `(created)` covered and within the signature time
+// window; `(expires)` not passed; the signed string tried with the query, then without. The key is fetched by
+// Fedify's fetchKey through our document loader and its owner found by Fedify's getKeyOwner, so the
+// key-to-actor rules are Fedify's.
+import { createHash } from "node:crypto";
+import { fetchKey, getKeyOwner, type DocumentLoader, type RequestContext } from "@fedify/fedify";
 import { CryptographicKey } from "@fedify/vocab";
 
 /** How far a signature's date (or `created`) may be from now: Warren's signatureTimeWindow (index.ts). */
 const TIME_WINDOW_MS = 3600_000;
 
-/** The signer found for each request, so that several predicates on one request verify it once. */
+/** The signer found for each GET, so that several predicates on one request verify it once. */
 const signers = new WeakMap<Request, Promise<URL | null>>();
 
 interface CavageSignature {
@@ -25,6 +26,11 @@ interface CavageSignature {
   covered: string[];
   params: Record<string, string>;
   signature: Uint8Array<ArrayBuffer>;
+}
+
+export interface Loaders {
+  documentLoader: DocumentLoader;
+  contextLoader: DocumentLoader;
 }
 
 function parseSignature(header: string): CavageSignature | null {
@@ -40,9 +46,22 @@ function parseSignature(header: string): CavageSignature | null {
   }
 }
 
-/** Mastodon's checks that come before the key: what must be covered, and when it was signed. */
-function acceptable(request: Request, { covered, params }: CavageSignature, now = Date.now()): boolean {
-  if (!covered.includes("(request-target)") || !covered.includes("host")) return false;
+/** The headers a draft-cavage `Signature` covers (lower case), or null when there is none to read. */
+export function coveredHeaders(request: Request): string[] | null {
+  const header = request.headers.get("signature");
+  return header && !request.headers.has("signature-input") ? (parseSignature(header)?.covered ?? null) : null;
+}
+
+/** Whether the body's SHA-256 is the one the Digest header gives (Mastodon reads only SHA-256). */
+function digestMatches(request: Request, body: Uint8Array): boolean {
+  const given = /(?:^|,)\s*sha-256=([^,\s]+)/i.exec(request.headers.get("digest") ?? "")?.[1];
+  return given !== undefined && given === createHash("sha256").update(body).digest("base64");
+}
+
+/** Mastodon's checks that come before the key: what must be covered, the body, and when it was signed. */
+function acceptable(request: Request, body: Uint8Array | null, { covered, params }: CavageSignature, now = Date.now()): boolean {
+  if (!covered.includes("(request-target)")) return false;
+  if (request.method === "POST" ? !covered.includes("digest") || !body || !digestMatches(request, body) : !covered.includes("host")) return false;
   const hs2019 = (params.algorithm ?? "hs2019").toLowerCase() === "hs2019";
   if ((covered.includes("(created)") || covered.includes("(expires)")) && !hs2019) return false;
   const date = request.headers.get("date");
@@ -66,14 +85,12 @@ function signedString(request: Request, { covered, params }: CavageSignature, wi
     .join("\n");
 }
 
-/** The key owner of a draft-cavage signature Mastodon would accept, or null. */
-async function mastodonSigner(ctx: RequestContext<void>): Promise<URL | null> {
-  const request = ctx.request;
+/** The key owner of a draft-cavage signature Mastodon would accept on `request` (with `body` for a POST), or null. */
+export async function mastodonSignatureOwner(request: Request, body: Uint8Array | null, loaders: Loaders): Promise<URL | null> {
   const header = request.headers.get("signature");
-  if (!header || request.headers.has("signature-input") || (request.method !== "GET" && request.method !== "HEAD")) return null;
+  if (!header || request.headers.has("signature-input")) return null;
   const signature = parseSignature(header);
-  if (!signature || !acceptable(request, signature)) return null;
-  const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader };
+  if (!signature || !acceptable(request, body, signature)) return null;
   const { key } = await fetchKey(signature.keyId, CryptographicKey, loaders).catch(() => ({ key: null }));
   if (!key?.publicKey) return null;
   for (const withQuery of [true, false]) {
@@ -86,12 +103,15 @@ async function mastodonSigner(ctx: RequestContext<void>): Promise<URL | null> {
   return null;
 }
 
-/** The key owner of a valid signature on the request (Fedify's verification, then Mastodon's rules), or null. */
+/** The key owner of a valid signature on a GET (Fedify's verification, then Mastodon's rules), or null. */
 export function signerOf(ctx: RequestContext<void>): Promise<URL | null> {
   let found = signers.get(ctx.request);
   if (!found) {
-    found = (async () => (await ctx.getSignedKeyOwner())?.id ?? (await mastodonSigner(ctx)))();
-    signers.set(ctx.request, found);
+    const request = ctx.request;
+    const get = request.method === "GET" || request.method === "HEAD";
+    const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader };
+    found = (async () => (await ctx.getSignedKeyOwner())?.id ?? (get ? await mastodonSignatureOwner(request, null, loaders) : null))();
+    signers.set(request, found);
   }
   return found;
 }
