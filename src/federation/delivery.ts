@@ -150,7 +150,7 @@ export function messageGate(deps: { store: Store; config: Config }): MessageGate
       if (typeof inbox !== "string" || (await refusal(policy, inbox))) return;
       installGuard();
       // No LD signature or proof on what is not public (ld-signatures.ts), as Mastodon sends it.
-      const sent = { ...(message as object), activity: signedAsMastodonSigns(activity) };
+      const sent = { ...(message as object), activity: signedAsMastodonSigns(activity, deps.config.authorizedFetch) };
       return deliveryScope.run({ ...policy, budget: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }, () => handle(sent));
     }
     if (type === "inbox") {

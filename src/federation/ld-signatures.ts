@@ -5,7 +5,9 @@
 // and unlisted statuses (Payloadable#serialize_payload: `sign?`), so that a relay or a forwarding server can
 // pass them on; a followers-only or direct activity carrying one is a copy anyone who got it could forward
 // and have verified as ours. Each outgoing message is therefore stripped of both before delivery unless it is
-// addressed to the public (delivery.ts's messageGate), its HTTP signature being what the receiver checks.
+// addressed to the public (delivery.ts's messageGate), its HTTP signature being what the receiver checks. In
+// secure mode (WARREN_AUTHORIZED_FETCH) none is LD-signed, as Mastodon's `signing_enabled?` is false there: a
+// signed copy could be passed on to servers the author's instance refuses to serve.
 //
 // Signature schemes. Fedify's KvSpecDeterminer remembers, per origin, the scheme (RFC 9421 or draft-cavage)
 // a server last answered 2xx to, forever: a server that later accepts RFC 9421 (or stops) would never be asked
@@ -33,11 +35,12 @@ export function addressedToPublic(activity: Json): boolean {
   return [activity.to, activity.cc, object.to, object.cc].flatMap(asList).some((a) => PUBLIC_IDS.has(idOf(a) ?? ""));
 }
 
-/** The activity as Mastodon would send it: without LD signature and proof unless it is public. */
-export function signedAsMastodonSigns(activity: unknown): unknown {
+/** The activity as Mastodon would send it: without LD signature and proof unless it is public (and never
+ * under authorized fetch). */
+export function signedAsMastodonSigns(activity: unknown, authorizedFetch: boolean): unknown {
   if (typeof activity !== "object" || activity === null || Array.isArray(activity)) return activity;
   const json = activity as Json;
-  if (addressedToPublic(json) || (!("signature" in json) && !("proof" in json))) return activity;
+  if ((!authorizedFetch && addressedToPublic(json)) || (!("signature" in json) && !("proof" in json))) return activity;
   const { signature: _signature, proof: _proof, ...rest } = json;
   return rest;
 }

@@ -1,6 +1,7 @@
 // Signed GETs between the test peer (tests/peer/, Mastodon's signing on node:crypto) and a Warren instance
 // in secure mode (WARREN_AUTHORIZED_FETCH=true): what a Mastodon server's fetches of actors and collections
-// get, signed as Mastodon signs them.
+// get, signed as Mastodon signs them (the query in (request-target), hs2019 over (created) without Date: issue
+// 25 item 8), inbox POSTs signed that way, and what Warren's deliveries carry in secure mode (item 9).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startPeer, type Peer, type PeerActor } from "../peer/server.ts";
 import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
@@ -99,4 +100,17 @@ test("an inbox POST signed hs2019 over (created) without Date is taken; signed b
   const body = JSON.stringify({ "@context": "https://www.w3.org/ns/activitystreams", ...follow, id: peer.newActivityId(follower, "follow") });
   const headers = signCavage("POST", new URL(inbox), { "content-type": "application/activity+json" }, body, { keyId: follower.keyId, privateKey: follower.privateKey, ...hs2019 });
   expect((await fetch(inbox, { method: "POST", headers, body: body.replace("Follow", "Block") })).status).toBe(401);
+});
+
+test("in secure mode no delivery carries a Linked-Data signature, public ones neither (Mastodon's signing_enabled?)", async () => {
+  const alice = await signedInUser(warren.t, "alice2");
+  const fan = peer.actor("fan2");
+  const follow = { id: peer.newActivityId(fan, "follow"), type: "Follow", actor: fan.id, object: `http://${warren.domain}/users/alice2` };
+  expect((await peer.send(fan, `http://${warren.domain}/users/alice2/inbox`, follow)).status).toBe(202);
+  await eventually(() => peer.deliveries("Accept").find((r) => r.activity?.object?.id === follow.id));
+  const res = await warren.t.request("/api/v1/statuses", { method: "POST", token: alice.token, body: JSON.stringify({ status: "to everyone", visibility: "public" }), headers: { "content-type": "application/json" } });
+  const status: any = await res.json();
+  const create = await eventually(() => peer.deliveries("Create").find((r) => r.activity?.object?.id === status.uri), { what: "the Create" });
+  expect(create.verification.ok).toBe(true);
+  expect(create.activity!.signature ?? create.activity!.proof).toBeUndefined();
 });
