@@ -5,7 +5,7 @@
 // through our loader) and, when its key owner is the activity's actor, handed to a second Federation of the
 // same store built with Fedify's skipSignatureVerification (index.ts), whose listeners and queue are the same.
 // Everything else, and any POST this verification does not pass, goes to Fedify's own check as before (401).
-import type { FederationDeps } from "./context.ts";
+import type { Federation } from "@fedify/fedify";
 import { coveredHeaders, mastodonSignatureOwner } from "./mastodon-signatures.ts";
 
 /** Whether Fedify is sure to refuse the POST's signature though Mastodon's rules may accept it. */
@@ -21,8 +21,9 @@ const actorIdOf = (activity: unknown): string | undefined => {
   return typeof id === "string" ? id : undefined;
 };
 
-/** Whether the POST is signed, by Mastodon's rules, by the activity's own actor. */
-export async function signedByItsActor(deps: FederationDeps, request: Request): Promise<boolean> {
+/** Whether the POST is signed, by Mastodon's rules, by the activity's own actor (keys fetched through
+ * `federation`'s loaders). */
+export async function signedByItsActor(federation: Federation<void>, request: Request): Promise<boolean> {
   const body = new Uint8Array(await request.clone().arrayBuffer());
   let activity: unknown;
   try {
@@ -32,8 +33,7 @@ export async function signedByItsActor(deps: FederationDeps, request: Request): 
   }
   const actor = actorIdOf(activity);
   if (!actor) return false;
-  const { federationFor } = await import("./index.ts");
-  const ctx = federationFor(deps).federation.createContext(request, undefined);
+  const ctx = federation.createContext(request, undefined);
   const owner = await mastodonSignatureOwner(request, body, { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader });
   return owner?.href === actor;
 }

@@ -113,7 +113,7 @@ export function federationResponse(deps: FederationDeps, request: Request): Prom
     const { refusalResponse } = await import("./authorized-fetch.ts");
     // A signature Mastodon accepts and Fedify would refuse (inbox-fallback.ts): verified by Mastodon's rules.
     const { needsOwnVerification, signedByItsActor } = await import("./inbox-fallback.ts");
-    const verified = checked.method === "POST" && needsOwnVerification(checked) && (await signedByItsActor(deps, checked));
+    const verified = checked.method === "POST" && needsOwnVerification(checked) && (await signedByItsActor(federationFor(deps).federation, checked));
     const response = await (verified ? preverifiedFederationFor(deps) : federationFor(deps)).federation.fetch(checked, {
       contextData: undefined,
       onNotFound: () => NOT_OURS,
