@@ -108,8 +108,9 @@ export interface EventPayloads {
   /** A user asked for their annual report of `year` (POST /api/v1/annual_reports/:year/generate). */
   "annual_report.requested": { accountId: string; year: number };
   /** A report was filed (by a local user; by another server's `Flag` with federation). Staff are notified by a
-   * subscriber; forwarding a `Flag` to the reported account's server will be another. */
-  "report.created": { reportId: string; accountId: string; targetAccountId: string };
+   * subscriber; a forwarded one goes to the reported account's server as a `Flag` (federation/flags.ts), and
+   * to the servers of its statuses' reply targets on `forwardToDomains` (absent: the account's own). */
+  "report.created": { reportId: string; accountId: string; targetAccountId: string; forwardToDomains?: string[] };
 }
 
 /** Whom a status was addressed to (src/federation/status-delivery.ts reaches the same accounts again). */

@@ -42,7 +42,7 @@ export const SUBSCRIBER_JOBS = [
   "federation.send_profile_update", "mail.confirmation", "mail.password_reset", "mail.email_change", "accounts.import",
   "annual_reports.generate", "accounts.move_followers", "federation.send_move",
   // moderation.ts
-  "reports.notify_staff", "accounts.suspension_removal", "moderation.apply_domain_block", "accounts.data_deletion",
+  "reports.notify_staff", "federation.send_flag", "accounts.suspension_removal", "moderation.apply_domain_block", "accounts.data_deletion",
   "mail.account_warning", "federation.send_actor_delete", "federation.send_actor_delete_after_retention",
   "relationships.end_follows_of_suspended",
   // media.ts

@@ -91,5 +91,9 @@ export const RULE_LIMITS = {
 
 /** Mastodon API version this server implements (`api_versions.mastodon`). */
 export const MASTODON_API_VERSION = 10;
+import { WARREN_VERSION } from "../lib/version.ts";
 /** Version string reported to clients, in Mastodon's form so that feature detection works (lib/version.ts). */
 export { REPORTED_VERSION, WARREN_VERSION as SOFTWARE_VERSION } from "../lib/version.ts";
+/** The User-Agent of every request Warren makes (deliveries, fetches, link cards, push, WebFinger): servers log
+ * and block by it, so it names the software and the instance. */
+export const warrenUserAgent = (instanceUrl: string) => `Warren/${WARREN_VERSION} (+${instanceUrl}/)`;

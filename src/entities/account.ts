@@ -131,10 +131,10 @@ export function acctOf(account: AccountRecord): string {
   return account.domain ? `${account.username}@${account.domain}` : account.username;
 }
 
-function presentField(account: AccountRecord, field: ProfileField) {
+function presentField(config: Config, account: AccountRecord, field: ProfileField) {
   return {
     name: field.name,
-    value: fieldValueHtml(account, field),
+    value: fieldValueHtml(account, field, config.url),
     verified_at: isoOrNull(field.verifiedAt),
   };
 }
@@ -192,7 +192,7 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
     show_media_replies: true,
     show_featured: true,
     emojis: [],
-    fields: gone ? [] : account.fields.map((field) => presentField(account, field)),
+    fields: gone ? [] : account.fields.map((field) => presentField(config, account, field)),
     feature_approval: featureApproval(account, viewerAccountId),
   };
   if (local) {

@@ -1,9 +1,12 @@
 // Local accounts → ActivityPub actors (API.md §14.2). The only place an AccountRecord becomes an actor.
 import type { ActorKeyPair, Context, RequestContext } from "@fedify/fedify";
-import { Application, Endpoints, Image, Person, PropertyValue, Service } from "@fedify/vocab";
+import { Application, Endpoints, Hashtag, Image, Mention, Person, PropertyValue, Service } from "@fedify/vocab";
 import type { Config } from "../config.ts";
+import type { Store } from "../store/db.ts";
 import type { AccountRecord } from "../store/records.ts";
-import { fieldValueHtml } from "../domain/accounts/field-html.ts";
+import { fieldValueHtml, profileTags } from "../domain/accounts/field-html.ts";
+import { emojiTags } from "./emojis.ts";
+import { CompactedPerson, CompactedService } from "./mastodon-terms.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -27,9 +30,21 @@ function published(ms: number): Temporal.Instant {
   return Temporal.Instant.fromEpochMilliseconds(ms - (ms % DAY_MS));
 }
 
+/** The actor's `tag`: the bio's mentions and hashtags (as written), and the local emojis of its name, bio and
+ * fields, as Mastodon's ActorSerializer lists its `virtual_tags`. */
+function actorTags(store: Store, config: Config, account: AccountRecord): (Mention | Hashtag | ReturnType<typeof emojiTags>[number])[] {
+  const { mentions, hashtags } = profileTags(store, config, account);
+  const fieldTexts = account.fields.flatMap((field) => [field.name, field.value]);
+  return [
+    ...mentions.map((mention) => new Mention({ href: new URL(mention.uri), name: mention.acct })),
+    ...hashtags.map((name) => new Hashtag({ href: new URL(`${config.url}/tags/${encodeURIComponent(name.toLowerCase())}`), name: `#${name}` })),
+    ...emojiTags(store, config, account.displayName, account.noteSource, ...fieldTexts),
+  ];
+}
+
 /** The actor of a local account: `Service` for bots, `Person` otherwise. A suspended one shows only what
  * Mastodon shows of it: who it is, its keys and endpoints, `suspended: true`. */
-export function localActor(ctx: Context<unknown>, config: Config, account: AccountRecord, keys: ActorKeyPair[]): Person | Service {
+export function localActor(ctx: Context<unknown>, store: Store, config: Config, account: AccountRecord, keys: ActorKeyPair[]): Person | Service {
   const identifier = account.username;
   const suspended = account.suspended;
   const values = {
@@ -54,12 +69,13 @@ export function localActor(ctx: Context<unknown>, config: Config, account: Accou
     assertionMethods: keys.map((key) => key.multikey),
     icon: suspended ? null : image(config, account.avatarUrl, account.avatarDescription),
     image: suspended ? null : image(config, account.headerUrl, account.headerDescription),
-    attachments: suspended ? [] : account.fields.map((field) => new PropertyValue({ name: field.name, value: fieldValueHtml(account, field) })),
+    attachments: suspended ? [] : account.fields.map((field) => new PropertyValue({ name: field.name, value: fieldValueHtml(account, field, config.url) })),
+    tags: suspended ? [] : actorTags(store, config, account),
     // Account migration (docs/federation.md "Moving accounts"): where it may move from, and where it went.
     aliases: (account.alsoKnownAs ?? []).map((uri) => new URL(uri)),
     successor: account.movedToUri ? new URL(account.movedToUri) : null,
   };
-  return account.bot ? new Service(values) : new Person(values);
+  return account.bot ? new CompactedService(values) : new CompactedPerson(values);
 }
 
 /** The instance actor (Mastodon's `/actor`): signs fetches no user is behind; preferredUsername is the domain. */

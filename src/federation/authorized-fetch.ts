@@ -12,17 +12,16 @@ import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { isBlocking } from "../store/relationships.ts";
 import type { FederationDeps } from "./context.ts";
+import { signerOf } from "./mastodon-signatures.ts";
 
 type Refusal = 401 | 403 | 404;
 
 /** Why a request was refused, for `refusalResponse` (Fedify's onUnauthorized gets only the request). */
 const refusals = new WeakMap<Request, Refusal>();
 
-/** The key owner of a valid signature on the request, or null (unsigned, forged, stale, owner unreachable). */
-export async function signerOf(ctx: RequestContext<void>): Promise<URL | null> {
-  const owner = await ctx.getSignedKeyOwner();
-  return owner?.id ?? null;
-}
+/** The key owner of a valid signature on the request, or null (unsigned, forged, stale, owner unreachable):
+ * Fedify's verification, then Mastodon's rules where they are laxer (mastodon-signatures.ts). */
+export { signerOf };
 
 /** 403 for a signer from a suspended domain or suspended here, 404 for one `owner` blocks, else null. */
 export function refusalOf(deps: FederationDeps, owner: AccountRecord | null, signer: URL): 403 | 404 | null {

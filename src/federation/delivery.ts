@@ -27,6 +27,8 @@ import { bareHostname, resolveFetchTarget, systemResolver, UnsafeUrl } from "../
 import { LmdbKvStore } from "./kv.ts";
 import { actorIdsOf, isBlockedUrl } from "./domain-policy.ts";
 import { countDelivery, countInboxActivity, DELIVERY_RESULT } from "./metrics.ts";
+import { signedAsMastodonSigns, SIGNATURE_SPEC_PREFIX } from "./ld-signatures.ts";
+import { warrenUserAgent } from "../domain/limits.ts";
 
 /** How long one delivery may take, every request of it (signature retry, redirects) and answers included:
  * well within the job's own time limit (jobs/registry.ts, 60 s). */
@@ -47,13 +49,16 @@ export function deliveryOptions(config: Config): Pick<FederationOptions<void>, "
     outboxRetryPolicy: createExponentialBackoffPolicy({ initialDelay: { milliseconds: config.deliveryRetryMs }, maxDelay: { hours: 12 }, maxAttempts: 10 }),
     permanentFailureStatusCodes: PERMANENT_FAILURE_STATUSES,
     circuitBreaker: { failureThreshold: 5, failureWindow: { minutes: 10 }, recoveryDelay: { milliseconds: config.deliveryRecoveryMs }, heldActivityTtl: { days: 7 } },
-    kvPrefixes: { circuitBreaker: [...CIRCUIT_PREFIX] },
+    // Each server's signature scheme, remembered for a day only (ld-signatures.ts, kv.ts).
+    kvPrefixes: { circuitBreaker: [...CIRCUIT_PREFIX], httpMessageSignaturesSpec: [...SIGNATURE_SPEC_PREFIX] },
   };
 }
 
 interface DeliveryPolicy {
   store: Store;
   allowPrivateAddresses: boolean;
+  /** Fedify sends deliveries with the runtime's own User-Agent (`Bun/…`): ours replaces it. */
+  userAgent: string;
 }
 
 interface DeliveryScope extends DeliveryPolicy {
@@ -80,6 +85,7 @@ async function guardedPost(original: typeof fetch, policy: DeliveryScope, reques
   const { target, host, serverName } = pinnedTo(url, address);
   const headers = new Headers(request.headers);
   if (host) headers.set("host", host);
+  headers.set("user-agent", policy.userAgent);
   return countDelivery(original(target, {
     method: request.method,
     headers,
@@ -145,7 +151,7 @@ type Handle = (message: unknown) => Promise<void>;
 export type MessageGate = (message: unknown, handle: Handle) => Promise<void>;
 
 export function messageGate(deps: { store: Store; config: Config }): MessageGate {
-  const policy: DeliveryPolicy = { store: deps.store, allowPrivateAddresses: deps.config.allowPrivateAddresses };
+  const policy: DeliveryPolicy = { store: deps.store, allowPrivateAddresses: deps.config.allowPrivateAddresses, userAgent: warrenUserAgent(deps.config.url) };
   return async (message, handle) => {
     const { type, inbox, activity } = (message ?? {}) as { type?: unknown; inbox?: unknown; activity?: unknown };
     if (type === "outbox") {
@@ -155,7 +161,9 @@ export function messageGate(deps: { store: Store; config: Config }): MessageGate
         return;
       }
       installGuard();
-      return deliveryScope.run({ ...policy, budget: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }, () => handle(message));
+      // No LD signature or proof on what is not public (ld-signatures.ts), as Mastodon sends it.
+      const sent = { ...(message as object), activity: signedAsMastodonSigns(activity, deps.config.authorizedFetch) };
+      return deliveryScope.run({ ...policy, budget: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) }, () => handle(sent));
     }
     if (type === "inbox") {
       const actors = actorIdsOf(activity);

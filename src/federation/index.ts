@@ -31,6 +31,7 @@ import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-in
 import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
 import { setQuoteAuthorizations, setStatusObjects } from "./status-objects.ts";
+import { setEmojiObjects } from "./emojis.ts";
 import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 import { onMove } from "./moves.ts";
 import { setRelationshipObjects } from "./relationship-objects.ts";
@@ -45,6 +46,7 @@ export interface WarrenFederation {
 }
 
 const built = new WeakMap<Store, WarrenFederation>();
+const preverified = new WeakMap<Store, WarrenFederation>();
 
 /** The identifier of the instance actor (at /users/instance.actor): no username has a "." in it. */
 export const INSTANCE_ACTOR_IDENTIFIER = "instance.actor";
@@ -65,7 +67,18 @@ export function federationFor(deps: ThreadDeps): WarrenFederation {
   return existing;
 }
 
-function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation {
+/** A second federation of the same store that takes inbox POSTs as verified: only for those whose signature
+ * was verified by Mastodon's rules (inbox-fallback.ts). It never listens on the queue: the first one does. */
+export function preverifiedFederationFor(deps: ThreadDeps): WarrenFederation {
+  let existing = preverified.get(deps.store);
+  if (!existing) {
+    existing = buildFederation(deps, true);
+    preverified.set(deps.store, existing);
+  }
+  return existing;
+}
+
+function buildFederation({ store, config, jobs }: ThreadDeps, signatureVerified = false): WarrenFederation {
   // What the inbox listeners hand the domain cores: this thread's Deps.
   const deps: Deps = { store, config, jobs, remote: federationRemote };
   const queue = new JobMessageQueue(store, jobs, messageGate({ store, config }));
@@ -87,6 +100,7 @@ function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation 
     // Signed requests older or newer than an hour are refused (401): a captured request replays for an hour at
     // most, and inbox idempotency (a day per activity id) outlasts that window.
     signatureTimeWindow: { hours: 1 },
+    skipSignatureVerification: signatureVerified,
   });
   const instance = INSTANCE_ACTOR_IDENTIFIER;
   // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts): who may GET actors and collections.
@@ -103,7 +117,7 @@ function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation 
       }
       const keys = await ctx.getActorKeyPairs(identifier);
       if (await policy.servesReducedActor(ctx, identifier)) return reducedActor(ctx, account, keys);
-      return localActor(ctx, config, account, keys);
+      return localActor(ctx, store, config, account, keys);
     })
     .authorize(policy.actor)
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
@@ -119,8 +133,9 @@ function buildFederation({ store, config, jobs }: ThreadDeps): WarrenFederation 
   setStatusObjects(federation, deps);
   setQuoteAuthorizations(federation, deps);
   setRelationshipObjects(federation, deps);
+  setEmojiObjects(federation, store, config);
 
-  void federation.startQueue(undefined);
+  if (!signatureVerified) void federation.startQueue(undefined);
   return { federation, queue };
 }
 

@@ -6,10 +6,20 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from "@fedify/fedify";
 import type { Store } from "../store/db.ts";
+import { SIGNATURE_SPEC_PREFIX, SIGNATURE_SPEC_TTL_MS } from "./ld-signatures.ts";
 import { getFederationKv, listFederationKv, putFederationKv, removeFederationKv } from "../store/federation-kv.ts";
 
-function expiry(options: KvStoreSetOptions | undefined, now: number): number | null {
-  if (!options?.ttl) return null;
+/** Keys Fedify writes without a TTL that must expire all the same: each server's signature scheme
+ * (ld-signatures.ts), which Fedify's KvSpecDeterminer would otherwise keep forever. */
+function defaultTtlMs(key: KvKey): number | null {
+  return SIGNATURE_SPEC_PREFIX.every((part, i) => key[i] === part) ? SIGNATURE_SPEC_TTL_MS : null;
+}
+
+function expiry(key: KvKey, options: KvStoreSetOptions | undefined, now: number): number | null {
+  if (!options?.ttl) {
+    const ttl = defaultTtlMs(key);
+    return ttl === null ? null : now + ttl;
+  }
   return now + Math.max(0, Math.round(options.ttl.total({ unit: "milliseconds" })));
 }
 
@@ -30,7 +40,7 @@ export class LmdbKvStore implements KvStore {
     const now = Date.now();
     await this.store.write(() => {
       if (value === undefined) removeFederationKv(this.store, key);
-      else putFederationKv(this.store, key, encode(value), expiry(options, now), now);
+      else putFederationKv(this.store, key, encode(value), expiry(key, options, now), now);
     });
   }
 
@@ -46,7 +56,7 @@ export class LmdbKvStore implements KvStore {
       const current = entry ? JSON.parse(entry.json) : undefined;
       if (!isDeepStrictEqual(current, expectedValue)) return false;
       if (newValue === undefined) removeFederationKv(this.store, key);
-      else putFederationKv(this.store, key, encode(newValue), expiry(options, now), now);
+      else putFederationKv(this.store, key, encode(newValue), expiry(key, options, now), now);
       return true;
     });
   }

@@ -10,14 +10,11 @@ import { FetchError, signRequest, type DocumentLoader } from "@fedify/fedify";
 import { preloadedContexts } from "@fedify/vocab-runtime";
 import type { Config } from "../config.ts";
 import { safeFetch } from "../lib/safe-fetch.ts";
+import { warrenUserAgent } from "../domain/limits.ts";
 
 export const FETCH_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 10_000, maxRedirects: 3 } as const;
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
-
-function userAgent(config: Config): string {
-  return `Warren/0.1.0 (+${config.url}/)`;
-}
 
 /** GETs an ActivityPub document through the guard; `sign` adds signature headers to the request first. */
 export async function fetchJsonDocument(
@@ -25,7 +22,7 @@ export async function fetchJsonDocument(
   url: URL,
   sign?: (request: Request) => Promise<Request>,
 ): Promise<{ url: URL; document: unknown }> {
-  let headers: Record<string, string> = { accept: ACCEPT, "user-agent": userAgent(config) };
+  let headers: Record<string, string> = { accept: ACCEPT, "user-agent": warrenUserAgent(config.url) };
   if (sign) {
     const signed = await sign(new Request(url.href, { headers }));
     headers = Object.fromEntries(signed.headers.entries());

@@ -1,9 +1,9 @@
 // Mastodon's extension properties that Fedify's vocabulary has no fields for: `blurhash` and `focalPoint` of an
-// attachment, `atomUri` of a deleted status's Tombstone. Mastodon reads them as plain JSON keys, so they must
+// attachment, `atomUri` of a deleted status's Tombstone (and the `Hashtag` term, missing from actors' context). Mastodon reads them as plain JSON keys, so they must
 // come out as `blurhash`, not `toot:blurhash`: an object made by `withTerms` adds them to its expanded JSON-LD
 // (which is how Fedify serialises objects nested in an activity), and the activities and Notes we send or
 // serve are compacted with Fedify's own context plus these terms (`Compacted`).
-import { Create, Delete, Document, Note, Question, Tombstone, Update, type Object as APObject } from "@fedify/vocab";
+import { Create, Delete, Document, Note, Person, Question, Service, Tombstone, Update, type Object as APObject } from "@fedify/vocab";
 
 const TOOT = "http://joinmastodon.org/ns#";
 const OSTATUS = "http://ostatus.org#";
@@ -15,6 +15,8 @@ const TERMS = {
   blurhash: "toot:blurhash",
   focalPoint: { "@container": "@list", "@id": "toot:focalPoint" },
   atomUri: "ostatus:atomUri",
+  // Fedify's actor context lacks it: an actor's bio hashtags came out as `as:Hashtag`, which Mastodon skips.
+  Hashtag: "as:Hashtag",
 };
 
 export interface Extras {
@@ -70,6 +72,8 @@ export const CompactedQuestion = compacted(Question);
 export const CompactedCreate = compacted(Create);
 export const CompactedUpdate = compacted(Update);
 export const CompactedDelete = compacted(Delete);
+export const CompactedPerson = compacted(Person);
+export const CompactedService = compacted(Service);
 
 /** What each object made by `withTerms` adds. */
 const extrasOf = new WeakMap<object, Record<string, unknown>>();

@@ -16,6 +16,8 @@ import type { AccountRecord, QuoteOfStatus, StatusRecord, Visibility } from "../
 import { getStatus } from "../store/statuses.ts";
 import { getFollowRequest, isFollowing } from "../store/relationships.ts";
 import { localAuthorizationUri } from "../domain/quotes/remote.ts";
+import { emojiTags } from "./emojis.ts";
+import { hashtagsAsWritten, parseStatusText } from "../domain/statuses/format.ts";
 import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
 
 interface Addressing {
@@ -109,6 +111,9 @@ export function noteOf(ctx: Context<void>, store: Store, config: Config, status:
   const mentioned = addressedMentions(store, author, status.mentionIds);
   const { to, cc } = addressing(status.visibility, ctx.getFollowersUri(author.username), mentioned.map((a) => new URL(a.uri)));
   const parent = status.inReplyToId ? getStatus(store, status.inReplyToId) : undefined;
+  const poll = status.hasPoll ? getPoll(store, status.id) : undefined;
+  // Hashtag names as the author wrote them (`#WarrenDev`); the record keeps them lower-case for timelines.
+  const written = hashtagsAsWritten(parseStatusText(status.text));
   const values = {
     id: new URL(status.uri),
     url: status.url ? new URL(status.url) : null,
@@ -123,13 +128,13 @@ export function noteOf(ctx: Context<void>, store: Store, config: Config, status:
     replyTarget: parent ? new URL(parent.uri) : null,
     tags: [
       ...mentioned.map((account) => new Mention({ href: new URL(account.uri), name: acct(config, account) })),
-      ...status.tags.map((tag) => new Hashtag({ href: new URL(`${config.url}/tags/${encodeURIComponent(tag)}`), name: `#${tag}` })),
+      ...status.tags.map((tag) => new Hashtag({ href: new URL(`${config.url}/tags/${encodeURIComponent(tag)}`), name: `#${written.get(tag) ?? tag}` })),
+      ...emojiTags(store, config, status.spoilerText, status.text, ...(poll?.options ?? [])),
     ],
     attachments: documents(store, config, status),
     // FEP-044f (quotes.ts): quote, quoteUri/_misskey_quote, quoteAuthorization, interactionPolicy.canQuote.
     ...quoteValuesOf(store, status, author, ctx.getFollowersUri(author.username)),
   };
-  const poll = status.hasPoll ? getPoll(store, status.id) : undefined;
   return poll ? new CompactedQuestion({ ...values, ...pollFields(poll) }) : new CompactedNote(values);
 }
 

@@ -48,7 +48,7 @@ export async function sendProfileUpdate(ctx: SubscriberContext, event: EventPayl
   const recipients = remoteFollowerRecipients(ctx.store, account.id);
   if (recipients.length === 0) return;
   const fed = await context(ctx);
-  const actor = localActor(fed, ctx.config, account, await fed.getActorKeyPairs(account.username));
+  const actor = localActor(fed, ctx.store, ctx.config, account, await fed.getActorKeyPairs(account.username));
   const actorUri = fed.getActorUri(account.username);
   await fed.sendActivity(
     { identifier: account.username },

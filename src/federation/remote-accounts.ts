@@ -10,6 +10,7 @@ import { exportSpki } from "@fedify/vocab-runtime";
 import type { Config } from "../config.ts";
 import { newId } from "../lib/ids.ts";
 import { safeFetch } from "../lib/safe-fetch.ts";
+import { warrenUserAgent } from "../domain/limits.ts";
 import { findAccountByAcct, findAccountByUri, insertAccount, putAccount, putAccountKeys } from "../store/accounts.ts";
 import type { AccountRecord, ProfileField } from "../store/records.ts";
 import { recordEvent } from "../domain/events.ts";
@@ -36,7 +37,7 @@ export async function webfinger(config: Config, username: string, domain: string
   const response = await safeFetch(url, {
     ...FETCH_LIMITS,
     allowPrivateAddresses: config.allowPrivateAddresses,
-    headers: { accept: "application/jrd+json, application/json" },
+    headers: { accept: "application/jrd+json, application/json", "user-agent": warrenUserAgent(config.url) },
   });
   if (response.status !== 200 || response.truncated) return null;
   let jrd: { links?: { rel?: string; type?: string; href?: string }[] };

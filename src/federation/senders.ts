@@ -14,6 +14,7 @@ const blocks = () => import("./blocks.ts");
 const profiles = () => import("./profiles.ts");
 const moves = () => import("./moves.ts");
 const accountDeletion = () => import("./account-deletion.ts");
+const flags = () => import("./flags.ts");
 const quotes = () => import("./quotes.ts");
 const statuses = () => import("./status-delivery.ts");
 
@@ -26,6 +27,7 @@ export const sendUnblock = lazily(blocks, "sendUnblock");
 export const sendProfileUpdate = lazily(profiles, "sendProfileUpdate");
 export const sendMove = lazily(moves, "sendMove");
 export const sendActorDelete = lazily(accountDeletion, "sendActorDelete");
+export const sendFlag = lazily(flags, "sendFlag");
 export const sendQuoteRequest = lazily(quotes, "sendQuoteRequest");
 export const sendQuoteUpdate = lazily(quotes, "sendQuoteUpdate");
 export const sendAuthorizationDelete = lazily(quotes, "sendAuthorizationDelete");

@@ -5,12 +5,14 @@ import { removeAccountData } from "../domain/admin/accounts-removal.ts";
 import { applyDomainBlockToAccounts } from "../domain/admin/domain-block-accounts.ts";
 import { mailAccountWarning } from "../domain/admin/accounts-mail.ts";
 import { endFollowsOfSuspended } from "../domain/admin/suspended-follows.ts";
-import { sendActorDelete } from "../federation/senders.ts";
+import { sendActorDelete, sendFlag } from "../federation/senders.ts";
 import { LONG_RUNNING_MS, on } from "./table.ts";
 
 export const MODERATION_REACTIONS: readonly Subscriber<any>[] = [
   // An admin.report notification to every moderator
   on({ name: "reports.notify_staff", on: "report.created", lane: "default", run: (ctx, event) => notifyStaffOfReport(ctx, event.payload.reportId) }),
+  // A forwarded report out as a Flag from the instance actor (federation/flags.ts)
+  on({ name: "federation.send_flag", on: "report.created", lane: "network", localOnly: true, run: (ctx, event) => sendFlag(ctx, event.payload) }),
   // A suspended account's data goes after the retention, unless the suspension was lifted meanwhile;
   // DELETE /api/v1/admin/accounts/:id has it go at once
   on({

@@ -43,7 +43,9 @@ test("following an account on each server: a verified Follow it understands, and
     // Mastodon 4.4 takes RFC 9421; the others refuse it and Warren falls back to draft-cavage.
     expect(follow!.verification).toMatchObject({ ok: true, scheme: peer.flavour === "mastodon" ? "rfc9421" : "draft-cavage", owner: aliceUri() });
     // Warren's GETs of the actor (and, on GoToSocial, of its key) are signed and verify.
-    const gets = peer.requests.filter((r) => r.method === "GET");
+    const gets = peer.requests.filter((r) => r.method === "GET" && r.path !== "/.well-known/webfinger");
+    // WebFinger is fetched unsigned, and like every request says who asks (issue 25 item 10).
+    expect(peer.requests.find((r) => r.path === "/.well-known/webfinger")!.headers.get("user-agent")).toBe(`Warren/0.1.0 (+http://${warren.domain}/)`);
     expect(gets.length).toBeGreaterThan(0);
     for (const get of gets) expect(get.verification).toMatchObject({ ok: true, scheme: "draft-cavage" });
     expect(bob.followers.size).toBe(1);

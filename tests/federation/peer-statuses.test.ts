@@ -10,6 +10,8 @@ import { unexpectedProblems } from "../peer/known.ts";
 import { PUBLIC, idOf, list } from "../peer/checks/common.ts";
 import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { getFederationKv } from "../../src/store/federation-kv.ts";
+import { SIGNATURE_SPEC_PREFIX, SIGNATURE_SPEC_TTL_MS } from "../../src/federation/ld-signatures.ts";
 
 let warren: Instance;
 let mastodon: Peer;
@@ -66,6 +68,9 @@ test("statuses of each visibility reach the followers' servers addressed as Mast
       const create = await delivered(peer, "Create", status.uri);
       expect(create.activity!.object).toMatchObject({ type: "Note", attributedTo: aliceUri() });
       expect(addressing(create.activity!.object)).toEqual(expected);
+      // Mastodon LD-signs only what is public or unlisted (item 9); the HTTP signature is checked by delivered().
+      if (visibility === "private") expect(create.activity!.signature ?? create.activity!.proof).toBeUndefined();
+      else expect(create.activity!.signature).toMatchObject({ type: "RsaSignature2017" });
     }
     // The Mastodon peer's shared inbox gets one copy for mallory and eve; GoToSocial has no shared inbox.
     expect(mastodon.deliveries("Create").find((r) => r.activity?.object?.id === status.uri)!.path).toBe("/inbox");
@@ -74,6 +79,7 @@ test("statuses of each visibility reach the followers' servers addressed as Mast
   const direct = await send(alice.token, "/api/v1/statuses", { status: `psst @eve@${mastodon.domain}`, visibility: "direct" });
   const create = await delivered(mastodon, "Create", direct.uri);
   expect(addressing(create.activity!.object)).toEqual({ to: [eve.id], cc: [] });
+  expect(create.activity!.signature ?? create.activity!.proof).toBeUndefined();
   expect(gts.deliveries("Create").some((r) => r.activity?.object?.id === direct.uri)).toBe(false);
 });
 
@@ -116,5 +122,19 @@ test("a profile update goes out as Update of the actor", async () => {
   for (const peer of [mastodon, gts]) {
     const update = await delivered(peer, "Update", aliceUri());
     expect(update.activity!.object).toMatchObject({ type: "Person", name: "Alice A." });
+  }
+});
+
+test("each server's signature scheme is remembered for a day, then found again", async () => {
+  const remembered = (peer: Peer) => getFederationKv(warren.t.deps.store, [...SIGNATURE_SPEC_PREFIX, peer.base]);
+  const now = Date.now();
+  // Mastodon 4.4+ takes RFC 9421; the GoToSocial peer refuses it, so Warren fell back to draft-cavage there.
+  expect(JSON.parse(remembered(mastodon)!.json)).toBe("rfc9421");
+  expect(JSON.parse(remembered(gts)!.json)).toBe("draft-cavage-http-signatures-12");
+  for (const peer of [mastodon, gts]) {
+    const { expiresAt } = remembered(peer)!;
+    expect(expiresAt).toBeGreaterThan(now);
+    expect(expiresAt).toBeLessThanOrEqual(now + SIGNATURE_SPEC_TTL_MS);
+    expect(getFederationKv(warren.t.deps.store, [...SIGNATURE_SPEC_PREFIX, peer.base], now + SIGNATURE_SPEC_TTL_MS + 1)).toBeUndefined();
   }
 });

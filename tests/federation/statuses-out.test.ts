@@ -92,7 +92,7 @@ test("a public, an unlisted and a private status reach the followers' shared inb
     expect(note.contentMap).toEqual({ [status.language]: status.content });
     expect(list(note.tag)).toEqual([
       { type: "Mention", href: eve.id, name: `@eve@${peer.domain}` },
-      { type: "Hashtag", href: `http://${warren.domain}/tags/warren`, name: "#warren" },
+      { type: "Hashtag", href: `http://${warren.domain}/tags/warren`, name: "#Warren" }, // as the author wrote it (issue 25 item 6)
     ]);
   }
 });

@@ -113,6 +113,8 @@ describe("delivery to an endpoint kept as given", () => {
     expect(JSON.parse(decryptPush(device, push!.headers, push!.body)).notification_type).toBe("mention");
     const jwt = /^vapid t=([\w-]+)\.([\w-]+)\./.exec(push!.headers.get("authorization") ?? "");
     expect(JSON.parse(Buffer.from(jwt![2]!, "base64url").toString()).aud).toBe(receiver.base);
+    // Every request Warren makes names it (issue 25 item 10), push services' logs too.
+    expect(push!.headers.get("user-agent")).toBe(`Warren/0.1.0 (+${open.deps.config.url}/)`);
   });
 
   test("the outgoing-fetch guard still applies: a verbatim https endpoint whose name resolves to loopback is refused", async () => {

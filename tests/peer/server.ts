@@ -170,6 +170,10 @@ export function startPeer(options: PeerOptions = {}): Peer {
     if (url.pathname === "/.well-known/webfinger") {
       const [username, host] = (url.searchParams.get("resource") ?? "").replace(/^acct:/, "").split("@");
       const actor = actors.get(username!);
+      // Recorded for its User-Agent; WebFinger is fetched unsigned, as Mastodon fetches it.
+      const unsigned: Verification = { scheme: "none", keyId: null, owner: null, ok: false, covered: [] };
+      const entry = record(request, url, unsigned, null, actor && host === domain ? 200 : 404);
+      entry.problems = entry.problems.filter((p) => !p.startsWith("signature:"));
       if (!actor || host !== domain) return new Response(null, { status: 404 });
       return Response.json(webfinger(flavour, domain, username!, actor), { headers: { "content-type": "application/jrd+json" } });
     }

@@ -201,12 +201,14 @@ export interface SignOptions {
   style?: "mastodon" | "hs2019-created";
   /** Leave the query out of (request-target) (what old Mastodon and Fedify's verifier expect). */
   targetWithoutQuery?: boolean;
+  /** Signs as if it were this many seconds from now (negative: a stale signature). */
+  createdOffsetSeconds?: number;
 }
 
 /** Headers for a draft-cavage-signed request (Date, Digest for a body, Signature). */
 export function signCavage(method: string, url: URL, headers: Record<string, string>, body: string | null, options: SignOptions): Record<string, string> {
   const out: Record<string, string> = { ...headers, host: url.host };
-  const created = Math.floor(Date.now() / 1000);
+  const created = Math.floor(Date.now() / 1000) + (options.createdOffsetSeconds ?? 0);
   const target = `(request-target): ${method.toLowerCase()} ${url.pathname}${options.targetWithoutQuery ? "" : url.search}`;
   const lines = [target, `host: ${url.host}`];
   const covered = ["(request-target)", "host"];

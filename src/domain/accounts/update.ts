@@ -4,7 +4,8 @@
 // record points to them in the same transaction as the other changes.
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
-import { countableLength, textToHtml } from "../../lib/html.ts";
+import { countableLength } from "../../lib/html.ts";
+import { bioHtml } from "./field-html.ts";
 import { getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
 import type { AccountRecord, ProfileField, QuotePolicy, UserRecord } from "../../store/records.ts";
 import type { UserViewer } from "../auth/viewer.ts";
@@ -142,7 +143,7 @@ export async function updateCredentials(deps: Deps, viewer: Pick<UserViewer, "ac
     if (displayName !== undefined) next.displayName = displayName;
     if (note !== undefined) {
       next.noteSource = note;
-      next.note = textToHtml(note);
+      next.note = bioHtml(deps.store, deps.config, note);
     }
     if (update.locked !== undefined) next.locked = update.locked;
     if (update.bot !== undefined) next.bot = update.bot;

@@ -10,6 +10,7 @@ import type { Config } from "../../config.ts";
 import { bareHostname, resolveFetchTarget, UnsafeUrl, type Resolver } from "../../lib/url-safety.ts";
 import type { PushSubscriptionRecord, VapidKeys } from "../../store/push.ts";
 import { vapidSubject } from "./vapid.ts";
+import { warrenUserAgent } from "../limits.ts";
 
 /** How long a push service keeps a message for an offline device (Mastodon: 48 hours), in seconds. */
 export const PUSH_TTL_SECONDS = 48 * 3600;
@@ -74,7 +75,7 @@ export async function sendPush(
   const response = await fetch(target, {
     method: "POST",
     body,
-    headers: { ...headers, ...(pinned ? { host: url.host } : {}) },
+    headers: { ...headers, "user-agent": warrenUserAgent(config.url), ...(pinned ? { host: url.host } : {}) },
     redirect: "manual",
     signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
     // A fresh connection per request: a pooled one could have been opened for another name.

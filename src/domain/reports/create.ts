@@ -3,7 +3,7 @@
 // before any 422); `rule_ids[]` makes the category `violation` whatever was sent and must name this server's
 // rules; the comment holds at most 1,000 characters. Staff hear of it through the `report.created` event
 // (domain/reports/notify-staff.ts). `forward` is kept only for remote accounts (`forwarded`); sending the
-// anonymised `Flag` to their server is federation's subscriber of the same event, still to come.
+// anonymised `Flag` to their server is federation's subscriber of the same event (federation/flags.ts).
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
@@ -22,6 +22,9 @@ export const REPORT_LIMITS = {
   maxCommentLength: 1000,
 } as const;
 
+/** forward_to_domains[] kept: more than the reported statuses could reply to is never needed. */
+const MAX_FORWARD_DOMAINS = 100;
+
 export const REPORT_CATEGORIES: readonly ReportCategory[] = ["spam", "legal", "violation", "other"];
 
 export interface ReportInput {
@@ -31,6 +34,8 @@ export interface ReportInput {
   collectionIds: string[];
   comment?: string;
   forward: boolean;
+  /** Mastodon's forward_to_domains[]: servers of the reported statuses' reply targets to forward to as well. */
+  forwardToDomains?: string[];
   category?: string;
   ruleIds: string[];
 }
@@ -44,6 +49,7 @@ export interface ReportDraft {
   category: ReportCategory;
   ruleIds: string[] | null;
   forward: boolean;
+  forwardToDomains?: string[];
   applicationId: string | null;
   uri: string | null;
 }
@@ -108,6 +114,7 @@ export async function fileReport(deps: Deps, viewer: UserViewer, input: ReportIn
     category,
     ruleIds,
     forward: input.forward,
+    forwardToDomains: input.forwardToDomains,
     applicationId: viewer.app.id,
     uri: null,
   });
@@ -138,7 +145,8 @@ export async function recordReport(deps: Pick<Deps, "store" | "jobs">, draft: Re
   };
   await deps.store.write(() => {
     putReport(deps.store, report);
-    recordEvent(deps, "report.created", { reportId: report.id, accountId: report.accountId, targetAccountId: report.targetAccountId }, origin, now);
+    const forwardTo = report.forwarded && draft.forwardToDomains?.length ? { forwardToDomains: draft.forwardToDomains.slice(0, MAX_FORWARD_DOMAINS) } : {};
+    recordEvent(deps, "report.created", { reportId: report.id, accountId: report.accountId, targetAccountId: report.targetAccountId, ...forwardTo }, origin, now);
   });
   return report;
 }

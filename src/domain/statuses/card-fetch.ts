@@ -3,7 +3,7 @@
 // page is cut there: its <head> is what matters), at most 3 redirects. Failures return null: a missing card
 // is never an error the client sees.
 import type { Config } from "../../config.ts";
-import { SOFTWARE_VERSION } from "../limits.ts";
+import { warrenUserAgent } from "../limits.ts";
 import { safeFetch } from "../../lib/safe-fetch.ts";
 import { parseCardPage, parseOEmbed, type CardData } from "./card-parse.ts";
 
@@ -34,7 +34,7 @@ async function fetchLimited(url: URL, config: Config, signal: AbortSignal, accep
     ...CARD_LIMITS,
     allowPrivateAddresses: config.allowPrivateAddresses,
     signal,
-    headers: { "user-agent": `Warren/${SOFTWARE_VERSION} (+${config.url}/)`, accept },
+    headers: { "user-agent": warrenUserAgent(config.url), accept },
   });
   if (response.status < 200 || response.status >= 300) return null;
   const contentType = response.headers.get("content-type") ?? "";

@@ -112,11 +112,26 @@ export interface FormattedStatus {
   firstUrl: string | null;
 }
 
+export interface RenderOptions {
+  /** `rel="… me"` on links (profile field values, for rel=me verification). */
+  relMe?: boolean;
+  /** Paragraphs and line breaks (default); false for one line (field values). */
+  multiline?: boolean;
+}
+
+/** Each hashtag of the segments once, by lower-case name, as its author first wrote it (`#WarrenDev`). */
+export function hashtagsAsWritten(segments: Segment[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const s of segments) if (s.kind === "tag" && !names.has(s.name.toLowerCase())) names.set(s.name.toLowerCase(), s.name);
+  return names;
+}
+
 /** Renders parsed text; `resolve` maps a mention to a known account (unknown ones stay plain text). */
 export function renderStatus(
   segments: Segment[],
   baseUrl: string,
   resolve: (username: string, domain: string | null) => MentionTarget | undefined,
+  options: RenderOptions = {},
 ): FormattedStatus {
   const mentionIds: string[] = [];
   const tags: string[] = [];
@@ -129,7 +144,7 @@ export function renderStatus(
         break;
       case "url":
         firstUrl ??= s.text;
-        html += linkHtml(s.text);
+        html += linkHtml(s.text, { relMe: options.relMe });
         break;
       case "mention": {
         const target = resolve(s.username, s.domain);
@@ -149,7 +164,7 @@ export function renderStatus(
       }
     }
   }
-  return { html: paragraphs(html), mentionIds, tags, firstUrl };
+  return { html: options.multiline === false ? html : paragraphs(html), mentionIds, tags, firstUrl };
 }
 
 /** Rails' simple_format as Mastodon uses it: blank lines split paragraphs, single newlines become <br />. */

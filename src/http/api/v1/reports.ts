@@ -18,6 +18,7 @@ const ReportBody = t.Object({
   collection_ids: Ids("Collections (4.6): not supported, any id is 404"),
   comment: t.Optional(t.String({ description: `At most ${REPORT_LIMITS.maxCommentLength} characters` })),
   forward: t.Optional(Flag({ description: "Forward to the remote account's server (remote accounts only)" })),
+  forward_to_domains: Ids("With forward: also the servers, among these domains, of accounts the reported statuses replied to (forward_to_domains[]=…; default: the account's own)"),
   category: t.Optional(t.String({ description: "spam, legal, violation or other (default); violation whenever rule_ids[] is given" })),
   rule_ids: Ids("Ids of this server's rules (rule_ids[]=…); others: 422"),
 });
@@ -38,6 +39,7 @@ export const reportRoutes = (deps: Deps) =>
           collectionIds: list(body.collection_ids),
           comment: body.comment,
           forward: toBool(body.forward),
+          forwardToDomains: body.forward_to_domains === undefined ? undefined : list(body.forward_to_domains),
           category: body.category,
           ruleIds: list(body.rule_ids),
         });
