@@ -560,6 +560,14 @@ export const SUBSCRIBERS: readonly Subscriber<any>[] = [
     localOnly: true,
     run: async (ctx, event) => (await import("../federation/status-delivery.ts")).sendUndoLike(ctx, event.payload),
   }),
+  // Issue 26 (inbound federation): a local vote on another server's poll goes to its author
+  on({
+    name: "federation.send_poll_vote",
+    on: "poll.voted",
+    lane: "network",
+    localOnly: true,
+    run: async (ctx, event) => (await import("../federation/poll-votes-out.ts")).sendPollVote(ctx, event.payload),
+  }),
   // Web Push (domain/push/deliver.ts; docs/push.md): to the recipient's push services, never for remote events
   on({
     name: "push.deliver",

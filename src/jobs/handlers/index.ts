@@ -10,6 +10,7 @@ import { SUBSCRIBERS } from "../../domain/subscribers.ts";
 import { IDEMPOTENCY_EXPIRY } from "../../domain/statuses/create.ts";
 import { POLL_EXPIRY, type PollExpiry } from "../../domain/polls/poll.ts";
 import { expirePoll } from "../../domain/polls/expire.ts";
+import { POLL_RESULTS, type PollResults } from "../../domain/polls/results.ts";
 import { SCHEDULED_PUBLISH, type ScheduledPublish } from "../../domain/statuses/scheduled.ts";
 import { publishScheduled } from "../../domain/statuses/scheduled-publish.ts";
 import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
@@ -73,6 +74,8 @@ export const handlers: Record<string, JobHandler> = {
   // Timers, not events.
   [IDEMPOTENCY_EXPIRY]: statusIdempotencyExpired,
   [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
+  // A local poll's counts, as an Update of its Question (domain/polls/results.ts).
+  [POLL_RESULTS]: async (ctx, payload: PollResults) => (await import("../../federation/poll-votes-out.ts")).sendPollResults({ ...ctx, emit: () => {} }, payload),
   [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(ctx, payload),
   // Every 10 minutes, a chain started at start-up (domain/trends/refresh.ts; docs/trends.md).
   [TRENDS_REFRESH]: (ctx, payload: TrendsRefresh) => refreshTrends(ctx, payload),
@@ -93,6 +96,7 @@ export const lanes: Record<string, Lane> = {
   "filters.changed": "realtime",
   // Work that waits on other servers.
   [FEDERATION_MESSAGE_JOB]: "network",
+  [POLL_RESULTS]: "network",
   // Subscribers declare theirs: realtime (fan-out, notifications), network (cards, mail), backfill (feeds).
   ...builtInSubscriberJobs.lanes,
 };
