@@ -161,3 +161,23 @@ test("Accept: application/json on actor and status URLs answers ActivityPub JSON
   const page = await warren.t.request(`/@alice`, { headers: { accept: "text/html,application/json;q=0.9" } });
   expect(page.headers.get("content-type")).toContain("text/html");
 });
+
+test("bounds and sanitising: at most 50 emoji, 16 attachments and 20 poll options; names as plain text; no odd URLs", async () => {
+  const shortcodes = Array.from({ length: 60 }, (_, i) => `e${i}`);
+  const hostile = { ...emojiTag(mastodon, "evil"), icon: { type: "Image", url: "javascript:alert(1)" } };
+  const object = note(mastodon, mallory, {
+    type: "Question",
+    content: `<p>${shortcodes.map((s) => `:${s}:`).join(" ")} :evil:</p>`,
+    tag: [...shortcodes.map((s) => emojiTag(mastodon, s)), hostile],
+    oneOf: Array.from({ length: 30 }, (_, i) => ({ type: "Note", name: `<b>option</b> ${i}`, replies: { type: "Collection", totalItems: 1 } })),
+    attachment: Array.from({ length: 20 }, (_, i) => ({ type: "Document", mediaType: "image/png", url: `${mastodon.base}/files/${i}.png`, name: `<script>x</script>alt ${i}` })),
+  });
+  await post(mastodon, mallory, activity(mastodon, mallory, "Create", object));
+  const status = await inHome(object.id);
+  expect(status.emojis).toHaveLength(50);
+  expect(status.emojis.some((e: any) => e.shortcode === "evil")).toBe(false);
+  expect(status.media_attachments).toHaveLength(16);
+  expect(status.media_attachments[0].description).not.toContain("<");
+  expect(status.poll.options).toHaveLength(20);
+  expect(status.poll.options[0].title).toBe("option 0");
+});
