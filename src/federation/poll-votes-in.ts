@@ -16,6 +16,8 @@ export async function countedAsVote(deps: FederationDeps, note: NoteLike, voter:
   if (!name || !target) return false;
   const status = statusByUri(deps, target.href);
   if (!status?.local || !status.hasPoll) return false;
-  if (name.length <= POLL_IN_LIMITS.maxOptionLength * 4) await recordRemoteVote(asDeps(deps), voter, status, plainText(name).trim());
+  // Only the voter's own vote: attributed to the signer alone (the Create's object is on its origin already).
+  const own = note.attributionIds.length === 1 && note.attributionId?.href === voter.uri;
+  if (own && name.length <= POLL_IN_LIMITS.maxOptionLength * 4) await recordRemoteVote(asDeps(deps), voter, status, plainText(name).trim());
   return true;
 }

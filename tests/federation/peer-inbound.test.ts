@@ -155,7 +155,7 @@ test("Accept: application/json on actor and status URLs answers ActivityPub JSON
     const res = await warren.t.request(url, { headers: { accept: "application/json" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("json");
-    expect((await res.json()).type).toBe(type);
+    expect(((await res.json()) as { type: string }).type).toBe(type);
   }
   // A browser listing JSON after HTML still gets the page.
   const page = await warren.t.request(`/@alice`, { headers: { accept: "text/html,application/json;q=0.9" } });
