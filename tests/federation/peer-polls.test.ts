@@ -108,3 +108,33 @@ test("mallory's votes on alice's poll count (once for one choice), are no status
   expect(update.activity!.object.oneOf.map((o: any) => [o.name, o.replies.totalItems])).toEqual([["pizza", 1], ["salad", 0]]);
   expect(unexpectedProblems([update])).toEqual([]);
 });
+
+test("the end of alice's poll sends its final results to the servers of those who voted", async () => {
+  const local = await json(warren, "/api/v1/statuses", alice.token, jsonBody({ status: "last call", poll: { options: ["yes", "no"], expires_in: 600 } }));
+  await post(activity(mastodon, mallory, "Create", { id: `${mallory.id}#votes/${Date.now()}end`, type: "Note", name: "no", attributedTo: mallory.id, inReplyTo: local.uri, to: aliceUri() }, { to: aliceUri() }));
+  await eventually(async () => mastodon.deliveries("Update").find((r) => r.activity?.object?.id === local.uri));
+  const before = mastodon.deliveries("Update").filter((r) => r.activity?.object?.id === local.uri).length;
+  // The expiry timer as it runs at the poll's end (its payload names the end it was set for).
+  const { getPoll } = await import("../../src/store/polls.ts");
+  const { POLL_EXPIRY } = await import("../../src/domain/polls/poll.ts");
+  const expiresAt = getPoll(warren.t.deps.store, local.id)!.expiresAt;
+  await warren.t.deps.store.write(() => warren.t.deps.jobs.enqueue(POLL_EXPIRY, { statusId: local.id, expiresAt }));
+  const final = await eventually(async () => {
+    const updates = mastodon.deliveries("Update").filter((r) => r.activity?.object?.id === local.uri);
+    return updates.length > before ? updates.at(-1) : null;
+  });
+  expect(final!.activity!.object.oneOf.map((o: any) => [o.name, o.replies.totalItems])).toEqual([["yes", 0], ["no", 1]]);
+  expect(final!.verification).toMatchObject({ ok: true, owner: aliceUri() });
+});
+
+test("a vote on a poll its voter may not see, or attributed to someone else, is not counted", async () => {
+  const hidden = await json(warren, "/api/v1/statuses", alice.token, jsonBody({ status: "followers only", visibility: "private", poll: { options: ["x", "y"], expires_in: 600 } }));
+  const open = await json(warren, "/api/v1/statuses", alice.token, jsonBody({ status: "open", poll: { options: ["x", "y"], expires_in: 600 } }));
+  const vote = (status: any, attributedTo: string) =>
+    activity(mastodon, mallory, "Create", { id: `${mallory.id}#votes/${Date.now()}${status.id}`, type: "Note", name: "x", attributedTo, inReplyTo: status.uri, to: aliceUri() }, { to: aliceUri() });
+  await post(vote(hidden, mallory.id));
+  await post(vote(open, `${mastodon.base}/users/someone-else`));
+  await warren.t.deps.jobs.drain();
+  expect((await json(warren, `/api/v1/polls/${hidden.poll.id}`, alice.token)).votes_count).toBe(0);
+  expect((await json(warren, `/api/v1/polls/${open.poll.id}`, alice.token)).votes_count).toBe(0);
+});
