@@ -34,6 +34,8 @@ export interface Config {
   deliveryRetryMs: number;
   /** How long deliveries to a failing server (circuit open) are held before one probe is sent. */
   deliveryRecoveryMs: number;
+  /** How long after a vote on a local poll its new counts go out as an Update (votes meanwhile share it). */
+  pollUpdateDelayMs: number;
   /** Mastodon's secure mode: ActivityPub GETs of collections need a signature, unsigned actor GETs get a reduced
    * actor, signers from suspended domains or blocked by the owner are refused (docs/federation.md). */
   authorizedFetch: boolean;
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateAddresses: flag(env, "WARREN_ALLOW_PRIVATE_ADDRESSES", false),
     deliveryRetryMs: integer(env, "WARREN_DELIVERY_RETRY_MS", 1000, 1, 24 * 60 * 60 * 1000),
     deliveryRecoveryMs: integer(env, "WARREN_DELIVERY_RECOVERY_MS", 30 * 60 * 1000, 1, 7 * 24 * 60 * 60 * 1000),
+    pollUpdateDelayMs: integer(env, "WARREN_POLL_UPDATE_DELAY_MS", 3 * 60 * 1000, 0, 60 * 60 * 1000),
     authorizedFetch: flag(env, "WARREN_AUTHORIZED_FETCH", false),
     timelinePreview: flag(env, "WARREN_TIMELINE_PREVIEW", true),
     checkResponses: flag(env, "WARREN_CHECK_RESPONSES", env.NODE_ENV === "test" || env.NODE_ENV === "development"),

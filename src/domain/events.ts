@@ -48,6 +48,8 @@ export interface EventPayloads {
   "reblog.created": { statusId: string; reblogOfId: string; accountId: string };
   "reblog.removed": { statusId: string; reblogOfId: string; accountId: string };
   "favourite.created": { favouriteId: string; accountId: string; statusId: string };
+  /** An account voted on a status's poll (`choices`: option indices); a local vote on a remote poll goes out. */
+  "poll.voted": { statusId: string; accountId: string; choices: number[] };
   /** The favourite is already forgotten and counted down; its rows and notification are a subscriber's work. */
   "favourite.removed": { favouriteId: string; accountId: string; statusId: string };
   "follow.created": { followerId: string; targetId: string };

@@ -7,6 +7,8 @@
 export const IDEMPOTENCY_EXPIRY = "status.idempotency_expired";
 /** Closes a poll at its expiry (domain/polls). */
 export const POLL_EXPIRY = "polls.expire";
+/** Sends a local poll's counts as an Update of its Question, a few minutes after votes and at its end (domain/polls/results.ts). */
+export const POLL_RESULTS = "polls.send_results";
 /** Publishes a scheduled status at its time (domain/statuses/scheduled.ts). */
 export const SCHEDULED_PUBLISH = "scheduled_statuses.publish";
 /** Every 10 minutes, a chain started at start-up (domain/trends/refresh.ts). */
@@ -31,7 +33,7 @@ export const SUBSCRIBER_JOBS = [
   "streaming.quote_policy_changed",
   // interactions.ts
   "timelines.fan_out_reblog", "statuses.reblog_removal", "favourites.removal", "federation.send_announce",
-  "federation.send_undo_announce", "federation.send_like", "federation.send_undo_like",
+  "federation.send_undo_announce", "federation.send_like", "federation.send_undo_like", "federation.send_poll_vote",
   // relationships.ts
   "timelines.backfill_follow", "timelines.backfill_accepted_follow", "timelines.forget_follow", "timelines.backfill_list_member",
   "timelines.remove_list_feed", "relationships.block_cleanup", "relationships.domain_block_cleanup", "relationships.mute_expiry",

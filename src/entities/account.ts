@@ -10,6 +10,7 @@ import { roleOf, type Role } from "../domain/accounts/roles.ts";
 import { fieldValueHtml } from "../domain/accounts/field-html.ts";
 import type { AccountRecord, ProfileField, UserRecord } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
+import { presentRemoteEmoji } from "./custom-emoji.ts";
 
 const FieldSchema = t.Object({
   name: t.String(),
@@ -191,7 +192,7 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
     show_media: true,
     show_media_replies: true,
     show_featured: true,
-    emojis: [],
+    emojis: gone ? [] : (account.emojis ?? []).map(presentRemoteEmoji),
     fields: gone ? [] : account.fields.map((field) => presentField(config, account, field)),
     feature_approval: featureApproval(account, viewerAccountId),
   };

@@ -2,6 +2,7 @@
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import type { CustomEmojiRecord } from "../store/emojis.ts";
+import type { RemoteEmoji } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
 
 export const CustomEmojiSchema = t.Object(
@@ -20,4 +21,9 @@ export const emojiUrls = (config: Config, emoji: CustomEmojiRecord) => ({ url: c
 
 export function presentCustomEmoji(config: Config, emoji: CustomEmojiRecord): CustomEmoji {
   return { shortcode: emoji.shortcode, ...emojiUrls(config, emoji), visible_in_picker: emoji.visibleInPicker, category: emoji.category };
+}
+
+/** Another server's emoji in a status or account (never in our picker). */
+export function presentRemoteEmoji(emoji: RemoteEmoji): { shortcode: string; url: string; static_url: string; visible_in_picker: false } {
+  return { shortcode: emoji.shortcode, url: emoji.url, static_url: emoji.staticUrl, visible_in_picker: false };
 }

@@ -1,7 +1,7 @@
 // Status entity (API.md §4.2): every key Mastodon 4.6 sends for the features Warren has. presentStatuses
 // renders a page that the domain's status loader (domain/statuses/load.ts) read in one pass; it reads nothing
 // itself. Counters come from the stored records.
-import { presentCustomEmoji } from "./custom-emoji.ts";
+import { presentCustomEmoji, presentRemoteEmoji } from "./custom-emoji.ts";
 import { t, type Static, type TSchema } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedStatus, LoadedStatuses } from "../domain/statuses/load.ts";
@@ -175,10 +175,14 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
   out.media_attachments = loaded.media.map((media) => presentMediaAttachment(config, media));
   out.mentions = loaded.mentions.map((record) => mention(config, record));
   out.tags = status.tags.map((name) => presentStatusTag(config, name));
-  out.emojis = loaded.emojis.map((emoji) => {
-    const { shortcode, url, static_url, visible_in_picker } = presentCustomEmoji(config, emoji);
-    return { shortcode, url, static_url, visible_in_picker };
-  });
+  out.emojis = [
+    ...loaded.emojis.map((emoji) => {
+      const { shortcode, url, static_url, visible_in_picker } = presentCustomEmoji(config, emoji);
+      return { shortcode, url, static_url, visible_in_picker };
+    }),
+    // Another server's emojis, as its Note tagged them (federation/note-emojis.ts).
+    ...(status.emojis ?? []).map(presentRemoteEmoji),
+  ];
   out.card = loaded.card ? presentPreviewCard(config, loaded.card, viewerId !== null) : null;
   out.poll = loaded.poll ? presentPoll(loaded.poll) : null;
   out.quote = loaded.quote ? presentQuote(loaded.quote, (quoted) => present(config, viewerId, quoted, source)) : null;

@@ -1,12 +1,12 @@
-// Incoming statuses (docs/federation.md, "Statuses (incoming)"): a Create of a Note (an Article or a Question is
-// read as a Note, without its poll for now) becomes a remote status through domain/statuses/remote.ts. What
+// Incoming statuses (docs/federation.md, "Statuses (incoming)"): a Create of a Note (an Article is read as a
+// Note, a Question as a Note with its poll) becomes a remote status through domain/statuses/remote.ts. What
 // another server sends is hostile until checked: the object must be on the signer's origin and attributed to
 // the signer, addressed to someone, and of bounded size; its HTML is reduced to Mastodon's tags; its tags and
 // attachments are read only as embedded (never fetched). It is kept only when someone here cares (Mastodon's
 // rule): the author is followed from here, a local account is mentioned or addressed, or it replies to a
 // status by a local account or one followed from here; the parent of a reply to an unknown status is fetched.
-// A Create replayed with the same Note id stores nothing. The Note is read by note-draft.ts, its quote
-// (FEP-044f) by quotes-in.ts.
+// A Create replayed with the same Note id stores nothing, nor one of a status deleted (a tombstone stands).
+// The Note is read by note-draft.ts, its quote (FEP-044f) by quotes-in.ts.
 import type { Create } from "@fedify/vocab";
 import type { InboxContext } from "@fedify/fedify";
 import { getAccount } from "../store/accounts.ts";
@@ -19,6 +19,8 @@ import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
 import { fetchStatus } from "./threads.ts";
+import { rawJsonOf } from "./note-attachments.ts";
+import { countedAsVote } from "./poll-votes-in.ts";
 
 /** Is this account followed from here? (Remote accounts' followers rows are all local accounts.) */
 export function followedFromHere(deps: FederationDeps, accountId: string): boolean {
@@ -42,7 +44,10 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   const note = await activity.getObject({ crossOrigin: "throw" }).catch(() => null);
   if (!isNoteLike(note)) return;
   if (statusByUri(deps, note.id?.href ?? "")) return;
-  const draft = await noteDraft(deps, ctx, note, author, { fetchQuoted: (uri) => fetchStatus(deps, uri, 0) });
+  // A vote on one of our polls is a Note naming an option, in reply to the Question (poll-votes-in.ts).
+  if (await countedAsVote(deps, note, author)) return;
+  const raw = rawJsonOf(note, activity);
+  const draft = await noteDraft(deps, ctx, note, author, { fetchQuoted: (uri) => fetchStatus(deps, uri, 0), raw });
   if (!draft || statusByUri(deps, draft.uri)) return;
   if (!concernsUs(deps, author, draft)) return;
   // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only

@@ -8,7 +8,7 @@
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Announce, Block, Create, Delete, Follow, Like, Move, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, EmojiReact, Follow, Like, Move, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import type { Deps } from "../deps.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
@@ -170,5 +170,7 @@ function setInboxListeners(federation: Federation<void>, deps: FederationDeps): 
     .on(Create, (ctx, activity) => onCreate(deps, ctx, activity))
     .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
     .on(Like, (ctx, activity) => onLike(deps, ctx, activity))
-    .on(Move, (ctx, activity) => onMove(deps, ctx, activity));
+    .on(Move, (ctx, activity) => onMove(deps, ctx, activity))
+    // An emoji reaction counts as a favourite (inbound-interactions.ts).
+    .on(EmojiReact, (ctx, activity) => onLike(deps, ctx, activity));
 }

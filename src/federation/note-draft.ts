@@ -1,63 +1,27 @@
 // A Note another server sends, read as a remote status draft (docs/federation.md, "Statuses (incoming)"): its
 // HTML reduced to Mastodon's tags, its tags and attachments read only as embedded (never fetched), its
 // addressing as a visibility, its quote (FEP-044f) through quotes-in.ts.
-import { Audio, Document, Hashtag, Image, Link, Mention, Video } from "@fedify/vocab";
+import { Emoji, Hashtag, Link, Mention } from "@fedify/vocab";
 import type { Context } from "@fedify/fedify";
-import type { DocumentLoader } from "@fedify/vocab-runtime";
 import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
 import { findAccountByUri } from "../store/accounts.ts";
-import type { MediaType } from "../store/media.ts";
 import type { AccountRecord, Visibility } from "../store/records.ts";
-import { statusByUri, type RemoteAttachment, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
+import { statusByUri, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { localAccountOf } from "./inbound-accounts.ts";
 import { isPublic, NOTE_LIMITS, sameOrigin, type NoteLike } from "./note-checks.ts";
+import { attachmentsOf, httpUrl, readOptions } from "./note-attachments.ts";
+import { emojisUsed } from "./note-emojis.ts";
+import { pollOf } from "./note-poll.ts";
 import { readQuote, readQuotePolicy, type QuotedFetcher } from "./quotes-in.ts";
 
 const TAG_NAME = /^[\p{L}\p{N}_·]*[\p{L}_·][\p{L}\p{N}_·]*$/u;
-
-/** Only what a Note embeds is read: its tags and attachments are never fetched. */
-const embeddedOnly: DocumentLoader = async (url) => {
-  throw new Error(`not fetched: ${url}`);
-};
-const readOptions = { documentLoader: embeddedOnly, suppressError: true } as const;
-
-function httpUrl(value: URL | Link | null | undefined): string | null {
-  const url = value instanceof Link ? value.href : value;
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.href.length > NOTE_LIMITS.uri) return null;
-  return url.href;
-}
 
 function visibilityOf(to: URL[], cc: URL[], author: AccountRecord): Visibility {
   if (to.some(isPublic)) return "public";
   if (cc.some(isPublic)) return "unlisted";
   if (author.followersUrl && [...to, ...cc].some((url) => url.href === author.followersUrl)) return "private";
   return "direct";
-}
-
-function mediaType(attachment: Document | Image | Video | Audio, contentType: string | null): MediaType | null {
-  const kind = contentType?.split("/")[0];
-  if (kind === "image" || kind === "video" || kind === "audio") return kind;
-  if (attachment instanceof Image) return "image";
-  if (attachment instanceof Video) return "video";
-  if (attachment instanceof Audio) return "audio";
-  return null;
-}
-
-async function attachmentsOf(note: NoteLike): Promise<RemoteAttachment[]> {
-  const out: RemoteAttachment[] = [];
-  for await (const item of note.getAttachments(readOptions)) {
-    if (out.length >= NOTE_LIMITS.attachments) break;
-    if (!(item instanceof Document || item instanceof Image || item instanceof Video || item instanceof Audio)) continue;
-    const url = httpUrl(item.url as URL | Link | null);
-    const contentType = item.mediaType ?? (item.url instanceof Link ? item.url.mediaType : null);
-    const type = mediaType(item, contentType);
-    if (!url || !type) continue;
-    const description = item.name ? plainText(item.name.toString()).slice(0, NOTE_LIMITS.description) : null;
-    const dimension = (n: number | null) => (n !== null && Number.isSafeInteger(n) && n > 0 ? n : null);
-    out.push({ type, url, contentType: contentType?.slice(0, 255) ?? null, description, width: dimension(item.width), height: dimension(item.height) });
-  }
-  return out;
 }
 
 /** The language of the first `contentMap` entry, if it names one. */
@@ -79,7 +43,7 @@ export async function noteDraft(
   ctx: Context<void>,
   note: NoteLike,
   author: AccountRecord,
-  { fetchQuoted = null }: { fetchQuoted?: QuotedFetcher | null } = {},
+  { fetchQuoted = null, raw = null }: { fetchQuoted?: QuotedFetcher | null; raw?: Record<string, unknown> | null } = {},
 ): Promise<RemoteStatusDraft | null> {
   const id = note.id;
   if (!id || id.href.length > NOTE_LIMITS.uri || !sameOrigin(id, author.uri)) return null;
@@ -93,6 +57,7 @@ export async function noteDraft(
 
   const mentionIds = new Set<string>();
   const tags = new Set<string>();
+  const emojiTags: Emoji[] = [];
   let read = 0;
   for await (const tag of note.getTags(readOptions)) {
     if (++read > NOTE_LIMITS.tags) break;
@@ -102,6 +67,8 @@ export async function noteDraft(
     } else if (tag instanceof Hashtag && tag.name) {
       const name = tag.name.toString().replace(/^#/, "").toLowerCase();
       if (name.length <= 200 && TAG_NAME.test(name)) tags.add(name);
+    } else if (tag instanceof Emoji) {
+      emojiTags.push(tag);
     }
   }
   // Local accounts addressed without a Mention tag are silent mentions (Mastodon's): they may see it.
@@ -115,6 +82,7 @@ export async function noteDraft(
   const parentUri = note.replyTargetId;
   const parent = parentUri ? (statusByUri(deps, parentUri.href) ?? null) : null;
   const summary = plainText(rawSummary).trim();
+  const poll = await pollOf(note);
   return {
     uri: id.href,
     url: httpUrl(note.url as URL | Link | null) ?? id.href,
@@ -128,7 +96,9 @@ export async function noteDraft(
     parent: parent && !parent.reblogOfId ? parent : null,
     mentionIds: [...mentionIds].filter((mentionId) => mentionId !== author.id),
     tags: [...tags].slice(0, NOTE_LIMITS.tags),
-    attachments: await attachmentsOf(note),
+    attachments: await attachmentsOf(note, raw),
+    emojis: await emojisUsed(emojiTags, [rawContent, rawSummary, ...(poll?.options ?? [])]),
+    poll,
     // FEP-044f (quotes-in.ts): what it quotes, and who may quote it.
     quote: await readQuote(deps, ctx, note, author, fetchQuoted),
     quotePolicy: readQuotePolicy(note, author),

@@ -32,9 +32,9 @@ export async function onQuoteRequest(deps: FederationDeps, ctx: InboxContext<voi
     if (!isNoteLike(note) || note.id?.href !== instrumentId.href) return;
     const draft = await noteDraft(deps, ctx, note, sender);
     if (!draft || draft.quote?.statusId !== target.id) return;
-    quoting = await storeRemoteStatus(deps, sender, draft);
+    quoting = (await storeRemoteStatus(deps, sender, draft)) ?? undefined;
   }
-  if (quoting.accountId !== sender.id || quoting.quote?.statusId !== target.id) return;
+  if (!quoting || quoting.accountId !== sender.id || quoting.quote?.statusId !== target.id) return;
   const actor = new URL(quotedAuthor.uri);
   const request = new QuoteRequest({ id: activity.id, actor: new URL(sender.uri), object: new URL(target.uri), instrument: new URL(quoting.uri) });
   const accepted = quoting.quote.state === "accepted";

@@ -19,6 +19,9 @@ import { FETCH_LIMITS } from "./loader.ts";
 import { LmdbKvStore } from "./kv.ts";
 import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";
 import { deliverableEndpoints } from "./delivery.ts";
+import { emojisUsed, emojiTags } from "./note-emojis.ts";
+import { readOptions } from "./note-attachments.ts";
+import { NOTE_LIMITS } from "./note-checks.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -162,6 +165,9 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     }
   }
   const [avatarUrl, headerUrl] = await Promise.all([imageUrl(actor.getIcon()), imageUrl(actor.getImage())]);
+  // Custom emojis its name, bio and fields use (note-emojis.ts), read only as embedded.
+  const texts = [actor.name?.toString() ?? "", actor.summary?.toString() ?? "", ...fields.flatMap((field) => [field.name, field.value])];
+  const emojis = await emojisUsed(await emojiTags(actor.getTags(readOptions), NOTE_LIMITS.tags), texts);
   const now = Date.now();
   const fresh = {
     username,
@@ -170,6 +176,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     displayName: plainText(actor.name?.toString() ?? "").slice(0, 255),
     note: sanitizeHtml((actor.summary?.toString() ?? "").slice(0, 50_000)),
     fields: fields.slice(0, 16),
+    emojis,
     locked: actor.manuallyApprovesFollowers ?? false,
     bot: actor instanceof Service || actor instanceof Application,
     group: actor instanceof Group,

@@ -1,6 +1,6 @@
 // Which requests Fedify answers, decided before Elysia routes anything (src/app.ts): POSTs to an inbox, and
-// GETs of an actor or its collections that ask for ActivityPub JSON (Accept: application/activity+json or
-// application/ld+json). Everything else, browsers asking for the same URLs included, goes on to Elysia as
+// GETs of an actor or its collections that ask for ActivityPub JSON (Accept: application/activity+json,
+// application/ld+json or, as Mastodon answers it, application/json). Everything else, browsers asking for the same URLs included, goes on to Elysia as
 // before. WebFinger and NodeInfo are ours (src/http/wellknown) and never come here.
 import { jsonShapeProblem } from "../lib/json-shape.ts";
 import type { FederationDeps } from "./context.ts";
@@ -9,14 +9,20 @@ const ACTOR_PATH = /^\/users\/[^/]+(?:\/(?:inbox|outbox|followers|following|coll
 /** A local custom emoji's id (emojis.ts). */
 const EMOJI_PATH = /^\/emojis\/[A-Za-z0-9_]{2,64}\/?$/;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
-const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json)/i;
+/** Mastodon answers plain `application/json` with ActivityPub JSON too (its controllers' `format.json`). */
+const ACTIVITY_JSON = /application\/(?:activity\+json|ld\+json|json)\b/i;
+const HTML_FIRST = /^\s*(?:text\/html|application\/xhtml\+xml)\b/i;
 /** Mastodon's profile URL: those asking it for ActivityPub JSON get the actor, as from /users/username. */
 const PROFILE_PATH = /^\/@([^/]+)\/?$/;
 /** Mastodon's status page URL (a status's `url`): ActivityPub JSON asked there is the Note at its uri. */
 const STATUS_PAGE_PATH = /^\/@([^/]+)\/(\d+)\/?$/;
 
 /** Whether a GET asks for ActivityPub JSON rather than a page (src/http/pages answers the others). */
-export const wantsActivityJson = (request: Request) => ACTIVITY_JSON.test(request.headers.get("accept") ?? "");
+export function wantsActivityJson(request: Request): boolean {
+  const accept = request.headers.get("accept") ?? "";
+  // A browser may list application/json after HTML: the page is what it wants (Fedify's rule too).
+  return ACTIVITY_JSON.test(accept) && !HTML_FIRST.test(accept);
+}
 
 /** A GET of /@username as the same GET of the actor's URL, of /@username/<id> as one of the status's uri (the
  * rest of the request unchanged; a signature over the page's path no longer verifies there). */

@@ -15,6 +15,7 @@ const profiles = () => import("./profiles.ts");
 const moves = () => import("./moves.ts");
 const accountDeletion = () => import("./account-deletion.ts");
 const flags = () => import("./flags.ts");
+const polls = () => import("./poll-votes-out.ts");
 const quotes = () => import("./quotes.ts");
 const statuses = () => import("./status-delivery.ts");
 
@@ -28,6 +29,8 @@ export const sendProfileUpdate = lazily(profiles, "sendProfileUpdate");
 export const sendMove = lazily(moves, "sendMove");
 export const sendActorDelete = lazily(accountDeletion, "sendActorDelete");
 export const sendFlag = lazily(flags, "sendFlag");
+export const sendPollVote = lazily(polls, "sendPollVote");
+export const sendPollResults = lazily(polls, "sendPollResults");
 export const sendQuoteRequest = lazily(quotes, "sendQuoteRequest");
 export const sendQuoteUpdate = lazily(quotes, "sendQuoteUpdate");
 export const sendAuthorizationDelete = lazily(quotes, "sendAuthorizationDelete");

@@ -11,6 +11,7 @@ import { context } from "./fedify-context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
+import { rawJsonOf } from "./note-attachments.ts";
 
 /** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
 export const ANCESTOR_LIMIT = 5;
@@ -37,7 +38,7 @@ export async function fetchStatus(
   if (!authorId || !sameOrigin(authorId, note.id)) return null;
   const author = await remoteSender(deps, authorId);
   if (!author) return null;
-  const draft = await noteDraft(deps, ctx, note, author);
+  const draft = await noteDraft(deps, ctx, note, author, { raw: rawJsonOf(note) });
   if (!draft) return null;
   if (!draft.parent && note.replyTargetId && ancestors > 0 && Date.now() < until) {
     draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until);

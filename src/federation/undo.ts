@@ -1,6 +1,6 @@
 // Incoming Undo (docs/federation.md): one listener for every kind of activity a remote account takes back,
 // dispatched on the type of the activity undone to the module that handles that kind.
-import { Activity, Announce, Block, Follow, Like, type Undo } from "@fedify/vocab";
+import { Activity, Announce, Block, EmojiReact, Follow, Like, type Undo } from "@fedify/vocab";
 import type { InboxContext } from "@fedify/fedify";
 import type { FederationDeps } from "./context.ts";
 import { undoFollow } from "./follows.ts";
@@ -13,5 +13,5 @@ export async function onUndo(deps: FederationDeps, ctx: InboxContext<void>, acti
   if (!(object instanceof Activity) || object.actorId?.href !== activity.actorId?.href) return;
   if (object instanceof Follow) return undoFollow(deps, ctx, object);
   if (object instanceof Block) return undoBlock(deps, ctx, object);
-  if (object instanceof Like || object instanceof Announce) return undoInteraction(deps, activity, object);
+  if (object instanceof Like || object instanceof EmojiReact || object instanceof Announce) return undoInteraction(deps, activity, object);
 }

@@ -2,7 +2,7 @@
 // unfavourite, and the Announce, Like and Undo sent to other servers (federation/status-delivery.ts).
 import type { Subscriber } from "../domain/events.ts";
 import { completeFavouriteRemoval } from "../domain/statuses/favourite.ts";
-import { sendAnnounce, sendLike, sendUndoAnnounce, sendUndoLike } from "../federation/senders.ts";
+import { sendAnnounce, sendLike, sendPollVote, sendUndoAnnounce, sendUndoLike } from "../federation/senders.ts";
 import { fanOut, removeEverywhere } from "./statuses.ts";
 import { on } from "./table.ts";
 
@@ -20,4 +20,6 @@ export const INTERACTION_REACTIONS: readonly Subscriber<any>[] = [
     run: (ctx, event) => completeFavouriteRemoval(ctx.store, { id: event.payload.favouriteId, accountId: event.payload.accountId, statusId: event.payload.statusId }),
   }),
   on({ name: "federation.send_undo_like", on: "favourite.removed", lane: "network", localOnly: true, run: (ctx, event) => sendUndoLike(ctx, event.payload) }),
+  // A local vote on another server's poll goes to its author (federation/poll-votes-out.ts)
+  on({ name: "federation.send_poll_vote", on: "poll.voted", lane: "network", localOnly: true, run: (ctx, event) => sendPollVote(ctx, event.payload) }),
 ];

@@ -5,11 +5,13 @@ import type { Deps } from "../deps.ts";
 import type { JobContext, JobHandler } from "../jobs/registry.ts";
 import type { Lane } from "../jobs/lanes.ts";
 import {
-  FEDERATION_MESSAGE_JOB, FILTERS_CHANGED_JOB, IDEMPOTENCY_EXPIRY, NOOP_JOB, POLL_EXPIRY, SCHEDULED_PUBLISH, TRENDS_REFRESH,
+  FEDERATION_MESSAGE_JOB, FILTERS_CHANGED_JOB, IDEMPOTENCY_EXPIRY, NOOP_JOB, POLL_EXPIRY, POLL_RESULTS, SCHEDULED_PUBLISH, TRENDS_REFRESH,
 } from "../domain/job-names.ts";
 import type { IdempotencyExpiry } from "../domain/statuses/create.ts";
 import type { PollExpiry } from "../domain/polls/poll.ts";
 import { expirePoll } from "../domain/polls/expire.ts";
+import type { PollResults } from "../domain/polls/results.ts";
+import { sendPollResults } from "../federation/senders.ts";
 import type { ScheduledPublish } from "../domain/statuses/scheduled.ts";
 import { publishScheduled } from "../domain/statuses/scheduled-publish.ts";
 import { refreshTrends, type TrendsRefresh } from "../domain/trends/refresh.ts";
@@ -28,6 +30,8 @@ export const TIMER_HANDLERS: Record<string, JobHandler> = {
     await ctx.store.write(() => expireIdempotency(ctx.store, payload.accountId, payload.key, payload.statusId));
   },
   [POLL_EXPIRY]: (ctx, payload: PollExpiry) => expirePoll(ctx, payload),
+  // A local poll's counts, as an Update of its Question (domain/polls/results.ts).
+  [POLL_RESULTS]: (ctx, payload: PollResults) => sendPollResults(withRemote({ ...ctx, emit: () => {} }), payload),
   [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(withRemote(ctx), payload),
   [TRENDS_REFRESH]: (ctx, payload: TrendsRefresh) => refreshTrends(ctx, payload),
   // For the streaming hub on the main thread; running twice is harmless. Enqueued by every filter write
@@ -41,4 +45,5 @@ export const TIMER_LANES: Record<string, Lane> = {
   [FILTERS_CHANGED_JOB]: "realtime",
   // Work that waits on other servers.
   [FEDERATION_MESSAGE_JOB]: "network",
+  [POLL_RESULTS]: "network",
 };

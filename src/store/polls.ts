@@ -17,6 +17,8 @@ export interface PollRecord {
   expiresAt: number | null;
   /** When the expiry job told the voters and the author (set once, so a second run tells nobody). */
   notifiedAt: number | null;
+  /** A local poll's results are to go out as an Update then (domain/polls/results.ts); absent: none pending. */
+  resultsDueAt?: number | null;
 }
 
 export interface PollVoteRecord {

@@ -8,6 +8,13 @@ export interface ProfileField {
   verifiedAt: number | null;
 }
 
+/** A custom emoji of another server, as its Note or actor tags it (federation/note-emojis.ts). */
+export interface RemoteEmoji {
+  shortcode: string;
+  url: string;
+  staticUrl: string;
+}
+
 export interface AccountRecord {
   v: 1;
   id: string;
@@ -20,6 +27,8 @@ export interface AccountRecord {
   /** Plain-text bio as the owner typed it (local accounts) */
   noteSource: string;
   fields: ProfileField[];
+  /** A remote account's custom emojis in its name, bio and fields (absent: none). */
+  emojis?: RemoteEmoji[];
   locked: boolean;
   bot: boolean;
   group: boolean;
@@ -176,6 +185,8 @@ export interface StatusRecord {
   mediaIds: string[];
   /** It has a poll (store/polls.ts, keyed by the status id); absent on statuses from before polls. */
   hasPoll?: boolean;
+  /** A remote status's custom emojis, as its Note tags them (absent: none; local ones are looked up by shortcode). */
+  emojis?: RemoteEmoji[];
   repliesCount: number;
   reblogsCount: number;
   favouritesCount: number;

@@ -5,7 +5,9 @@ import { NotPermitted, Unprocessable } from "../../lib/errors.ts";
 import { getPoll, getPollVote, putPoll, putPollVote } from "../../store/polls.ts";
 import { blockedEitherWay } from "../../store/relationships.ts";
 import type { UserViewer } from "../auth/viewer.ts";
+import { recordEvent } from "../events.ts";
 import { loadPoll, pollExpired, visiblePoll, type LoadedPoll } from "./poll.ts";
+import { scheduleResults } from "./results.ts";
 
 /** Longer choice lists are refused before they are read. */
 const MAX_CHOICES = 64;
@@ -40,8 +42,10 @@ export async function voteOnPoll(deps: Deps, viewer: UserViewer, rawId: string, 
     if (getPollVote(store, status.id, voterId)) throw new Unprocessable("Validation failed: You have already voted on this poll");
     putPollVote(store, status.id, voterId, { choices, at: now });
     const optionVotes = current.optionVotes.map((count, i) => (choices.includes(i) ? count + 1 : count));
-    const updated = { ...current, optionVotes, votesCount: current.votesCount + choices.length, votersCount: current.votersCount + 1 };
+    const updated = scheduleResults(deps, status, { ...current, optionVotes, votesCount: current.votesCount + choices.length, votersCount: current.votersCount + 1 }, now);
     putPoll(store, updated);
+    // A vote on another server's poll goes to its author (federation/poll-votes-out.ts).
+    recordEvent(deps, "poll.voted", { statusId: status.id, accountId: voterId, choices }, "local", now);
     return loadPoll(store, voterId, status, updated);
   });
 }

@@ -2,21 +2,20 @@
 // the same StatusRecord factory as posting, in one write with their attachments (remote files, referenced),
 // the parent's reply count, the author's counters, mention notifications and `status.created` (origin
 // "remote"), whose subscribers do the rest as for a local post: home fan-out, hashtag history, search, streams.
-// Edits (an author's Update) replace the text and keep the versions, as a local edit does.
+// Edits (an author's Update) are remote-edit.ts's; a Delete leaves a tombstone (store/status-tombstones.ts).
 import type { Deps } from "../../deps.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import { getMedia, putMedia, type MediaType } from "../../store/media.ts";
-import { putStatusEdit, statusEdits } from "../../store/status-edits.ts";
-import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
-import { adjustStatusCounter, getStatus, insertStatus, putStatus, remoteStatusIdByUri } from "../../store/statuses.ts";
+import { putMedia, type MediaType } from "../../store/media.ts";
+import { statusTombstone } from "../../store/status-tombstones.ts";
+import type { AccountRecord, QuoteOfStatus, QuotePolicy, RemoteEmoji, StatusRecord, Visibility } from "../../store/records.ts";
+import { adjustStatusCounter, getStatus, insertStatus, remoteStatusIdByUri } from "../../store/statuses.ts";
 import { notify } from "../notifications/notify.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { onStatusCreated } from "../timelines/distribute.ts";
-import { recordEvent } from "../events.ts";
 import { newStatusRecord } from "./record.ts";
-import { statusVersion } from "./edit.ts";
 import { recordIncomingQuote } from "../quotes/remote.ts";
+import { putRemotePoll, type RemotePoll } from "../polls/remote.ts";
 
 export interface RemoteAttachment {
   type: MediaType;
@@ -25,6 +24,8 @@ export interface RemoteAttachment {
   description: string | null;
   width: number | null;
   height: number | null;
+  blurhash: string | null;
+  focus: { x: number; y: number } | null;
 }
 
 /** A status as another server describes it, already validated and sanitised. */
@@ -42,6 +43,10 @@ export interface RemoteStatusDraft {
   mentionIds: string[];
   tags: string[];
   attachments: RemoteAttachment[];
+  /** The custom emojis its texts use (federation/note-emojis.ts). */
+  emojis: RemoteEmoji[];
+  /** A Question's poll (federation/note-poll.ts). */
+  poll: RemotePoll | null;
   /** What it quotes, in the state it starts in (domain/quotes/remote.ts). */
   quote?: QuoteOfStatus | null;
   /** Who may quote it, from its interactionPolicy (absent: nobody but its author). */
@@ -68,30 +73,37 @@ export function statusByUri(deps: Pick<Deps, "store" | "config">, uri: string): 
   return id ? getStatus(deps.store, id) : undefined;
 }
 
+/** Inside a write: the attachments as media records of `statusId` (remote files, referenced until fetched). */
+export function putRemoteMedia(deps: Pick<Deps, "store">, accountId: string, statusId: string, attachments: RemoteAttachment[], now: number): string[] {
+  return attachments.map((a) => {
+    const mediaId = newId(now);
+    putMedia(deps.store, {
+      v: 1, id: mediaId, accountId, type: a.type, state: "ready", fileUrl: null, previewUrl: null, thumbnailUrl: null,
+      pendingFile: null, contentType: a.contentType, fileSize: 0, meta: mediaMeta(a), focus: a.focus, description: a.description,
+      blurhash: a.blurhash, error: null, statusId, unattachedSince: null, createdAt: now, remoteUrl: a.url,
+    });
+    return mediaId;
+  });
+}
+
 function mediaMeta(a: RemoteAttachment): Record<string, unknown> {
   if (!a.width || !a.height) return {};
   return { original: { width: a.width, height: a.height, size: `${a.width}x${a.height}`, aspect: a.width / a.height } };
 }
 
-/** Stores a remote author's status once: a second call with the same uri returns the first, writing nothing. */
-export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft: RemoteStatusDraft): Promise<StatusRecord> {
+/** Stores a remote author's status once: a second call with the same uri returns the first, writing nothing;
+ * a status whose author deleted it (a tombstone stands, store/status-tombstones.ts) is refused: null. */
+export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft: RemoteStatusDraft): Promise<StatusRecord | null> {
   const { store } = deps;
   return store.write(() => {
     const existing = statusByUri(deps, draft.uri);
     if (existing) return existing;
+    if (statusTombstone(store, draft.uri) !== null) return null;
     const now = Date.now();
     // Minted now, not at `published`: timelines keep the order statuses arrived in, and a backdated one cannot
     // be slipped in under a page already read.
     const id = newId(now);
-    const mediaIds = draft.attachments.map((a) => {
-      const mediaId = newId(now);
-      putMedia(store, {
-        v: 1, id: mediaId, accountId: author.id, type: a.type, state: "ready", fileUrl: null, previewUrl: null, thumbnailUrl: null,
-        pendingFile: null, contentType: a.contentType, fileSize: 0, meta: mediaMeta(a), focus: null, description: a.description,
-        blurhash: null, error: null, statusId: id, unattachedSince: null, createdAt: now, remoteUrl: a.url,
-      });
-      return mediaId;
-    });
+    const mediaIds = putRemoteMedia(deps, author.id, id, draft.attachments, now);
     const parent = draft.parent ? getStatus(store, draft.parent.id) : undefined;
     let status = newStatusRecord({
       id,
@@ -110,8 +122,11 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
       mediaIds,
       quote: draft.quote ?? null,
       quotePolicy: draft.quotePolicy,
+      hasPoll: !!draft.poll,
     });
+    if (draft.emojis.length > 0) status.emojis = draft.emojis;
     insertStatus(store, status);
+    if (draft.poll) putRemotePoll(deps, id, draft.poll, now);
     status = recordIncomingQuote(deps, status, now);
     onStatusCreated(deps, status, null, "remote");
     if (status.inReplyToId) adjustStatusCounter(store, status.inReplyToId, "repliesCount", 1);
@@ -123,30 +138,5 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
       if (canSeeStatus(store, mentionedId, status)) notify(deps, { type: "mention", recipientId: mentionedId, fromAccountId: author.id, statusId: id }, now);
     }
     return status;
-  });
-}
-
-export interface RemoteEdit {
-  content: string;
-  spoilerText: string;
-  sensitive: boolean;
-  editedAt: number;
-}
-
-/**
- * An author's Update of its status: the new text, marked edited, its versions kept as for a local edit (edit.ts)
- * and `status.updated` recorded (origin "remote"); an edit not newer than the stored one is ignored.
- */
-export async function editRemoteStatus(deps: Deps, status: StatusRecord, edit: RemoteEdit): Promise<void> {
-  const { store } = deps;
-  await store.write(() => {
-    const fresh = getStatus(store, status.id);
-    if (!fresh || fresh.deletedAt || (fresh.editedAt ?? fresh.createdAt) >= edit.editedAt) return;
-    const media = fresh.mediaIds.flatMap((id) => getMedia(store, id) ?? []);
-    if (statusEdits(store, fresh.id).length === 0) putStatusEdit(store, statusVersion(fresh, media, null, fresh.createdAt));
-    const saved: StatusRecord = { ...fresh, content: edit.content, spoilerText: edit.spoilerText, sensitive: edit.sensitive, editedAt: edit.editedAt };
-    putStatus(store, saved);
-    putStatusEdit(store, statusVersion(saved, media, null, edit.editedAt));
-    recordEvent(deps, "status.updated", { statusId: saved.id, accountId: saved.accountId }, "remote", Date.now());
   });
 }

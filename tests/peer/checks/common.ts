@@ -98,8 +98,10 @@ export function noteProblems(note: Activity, actor: string): string[] {
   if (!isIri(note.id)) problems.push(`${where}: no id`);
   else if (!sameOrigin(note.id, actor)) problems.push(`${where}: id is not on the actor's server`);
   if (idOf(note.attributedTo) !== actor) problems.push(`${where}: attributedTo is not the activity's actor`);
-  if (typeof note.content !== "string") problems.push(`${where}: no content`);
-  if (typeof note.published !== "string" || Number.isNaN(Date.parse(note.published))) problems.push(`${where}: published is not a date`);
+  // A poll vote (Mastodon's VoteSerializer): a Note with the option's `name` in reply to the Question, no content.
+  const vote = note.type === "Note" && typeof note.name === "string" && note.inReplyTo != null && note.content == null;
+  if (!vote && typeof note.content !== "string") problems.push(`${where}: no content`);
+  if (!vote && (typeof note.published !== "string" || Number.isNaN(Date.parse(note.published)))) problems.push(`${where}: published is not a date`);
   if (list(note.to).length + list(note.cc).length === 0) problems.push(`${where}: no to/cc (nobody would see it)`);
   if (note.inReplyTo != null && !isIri(idOf(note.inReplyTo))) problems.push(`${where}: inReplyTo is not an IRI`);
   for (const attachment of list(note.attachment)) {
@@ -125,7 +127,8 @@ function objectActivityProblems(activity: Activity): string[] {
       return object.id === actor ? [] : ["Update: an actor may only update itself"];
     }
     const problems = noteProblems(object, actor);
-    if (typeof object.updated !== "string") problems.push("Update(Note): no updated date");
+    // A Question's Update without `updated` refreshes its counts only (Mastodon's poll updates).
+    if (typeof object.updated !== "string" && object.type !== "Question") problems.push("Update(Note): no updated date");
     return problems;
   }
   if (type === "Delete") {
