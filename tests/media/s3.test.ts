@@ -197,6 +197,7 @@ describe("warren media migrate", () => {
     });
 
     const back = await warren(dataDir, ["media", "migrate", "--to=local"], own.env);
+    expect(back.stderr.replace(/^Moving.*\n/gm, "")).toBe("");
     expect(back.stdout).toMatch(/^OK, moved 2 media files \(\d+\.\d MB\) to the data directory\n$/);
     expect(localMediaFiles(dataDir).sort()).toEqual(names);
     expect(await own.keys()).toEqual([]);
