@@ -102,7 +102,7 @@ describe("with WARREN_S3_* set", () => {
     await eventually(async () => !(await inBucket(media.url)) && !(await inBucket(media.preview_url)), { what: "the objects deleted" });
   });
 
-  test("an avatar and a custom emoji go to the bucket too", async () => {
+  test("an avatar (in the API and the ActivityPub actor) and a custom emoji go to the bucket too", async () => {
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3a7" } }).png().toBuffer();
     const form = new FormData();
     form.append("avatar", new File([png], "me.png", { type: "image/png" }));
@@ -111,6 +111,9 @@ describe("with WARREN_S3_* set", () => {
     const account: Json = await res.json();
     expect(account.avatar).toStartWith(`${bucket.publicUrl}/accounts/avatars/`);
     expect(await inBucket(account.avatar)).toBe(true);
+    // Federation shows the same URL: the actor's icon.
+    const actor: Json = await (await t.request("/users/alice", { headers: { accept: "application/activity+json" } })).json();
+    expect(actor.icon.url).toBe(account.avatar);
 
     await importEmoji(t.deps, png, "bucket_blob");
     const emojis: Json[] = await (await t.request("/api/v1/custom_emojis")).json();
