@@ -10,10 +10,10 @@ import { join, posix } from "node:path";
 // s3rver makes the continuation token of a listing longer than a page with DES, which Bun's crypto does not
 // have: without this, any listing of more than 1,000 keys is a 500. The token is opaque to clients, so DES is
 // stood in for by AES-128-CBC with the key and IV doubled, here in the test process only.
-const cryptoModule = crypto as unknown as Record<"createCipheriv" | "createDecipheriv", (...args: unknown[]) => unknown>;
+const cryptoModule = crypto as unknown as Record<"createCipheriv" | "createDecipheriv", (algorithm: string, key: Buffer, iv: Buffer, ...rest: unknown[]) => unknown>;
 for (const name of ["createCipheriv", "createDecipheriv"] as const) {
   const original = cryptoModule[name];
-  cryptoModule[name] = (algorithm: unknown, key: Buffer, iv: Buffer, ...rest: unknown[]) =>
+  cryptoModule[name] = (algorithm, key, iv, ...rest) =>
     algorithm === "des" ? original("aes-128-cbc", Buffer.concat([key, key]), Buffer.concat([iv, iv]), ...rest) : original(algorithm, key, iv, ...rest);
 }
 
@@ -22,7 +22,7 @@ for (const name of ["createCipheriv", "createDecipheriv"] as const) {
 // replaced (before s3rver loads it) by the same walk in sorted order, as under Node.
 const require = createRequire(import.meta.url);
 const utils = require("s3rver/lib/utils.js") as { walk: (dir: string, filter?: (dir: string) => boolean) => Generator<string> };
-utils.walk = function* walk(dir, filter) {
+utils.walk = function* walk(dir: string, filter?: (dir: string) => boolean): Generator<string> {
   for (const name of readdirSync(dir).sort()) {
     const path = posix.join(dir, name);
     if (!statSync(path).isDirectory()) yield path;

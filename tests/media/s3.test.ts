@@ -78,7 +78,7 @@ describe("with WARREN_S3_* set", () => {
   test("a video is transcoded by a worker thread and lands in the bucket, with its preview", async () => {
     const video = await makeVideo(t);
     const queued = await uploadFile(t, alice.token, file(video, "clip.mp4", "video/mp4"), undefined, [202]);
-    const media: Json = await (await waitProcessed(t, alice.token, queued.id)).json();
+    const media = (await (await waitProcessed(t, alice.token, queued.id)).json()) as Json;
     expect(media.type).toBe("video");
     expect(media.url).toStartWith(`${bucket.publicUrl}/media_attachments/original/`);
     expect(media.url).toEndWith(".mp4");
@@ -108,15 +108,15 @@ describe("with WARREN_S3_* set", () => {
     form.append("avatar", new File([png], "me.png", { type: "image/png" }));
     const res = await t.request("/api/v1/accounts/update_credentials", { method: "PATCH", token: alice.token, body: form });
     expect(res.status).toBe(200);
-    const account: Json = await res.json();
+    const account = (await res.json()) as Json;
     expect(account.avatar).toStartWith(`${bucket.publicUrl}/accounts/avatars/`);
     expect(await inBucket(account.avatar)).toBe(true);
     // Federation shows the same URL: the actor's icon.
-    const actor: Json = await (await t.request("/users/alice", { headers: { accept: "application/activity+json" } })).json();
+    const actor = (await (await t.request("/users/alice", { headers: { accept: "application/activity+json" } })).json()) as Json;
     expect(actor.icon.url).toBe(account.avatar);
 
     await importEmoji(t.deps, png, "bucket_blob");
-    const emojis: Json[] = await (await t.request("/api/v1/custom_emojis")).json();
+    const emojis = (await (await t.request("/api/v1/custom_emojis")).json()) as Json[];
     const emoji = emojis.find((e) => e.shortcode === "bucket_blob")!;
     for (const url of [emoji.url, emoji.static_url]) {
       expect(url).toStartWith(`${bucket.publicUrl}/`);
