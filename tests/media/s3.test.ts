@@ -97,6 +97,7 @@ describe("with WARREN_S3_* set", () => {
     const media = await uploadImage(t, alice.token, "short-lived");
     const status = await postStatus(t, alice, { status: "with a picture", media_ids: [media.id] });
     expect(status.media_attachments[0].url).toBe(media.url);
+    expect([await inBucket(media.url), await inBucket(media.preview_url)]).toEqual([true, true]);
     expect((await call(t, "DELETE", `/api/v1/statuses/${status.id}?delete_media=true`, alice.token)).status).toBe(200);
     await t.deps.jobs.drain();
     await eventually(async () => !(await inBucket(media.url)) && !(await inBucket(media.preview_url)), { what: "the objects deleted" });
