@@ -139,8 +139,8 @@ export async function mediaFileSize(config: Config, publicPath: string): Promise
 }
 
 /**
- * Deletes a stored file (set aside while a backup runs: backup/guard.ts), best effort: a failure is logged
- * and leaves an orphan, never an error. Called only once the record that referred to it is gone.
+ * Deletes a stored file or object (a local file is set aside while a backup runs: backup/guard.ts), best
+ * effort: a failure is logged and leaves an orphan, never an error. Called only once the record that referred to it is gone.
  */
 export async function deleteMediaFile(config: Config, publicPath: string | null): Promise<void> {
   const target = publicPath ? mediaKey(publicPath) : null;
