@@ -30,6 +30,7 @@ export const ALLOWED: ReadonlySet<string> = new Set<string>([
   "entities/annual-report.ts -> store/annual-reports.ts",
   "entities/application.ts -> store/records.ts",
   "entities/custom-emoji.ts -> store/emojis.ts",
+  "entities/custom-emoji.ts -> store/records.ts",
   "entities/filter.ts -> store/filters.ts",
   "entities/list.ts -> store/lists.ts",
   "entities/marker.ts -> store/markers.ts",

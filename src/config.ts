@@ -60,6 +60,19 @@ export interface Config {
   /** Log lines as text or as one JSON object each, with the request's id. Checked here; src/lib/log.ts reads the
    * variable itself, since it logs in worker threads and before the configuration is loaded. */
   logFormat: "text" | "json";
+  /** Media on S3-compatible object storage (src/media/s3-store.ts); null or absent: files under `<dataDir>/media` (docs/media.md). */
+  s3?: S3Config | null;
+}
+
+export interface S3Config {
+  /** The S3 API's base URL, e.g. https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:9000 */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Public base URL of the bucket or its CDN without trailing slash (Mastodon's S3_ALIAS_HOST): media URLs start with it. */
+  publicUrl: string;
 }
 
 export interface MeilisearchConfig {
@@ -162,6 +175,41 @@ function meilisearch(env: Env): MeilisearchConfig | null {
   return { url: url.href.replace(/\/+$/, ""), key: env.WARREN_MEILISEARCH_KEY || null };
 }
 
+const S3_REQUIRED = ["WARREN_S3_ENDPOINT", "WARREN_S3_BUCKET", "WARREN_S3_ACCESS_KEY_ID", "WARREN_S3_SECRET_ACCESS_KEY", "WARREN_S3_PUBLIC_URL"] as const;
+
+function httpUrl(env: Env, name: string): string {
+  const raw = env[name]!;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (!url || !["http:", "https:"].includes(url.protocol) || url.search || url.hash || url.username) {
+    throw new ConfigError(`${name} must be an absolute http(s) URL without query, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** All or nothing: with any WARREN_S3_* variable set, every required one must be (a half-configured bucket is an error, not local files). */
+function s3(env: Env): S3Config | null {
+  const present = S3_REQUIRED.filter((name) => env[name]);
+  if (present.length === 0) {
+    if (env.WARREN_S3_REGION) throw new ConfigError(`WARREN_S3_REGION is set but ${S3_REQUIRED.join(", ")} are not`);
+    return null;
+  }
+  const missing = S3_REQUIRED.filter((name) => !env[name]);
+  if (missing.length) throw new ConfigError(`object storage needs ${missing.join(", ")} as well (${present.join(", ")} ${present.length === 1 ? "is" : "are"} set)`);
+  const bucket = env.WARREN_S3_BUCKET!;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`WARREN_S3_BUCKET must be a bucket name (3-63 of a-z 0-9 . -), got "${bucket}"`);
+  return {
+    endpoint: httpUrl(env, "WARREN_S3_ENDPOINT"),
+    bucket,
+    region: env.WARREN_S3_REGION || "us-east-1",
+    accessKeyId: env.WARREN_S3_ACCESS_KEY_ID!,
+    secretAccessKey: env.WARREN_S3_SECRET_ACCESS_KEY!,
+    publicUrl: httpUrl(env, "WARREN_S3_PUBLIC_URL"),
+  };
+}
+
 /** A guessable token would open /metrics to anyone: at least 16 characters without spaces. */
 function metricsToken(env: Env): string | null {
   const raw = env.WARREN_METRICS_TOKEN;
@@ -207,5 +255,6 @@ export function loadConfig(env: Env = process.env): Config {
     mediaTranscodeMaxMs: integer(env, "WARREN_MEDIA_TRANSCODE_MAX_SECONDS", 300, 1, MAX_TRANSCODE_SECONDS) * 1000,
     metricsToken: metricsToken(env),
     logFormat: choice(env, "WARREN_LOG_FORMAT", ["text", "json"] as const, "text"),
+    s3: s3(env),
   };
 }

@@ -1,5 +1,6 @@
 // The files of a data directory that a backup holds besides the database: published media (media/) and
-// uploads waiting for their processing job (incoming/). Temporaries (dot files) are left out.
+// uploads waiting for their processing job (incoming/). Temporaries (dot files) are left out. With media in
+// an S3 bucket, media/ is not the media (write.ts records the bucket instead): only incoming/ is copied.
 import { constants } from "node:fs";
 import { copyFile, link, mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -8,7 +9,7 @@ import { SET_ASIDE_DIR } from "./guard.ts";
 export const FILE_TREES = ["media", "incoming"] as const;
 
 /** Relative paths ("/"-separated) of the regular files under `root`'s trees; vanished folders are skipped. */
-export async function listTreeFiles(root: string): Promise<string[]> {
+export async function listTreeFiles(root: string, trees: readonly string[] = FILE_TREES): Promise<string[]> {
   const out: string[] = [];
   const walk = async (relative: string) => {
     let entries;
@@ -24,7 +25,7 @@ export async function listTreeFiles(root: string): Promise<string[]> {
       else if (entry.isFile()) out.push(path);
     }
   };
-  for (const tree of FILE_TREES) await walk(tree);
+  for (const tree of trees) await walk(tree);
   return out;
 }
 
@@ -32,9 +33,9 @@ export async function listTreeFiles(root: string): Promise<string[]> {
  * Every file to back up, listed after the database snapshot began: what is in place, then what was set
  * aside during the backup (listed second, so a file moved while the first walk ran is found by one of them).
  */
-export async function filesToBackUp(dataDir: string): Promise<string[]> {
-  const inPlace = await listTreeFiles(dataDir);
-  const setAside = await listTreeFiles(join(dataDir, SET_ASIDE_DIR));
+export async function filesToBackUp(dataDir: string, trees: readonly string[] = FILE_TREES): Promise<string[]> {
+  const inPlace = await listTreeFiles(dataDir, trees);
+  const setAside = await listTreeFiles(join(dataDir, SET_ASIDE_DIR), trees);
   return [...new Set([...inPlace, ...setAside])].sort();
 }
 

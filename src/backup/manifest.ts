@@ -25,6 +25,15 @@ export interface BackupManifest {
   seconds: number;
   keyspaces: Record<string, number>;
   files: BackupFile[];
+  /** Set when the media live in an S3 bucket (WARREN_S3_*): they are not in the backup, which names the bucket. */
+  mediaBucket?: MediaBucket;
+}
+
+/** Where a backup's media are when they are not in it (no secret: the keys stay in the environment). */
+export interface MediaBucket {
+  endpoint: string;
+  bucket: string;
+  publicUrl: string;
 }
 
 /** SHA-256 of a file, hex, read as a stream. */

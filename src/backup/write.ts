@@ -1,5 +1,6 @@
 // Makes a backup of a data directory that may be in use: one compacted LMDB snapshot (writers go on), then
-// the media files and waiting uploads, then the manifest. See guard.ts for why no file the snapshot refers to
+// the media files and waiting uploads, then the manifest. Media in an S3 bucket are not copied: the manifest
+// names the bucket (the bucket's own versioning or replication is its backup: docs/operations.md). See guard.ts for why no file the snapshot refers to
 // can be deleted before it is copied.
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -8,8 +9,8 @@ import type { Store } from "../store/db.ts";
 import { copySizeBound, DATABASE_FILE, summariseDatabase } from "../store/backup.ts";
 import { REPORTED_VERSION, WARREN_VERSION } from "../lib/version.ts";
 import { BACKUP_MARKER, SET_ASIDE_DIR } from "./guard.ts";
-import { copyDataFile, eachLimited, filesToBackUp } from "./files.ts";
-import { MANIFEST_KIND, sha256File, writeManifest, type BackupFile, type BackupManifest } from "./manifest.ts";
+import { copyDataFile, eachLimited, FILE_TREES, filesToBackUp } from "./files.ts";
+import { MANIFEST_KIND, sha256File, writeManifest, type BackupFile, type BackupManifest, type MediaBucket } from "./manifest.ts";
 
 /** What cannot be backed up, said so that the operator knows what to do. */
 export class BackupError extends Error {}
@@ -28,6 +29,8 @@ export interface BackupOptions {
   media: "copy" | "link";
   /** A progress reporter per step ("database", "media"); none by default. */
   progress?: (step: string) => ProgressReporter;
+  /** The bucket the media live in (config.s3), if they do: the backup records it and copies no media file. */
+  mediaBucket?: MediaBucket | null;
   /** Awaited between the database copy and the listing of files: where deletions race the backup (tests use it). */
   afterSnapshot?: () => Promise<void>;
 }
@@ -88,7 +91,7 @@ async function copyDatabase(store: Store, target: string, progress: ProgressRepo
 }
 
 async function copyFiles(dataDir: string, target: string, options: BackupOptions, progress: ProgressReporter): Promise<BackupFile[]> {
-  const paths = await filesToBackUp(dataDir);
+  const paths = await filesToBackUp(dataDir, options.mediaBucket ? FILE_TREES.filter((tree) => tree !== "media") : FILE_TREES);
   const files: BackupFile[] = [];
   let done = 0;
   progress.update(0, paths.length);
@@ -127,6 +130,7 @@ export async function writeBackup(store: Store, target: string, options: BackupO
     seconds: Math.round((performance.now() - started) / 10) / 100,
     keyspaces: summary.keyspaces,
     files: [database, ...files],
+    ...(options.mediaBucket ? { mediaBucket: options.mediaBucket } : {}),
   };
   await writeManifest(target, manifest);
   return manifest;

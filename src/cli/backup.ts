@@ -19,7 +19,8 @@ export function describeBackup(manifest: BackupManifest): string {
   const count = (name: string) => manifest.keyspaces[name] ?? 0;
   return (
     `${count("statuses")} status entries, ${count("accounts")} account entries, ${count("jobs")} pending jobs, ` +
-    `${media.length} media files; ${MiB(bytes)}; data format ${manifest.dataFormat}, Warren ${manifest.warrenVersion}`
+    `${media.length} media files; ${MiB(bytes)}; data format ${manifest.dataFormat}, Warren ${manifest.warrenVersion}` +
+    (manifest.mediaBucket ? `; media are not in the backup: they live in the bucket ${manifest.mediaBucket.bucket} at ${manifest.mediaBucket.endpoint}` : "")
   );
 }
 
@@ -34,14 +35,18 @@ export async function runBackupCommand(args: string[]): Promise<number> {
     process.stderr.write(`${error.message}\n${BACKUP_USAGE}`);
     return 64;
   }
-  const { dataDir } = loadConfig();
+  const { dataDir, s3 } = loadConfig();
   if (!existsSync(join(dataDir, DATABASE_FILE))) {
     process.stderr.write(`no Warren data in ${dataDir}: set WARREN_DATA_DIR to the data directory to back up\n`);
     return 1;
   }
   const store = openStore(dataDir, { migrate: false });
   try {
-    const manifest = await writeBackup(store, to, { media: "copy", progress: (step) => progressBar(step) });
+    const manifest = await writeBackup(store, to, {
+      media: "copy",
+      progress: (step) => progressBar(step),
+      mediaBucket: s3 ? { endpoint: s3.endpoint, bucket: s3.bucket, publicUrl: s3.publicUrl } : null,
+    });
     process.stdout.write(`backed up ${dataDir} into ${to} in ${manifest.seconds.toFixed(2)} s: ${describeBackup(manifest)}\n`);
     return 0;
   } catch (error) {

@@ -1,14 +1,18 @@
 // `warren media remove [--days=N]` (uploads on no status for N days, default 1: what the daily clean-up
 // does, for operators who want it now) and `warren media remove-orphans` (stored files no record points
-// to, left by a crash between storing and committing), in tootctl's words. Exit codes: 0 ok, 64 usage.
+// to, left by a crash between storing and committing), in tootctl's words, and `warren media migrate
+// --to=s3|local` (moves stored files between the data directory and the WARREN_S3_* bucket:
+// media/migrate.ts). Exit codes: 0 ok, 1 failure, 64 usage.
 import type { Deps } from "../deps.ts";
 import { removeOrphanFiles, removeUnattachedBefore } from "../domain/media/cleanup.ts";
-import { parseArgs, runSubcommand, UsageError } from "./command.ts";
+import { migrateMedia } from "../media/migrate.ts";
+import { Failure, parseArgs, runSubcommand, UsageError } from "./command.ts";
 import { progressBar } from "./progress.ts";
 
 const USAGE = `usage:
   warren media remove [--days=N]      remove uploads on no status for N days (default 1)
   warren media remove-orphans         remove stored media files that no upload refers to
+  warren media migrate --to=s3|local  move stored media files into the WARREN_S3_* bucket, or back to the data directory
 `;
 
 const DAY_MS = 86_400_000;
@@ -30,6 +34,28 @@ async function removeOrphansCommand(deps: Deps, args: string[]): Promise<void> {
   process.stdout.write(`OK, removed the files of ${removed} media attachments that no longer exist\n`);
 }
 
+async function migrateCommand(deps: Deps, args: string[]): Promise<void> {
+  const parsed = parseArgs(args, ["to"], []);
+  if (parsed.positional.length) throw new UsageError(`unexpected argument: ${parsed.positional[0]}`);
+  const to = parsed.values.to;
+  if (to !== "s3" && to !== "local") throw new UsageError("--to needs s3 or local");
+  if (!deps.config.s3) {
+    throw new Failure("media migrate needs object storage configured (WARREN_S3_ENDPOINT, WARREN_S3_BUCKET, WARREN_S3_ACCESS_KEY_ID, WARREN_S3_SECRET_ACCESS_KEY, WARREN_S3_PUBLIC_URL): it moves files between the data directory and that bucket");
+  }
+  const bar = progressBar(to === "s3" ? "Moving media to the bucket" : "Moving media to the data directory");
+  let result;
+  try {
+    result = (await migrateMedia(deps.config, to, bar.update))!;
+  } catch (error) {
+    throw new Failure(`media migrate stopped: ${(error as Error).message}; every file is in one place or both, run the command again to finish`);
+  }
+  bar.finish();
+  const megabytes = (result.bytes / 1_048_576).toFixed(1);
+  const where = to === "s3" ? `the bucket ${deps.config.s3!.bucket}` : "the data directory";
+  const skipped = result.skipped ? ` (${result.skipped} other files left where they are)` : "";
+  process.stdout.write(`OK, moved ${result.moved} media files (${megabytes} MB) to ${where}${skipped}\n`);
+}
+
 export function runMediaCommand(args: string[]): Promise<number> {
-  return runSubcommand("media", USAGE, { remove: removeCommand, "remove-orphans": removeOrphansCommand }, args);
+  return runSubcommand("media", USAGE, { remove: removeCommand, "remove-orphans": removeOrphansCommand, migrate: migrateCommand }, args);
 }

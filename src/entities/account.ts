@@ -5,6 +5,7 @@
 import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
+import { mediaUrl } from "../media/storage.ts";
 import { publicId } from "../lib/ids.ts";
 import { roleOf, type Role } from "../domain/accounts/roles.ts";
 import { fieldValueHtml } from "../domain/accounts/field-html.ts";
@@ -114,8 +115,7 @@ export const CredentialAccountSchema = t.Object(
 export type CredentialAccount = Static<typeof CredentialAccountSchema>;
 
 function absolute(config: Config, url: string | null, fallback: string): string {
-  if (!url) return `${config.url}${fallback}`;
-  return url.startsWith("/") ? `${config.url}${url}` : url;
+  return url ? mediaUrl(config, url)! : `${config.url}${fallback}`;
 }
 
 const DAY_MS = 86_400_000;

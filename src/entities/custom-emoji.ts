@@ -1,6 +1,7 @@
 // CustomEmoji (Mastodon's): an image addressed by `:shortcode:`, served from this server's media files.
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
+import { mediaUrl } from "../media/storage.ts";
 import type { CustomEmojiRecord } from "../store/emojis.ts";
 import type { RemoteEmoji } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
@@ -17,7 +18,7 @@ export const CustomEmojiSchema = t.Object(
 );
 export type CustomEmoji = Static<typeof CustomEmojiSchema>;
 
-export const emojiUrls = (config: Config, emoji: CustomEmojiRecord) => ({ url: config.url + emoji.file, static_url: config.url + emoji.staticFile });
+export const emojiUrls = (config: Config, emoji: CustomEmojiRecord) => ({ url: mediaUrl(config, emoji.file)!, static_url: mediaUrl(config, emoji.staticFile)! });
 
 export function presentCustomEmoji(config: Config, emoji: CustomEmojiRecord): CustomEmoji {
   return { shortcode: emoji.shortcode, ...emojiUrls(config, emoji), visible_in_picker: emoji.visibleInPicker, category: emoji.category };

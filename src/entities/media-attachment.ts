@@ -3,6 +3,7 @@
 // when there is one. `meta` is Mastodon's: original/small sizes, video and audio facts, colors, focus.
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
+import { mediaUrl } from "../media/storage.ts";
 import { publicId } from "../lib/ids.ts";
 import type { MediaRecord } from "../store/media.ts";
 import { Nullable } from "./nullable.ts";
@@ -57,7 +58,7 @@ export const MediaAttachmentSchema = t.Object(
 );
 export type MediaAttachment = Static<typeof MediaAttachmentSchema>;
 
-const absolute = (config: Config, path: string | null) => (path === null ? null : path.startsWith("/") ? `${config.url}${path}` : path);
+const absolute = mediaUrl;
 
 export function presentMediaAttachment(config: Config, media: MediaRecord): MediaAttachment {
   const meta: Record<string, unknown> = { ...media.meta };

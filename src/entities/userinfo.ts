@@ -1,5 +1,7 @@
 // OpenID Connect style userinfo (API.md §2.7): GET/POST /oauth/userinfo.
 import { t, type Static } from "elysia";
+import type { Config } from "../config.ts";
+import { mediaUrl } from "../media/storage.ts";
 import type { AccountRecord } from "../store/records.ts";
 
 export const UserinfoSchema = t.Object(
@@ -16,7 +18,8 @@ export const UserinfoSchema = t.Object(
 
 type Userinfo = Static<typeof UserinfoSchema>;
 
-export function presentUserinfo(baseUrl: string, account: AccountRecord): Userinfo {
+export function presentUserinfo(config: Config, account: AccountRecord): Userinfo {
+  const baseUrl = config.url;
   const avatar = account.avatarUrl ?? "/avatars/original/missing.png";
   return {
     iss: `${baseUrl}/`,
@@ -24,6 +27,6 @@ export function presentUserinfo(baseUrl: string, account: AccountRecord): Userin
     name: account.displayName || account.username,
     preferred_username: account.username,
     profile: account.url,
-    picture: avatar.startsWith("/") ? `${baseUrl}${avatar}` : avatar,
+    picture: mediaUrl(config, avatar)!,
   };
 }

@@ -1,6 +1,7 @@
 // WebFinger JRD and host-meta (API.md §13): how other servers find a local account's actor.
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
+import { mediaUrl } from "../media/storage.ts";
 import { escapeHtml } from "../lib/html.ts";
 import type { AccountRecord } from "../store/records.ts";
 
@@ -31,7 +32,7 @@ const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg
 
 function avatarLink(config: Config, account: AccountRecord) {
   if (!account.avatarUrl || account.suspended) return [];
-  const href = account.avatarUrl.startsWith("/") ? `${config.url}${account.avatarUrl}` : account.avatarUrl;
+  const href = mediaUrl(config, account.avatarUrl)!;
   const extension = /\.([a-z0-9]+)(?:\?|$)/i.exec(href)?.[1]?.toLowerCase();
   const type = extension ? IMAGE_TYPES[extension] : undefined;
   return [{ rel: "http://webfinger.net/rel/avatar", ...(type ? { type } : {}), href }];

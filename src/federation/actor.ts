@@ -3,6 +3,7 @@ import type { ActorKeyPair, Context, RequestContext } from "@fedify/fedify";
 import { Application, Endpoints, Hashtag, Image, Mention, Person, PropertyValue, Service } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
+import { mediaUrl } from "../media/storage.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { fieldValueHtml, profileTags } from "../domain/accounts/field-html.ts";
 import { emojiTags } from "./emojis.ts";
@@ -15,7 +16,7 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 function absolute(config: Config, url: string): URL {
-  return new URL(url.startsWith("/") ? `${config.url}${url}` : url);
+  return new URL(mediaUrl(config, url)!);
 }
 
 function image(config: Config, url: string | null, description: string): Image | null {

@@ -8,6 +8,7 @@ import {
   type Question,
 } from "@fedify/vocab";
 import type { Config } from "../config.ts";
+import { mediaUrl } from "../media/storage.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getMedia } from "../store/media.ts";
@@ -61,7 +62,7 @@ export function localAuthorOf(store: Store, status: StatusRecord): AccountRecord
 
 const acct = (config: Config, account: AccountRecord) => `@${account.username}@${account.domain ?? config.domain}`;
 
-const absolute = (config: Config, path: string) => new URL(path.startsWith("/") ? `${config.url}${path}` : path);
+const absolute = (config: Config, path: string) => new URL(mediaUrl(config, path)!);
 
 /** Attachments as Mastodon sends them: always `Document`, whatever the media, with `blurhash` and `focalPoint`.
  * Unprocessed ones are left out. */

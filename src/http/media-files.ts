@@ -10,11 +10,16 @@
 // `a-b` with b < a, garbage) is ignored and the whole file is 200, as is a list of several ranges (RFC
 // 9110 lets a server ignore Range). If-Range is honoured: a range is served only when If-Range is our ETag
 // or our Last-Modified date, otherwise the whole file. If-None-Match with our ETag (or `*`) is 304.
+//
+// With media on object storage (WARREN_S3_*), the API's URLs point to the bucket's public URL; a `/system/…`
+// URL (in a federated copy or a client's cache from before the move) is a 302 to the same key there. Not
+// permanent: an operator may move media back (`warren media migrate --to=local`).
 import { basename } from "node:path";
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { NotFound } from "../lib/errors.ts";
-import { MEDIA_URL_PREFIX, mediaFileInfo, mediaFileInfoSync, type StoredMediaFile } from "../media/storage.ts";
+import { MEDIA_URL_PREFIX, mediaFileInfo, mediaFileInfoSync, mediaKey, mediaUrl, type StoredMediaFile } from "../media/storage.ts";
+import type { Config } from "../config.ts";
 import { ErrorBody } from "./schemas.ts";
 import { cachePlugin } from "./plugins/cache.ts";
 
@@ -71,9 +76,18 @@ function answer(request: Request, stored: StoredMediaFile): Response {
   return new Response(request.method === "HEAD" ? null : body, { status: range ? 206 : 200, headers });
 }
 
+/** With object storage: the redirect to where a `/system/…` path lives now, or null for a path we never write. */
+function redirectToBucket(config: Config, request: Request): Response | null {
+  const path = new URL(request.url).pathname;
+  if (!mediaKey(path)) return null;
+  const headers = { location: mediaUrl(config, path)!, "cache-control": "public, max-age=3600", vary: "Authorization" };
+  return new Response(null, { status: 302, headers });
+}
+
 const response = {
   200: t.Any({ description: "The whole file (image/*, video/mp4, video/webm, audio/mpeg, audio/ogg); none for HEAD" }),
   206: t.Any({ description: "The requested byte range (Content-Range: bytes a-b/size); none for HEAD" }),
+  302: t.Any({ description: "With object storage: the file is at Location (the bucket's public URL); no body" }),
   304: t.Any({ description: "Not modified: If-None-Match names the file's ETag; no body" }),
   404: ErrorBody,
   416: t.Any({ description: "Range not satisfiable (Content-Range: bytes */size); no body" }),
@@ -87,6 +101,11 @@ const detail = (summary: string) => ({
 export const mediaFileRoutes = (deps: Deps) => {
   // The raw path, not Elysia's decoded parameter: each segment is decoded and checked on its own.
   const handler = async ({ request }: { request: Request }) => {
+    if (deps.config.s3) {
+      const redirect = redirectToBucket(deps.config, request);
+      if (redirect) return redirect;
+      throw new NotFound();
+    }
     const stored = await mediaFileInfo(deps.config, new URL(request.url).pathname);
     if (!stored) throw new NotFound();
     return answer(request, stored);
@@ -99,6 +118,7 @@ export const mediaFileRoutes = (deps: Deps) => {
       // its size. A missing file goes on to the GET route and its 404.
       .onRequest(({ request }) => {
         if (request.method !== "HEAD" || !request.url.includes(MEDIA_URL_PREFIX)) return undefined;
+        if (deps.config.s3) return redirectToBucket(deps.config, request) ?? undefined;
         const stored = mediaFileInfoSync(deps.config, new URL(request.url).pathname);
         return stored ? answer(request, stored) : undefined;
       })

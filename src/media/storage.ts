@@ -1,16 +1,17 @@
-// Stored media files under `<dataDir>/media`, published at `/system/…` (Mastodon's path): avatars, headers
-// and status attachments (images, video, audio). Records keep the public path
-// ("/system/accounts/avatars/<accountId>/<random>.png"); entities make it absolute. A file arrives either as
-// bytes (saveMediaFile) or as a file already written under the data dir (adoptMediaFile, e.g. a transcoder's
+// Stored media files: avatars, headers, status attachments (images, video, audio) and custom emoji, in the
+// configured MediaStore (store.ts: `<dataDir>/media`, published at `/system/…` as Mastodon does, or an S3
+// bucket). Records keep the public path ("/system/accounts/avatars/<accountId>/<random>.png"); mediaUrl makes
+// it absolute (in the bucket's public URL with object storage). A file arrives either as bytes
+// (saveMediaFile) or as a file already written under the data dir (adoptMediaFile, e.g. a transcoder's
 // output); both give it a new random name. Names are never reused, so a file's content never changes and
-// may be cached forever. Only the extensions in CONTENT_TYPES are served (http/media-files.ts).
+// may be cached forever. Only the extensions in CONTENT_TYPES are stored and served (http/media-files.ts).
 import { randomBytes } from "node:crypto";
 import { statSync, type Stats } from "node:fs";
-import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import { removeStoredFile } from "../backup/guard.ts";
-import { basename, dirname, extname, join, resolve, sep } from "node:path";
+import { stat } from "node:fs/promises";
+import { extname, join, resolve, sep } from "node:path";
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
+import { mediaStore } from "./store.ts";
 
 export const MEDIA_URL_PREFIX = "/system/";
 
@@ -35,78 +36,40 @@ export function mediaRoot(config: Config): string {
 /** A path segment we create or serve: no separators, no dot files (temporaries), no `..`. */
 const SAFE_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+/** The content type stored media of this file name are sent with, or undefined for names we never write. */
+export const contentTypeOf = (name: string): string | undefined => CONTENT_TYPES[extname(name).toLowerCase()];
 
-/**
- * Gives a file a new random name under `folders` and answers its public path. `place(target)` must put the
- * complete, synced file at `target` with one rename, so that it appears whole or not at all; the directory
- * is synced afterwards so the new name survives a crash too.
- */
-async function storeMediaFile(
-  config: Config,
-  folders: readonly string[],
-  extension: string,
-  place: (target: string) => Promise<void>,
-): Promise<string> {
+/** Checks the folders and extension, and gives the file a new random name: its key in the store. */
+function newKey(folders: readonly string[], extension: string): string {
   if (!folders.every((f) => SAFE_SEGMENT.test(f)) || !/^[a-z0-9]+$/.test(extension)) throw new Error("unsafe media path");
-  const dir = join(mediaRoot(config), ...folders);
-  await mkdir(dir, { recursive: true });
-  const name = `${randomBytes(16).toString("hex")}.${extension}`;
-  await place(join(dir, name));
-  await syncDirectory(dir);
-  return MEDIA_URL_PREFIX + [...folders, name].join("/");
+  return [...folders, `${randomBytes(16).toString("hex")}.${extension}`].join("/");
 }
 
 /** Writes `data` durably under `folders` with a new random name and answers its public path. */
 export async function saveMediaFile(config: Config, folders: readonly string[], extension: string, data: Uint8Array): Promise<string> {
-  return storeMediaFile(config, folders, extension, async (target) => {
-    // Written and synced under a hidden temporary name (dot files are never served), then renamed.
-    const temporary = join(dirname(target), `.${basename(target)}.tmp`);
-    const handle = await open(temporary, "wx");
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
-    await handle.close();
-    await rename(temporary, target);
-  });
+  const key = newKey(folders, extension);
+  await mediaStore(config).write(key, data, contentTypeOf(key) ?? "application/octet-stream");
+  return MEDIA_URL_PREFIX + key;
 }
 
 /**
- * Moves an existing file (under the data dir, so the rename stays on one filesystem) into storage under
- * `folders` with a new random name, durably (fsync file and directory), and answers its public path — as
- * saveMediaFile does for bytes.
+ * Moves an existing file (under the data dir, so that locally the rename stays on one filesystem) into
+ * storage under `folders` with a new random name, durably, and answers its public path — as saveMediaFile
+ * does for bytes.
  */
 export async function adoptMediaFile(config: Config, folders: readonly string[], extension: string, sourceFile: string): Promise<string> {
   const source = resolve(sourceFile);
   if (!source.startsWith(resolve(config.dataDir) + sep)) throw new Error("media file to adopt is outside the data directory");
-  return storeMediaFile(config, folders, extension, async (target) => {
-    const handle = await open(source, "r+"); // also refuses a directory
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(source, target);
-  });
+  const key = newKey(folders, extension);
+  await mediaStore(config).adopt(key, source, contentTypeOf(key) ?? "application/octet-stream");
+  return MEDIA_URL_PREFIX + key;
 }
 
 /**
- * The file behind a public path (`/system/…`, percent-encoded as in a URL) with its content type, or null
- * when the path is not one we could have written: anything that could leave the media root is refused.
+ * The store key behind a public path (`/system/…`, percent-encoded as in a URL) with its content type, or
+ * null when the path is not one we could have written (a segment that is not safe, an unknown extension).
  */
-export function mediaFileFor(config: Config, publicPath: string): { file: string; contentType: string } | null {
+export function mediaKey(publicPath: string): { key: string; contentType: string } | null {
   if (!publicPath.startsWith(MEDIA_URL_PREFIX)) return null;
   let segments: string[];
   try {
@@ -115,11 +78,31 @@ export function mediaFileFor(config: Config, publicPath: string): { file: string
     return null;
   }
   if (!segments.every((s) => SAFE_SEGMENT.test(s) && !s.includes(".."))) return null;
-  const contentType = CONTENT_TYPES[extname(segments[segments.length - 1]!).toLowerCase()];
+  const contentType = contentTypeOf(segments[segments.length - 1]!);
+  return contentType ? { key: segments.join("/"), contentType } : null;
+}
+
+/**
+ * The absolute URL of a stored file's public path (in the bucket's public URL with object storage), a
+ * site path made absolute, or a remote URL as it is; null stays null.
+ */
+export function mediaUrl(config: Config, path: string | null): string | null {
+  if (path === null) return null;
+  if (!path.startsWith("/")) return path;
+  const target = config.s3 ? mediaKey(path) : null;
+  return target ? mediaStore(config).publicUrl(target.key) : `${config.url}${path}`;
+}
+
+/**
+ * The local file behind a public path with its content type (the data directory's store, whatever the
+ * configuration), or null when the path is not one we could have written: nothing can leave the media root.
+ */
+export function mediaFileFor(config: Config, publicPath: string): { file: string; contentType: string } | null {
+  const target = mediaKey(publicPath);
+  if (!target) return null;
   const root = resolve(mediaRoot(config));
-  const file = resolve(root, ...segments);
-  if (!contentType || !file.startsWith(root + sep)) return null;
-  return { file, contentType };
+  const file = resolve(root, ...target.key.split("/"));
+  return file.startsWith(root + sep) ? { file, contentType: target.contentType } : null;
 }
 
 export interface StoredMediaFile {
@@ -133,7 +116,7 @@ function withStats(target: { file: string; contentType: string } | null, stats: 
   return target && stats?.isFile() ? { ...target, size: stats.size, modified: stats.mtime } : null;
 }
 
-/** The stored file behind a public path with its size and time, or null when it is missing or refused. */
+/** The local file behind a public path with its size and time, or null when it is missing or refused. */
 export async function mediaFileInfo(config: Config, publicPath: string): Promise<StoredMediaFile | null> {
   const target = mediaFileFor(config, publicPath);
   return withStats(target, target && (await stat(target.file).catch(() => null)));
@@ -149,20 +132,21 @@ export function mediaFileInfoSync(config: Config, publicPath: string): StoredMed
   }
 }
 
-/** The size in bytes of the stored file behind a public path, or null when there is none. */
+/** The size in bytes of the stored file behind a public path (in the configured store), or null when there is none. */
 export async function mediaFileSize(config: Config, publicPath: string): Promise<number | null> {
-  return (await mediaFileInfo(config, publicPath))?.size ?? null;
+  const target = mediaKey(publicPath);
+  return target ? ((await mediaStore(config).stat(target.key))?.size ?? null) : null;
 }
 
 /**
- * Deletes a stored file (set aside while a backup runs: backup/guard.ts), best effort: a failure is logged
- * and leaves an orphan, never an error. Called only once the record that referred to it is gone.
+ * Deletes a stored file or object (a local file is set aside while a backup runs: backup/guard.ts), best
+ * effort: a failure is logged and leaves an orphan, never an error. Called only once the record that referred to it is gone.
  */
 export async function deleteMediaFile(config: Config, publicPath: string | null): Promise<void> {
-  const target = publicPath ? mediaFileFor(config, publicPath) : null;
+  const target = publicPath ? mediaKey(publicPath) : null;
   if (!target) return;
   try {
-    await removeStoredFile(config.dataDir, target.file);
+    await mediaStore(config).delete(target.key);
   } catch (error) {
     log.warn("media file not deleted", { path: publicPath, error: String(error) });
   }

@@ -8,6 +8,7 @@ import type { Config } from "../../config.ts";
 import { idAtTime } from "../../lib/ids.ts";
 import { incomingFiles, removeIncoming } from "../../media/incoming.ts";
 import { deleteMediaFile, mediaRoot } from "../../media/storage.ts";
+import { mediaStore } from "../../media/store.ts";
 import { removeStoredFolder } from "../../backup/guard.ts";
 import type { Store } from "../../store/db.ts";
 import { countUnattachedBefore, getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
@@ -77,11 +78,12 @@ export function removeMediaOfStatus(store: Store, config: Config, status: Status
  */
 export async function removeOrphanFiles(store: Store, config: Config, graceMs = 3600_000, now = Date.now()): Promise<number> {
   const youngest = idAtTime(now - graceMs);
-  const removed = new Set<string>();
+  const orphan = (mediaId: string) => /^\d+$/.test(mediaId) && mediaId < youngest && !getMedia(store, mediaId);
+  const removed = config.s3 ? await removeOrphanObjects(config, orphan) : new Set<string>();
   const root = join(mediaRoot(config), "media_attachments");
-  for (const style of await readdir(root).catch(() => [] as string[])) {
+  for (const style of config.s3 ? [] : await readdir(root).catch(() => [] as string[])) {
     for (const mediaId of await readdir(join(root, style)).catch(() => [] as string[])) {
-      if (!/^\d+$/.test(mediaId) || mediaId >= youngest || getMedia(store, mediaId)) continue;
+      if (!orphan(mediaId)) continue;
       await removeStoredFolder(config.dataDir, join(root, style, mediaId));
       removed.add(mediaId);
     }
@@ -92,4 +94,19 @@ export async function removeOrphanFiles(store: Store, config: Config, graceMs = 
     removed.add(mediaId);
   }
   return removed.size;
+}
+
+/** removeOrphanFiles in a bucket: objects under media_attachments/<style>/<mediaId>/ of an orphan; answers those ids. */
+async function removeOrphanObjects(config: Config, orphan: (mediaId: string) => boolean): Promise<Set<string>> {
+  const removed = new Set<string>();
+  const store = mediaStore(config);
+  const keys: string[] = [];
+  for await (const { key } of store.list("media_attachments/")) {
+    const mediaId = key.split("/")[2];
+    if (mediaId === undefined || !orphan(mediaId)) continue;
+    keys.push(key);
+    removed.add(mediaId);
+  }
+  for (const key of keys) await store.delete(key);
+  return removed;
 }

@@ -3,6 +3,7 @@
 // body). Rendered here rather than in src/entities because it is no API response: it is encrypted for one
 // device and posted to its push service by a job.
 import type { Config } from "../../config.ts";
+import { mediaUrl } from "../../media/storage.ts";
 import type { AccountRecord, NotificationRecord, StatusRecord, UserRecord } from "../../store/records.ts";
 import type { PushSubscriptionRecord } from "../../store/push.ts";
 import { publicId } from "../../lib/ids.ts";
@@ -59,8 +60,7 @@ export function truncateText(text: string, max = PUSH_BODY_LENGTH): string {
 
 function iconOf(config: Config, account: AccountRecord): string {
   const url = account.suspended ? null : account.avatarUrl;
-  if (!url) return `${config.url}${DEFAULT_AVATAR_PATH}`;
-  return url.startsWith("/") ? `${config.url}${url}` : url;
+  return url ? mediaUrl(config, url)! : `${config.url}${DEFAULT_AVATAR_PATH}`;
 }
 
 export function pushMessage(config: Config, input: PushMessageInput): PushMessage {

@@ -61,11 +61,11 @@ export const discoveryRoutes = (deps: Deps) => {
       response: { 200: MetadataSchema },
       detail: { summary: "OAuth authorization server metadata", tags: ["oauth"] },
     })
-    .get("/oauth/userinfo", ({ viewer }) => presentUserinfo(base, viewer.account), {
+    .get("/oauth/userinfo", ({ viewer }) => presentUserinfo(deps.config, viewer.account), {
       ...userinfo,
       detail: { summary: "Profile of the token's user (scope profile or read:accounts)", tags: ["oauth"] },
     })
-    .post("/oauth/userinfo", ({ viewer }) => presentUserinfo(base, viewer.account), {
+    .post("/oauth/userinfo", ({ viewer }) => presentUserinfo(deps.config, viewer.account), {
       ...userinfo,
       detail: { summary: "Profile of the token's user (POST form)", tags: ["oauth"] },
     });
