@@ -11,6 +11,8 @@ import { runSuggestionsCommand } from "./suggestions.ts";
 import { runTrendsCommand } from "./trends.ts";
 import { runAnnouncementsCommand } from "./announcements.ts";
 import { runEmojiCommand } from "./emoji.ts";
+import { runUsageCommand } from "./usage.ts";
+import { runCompactCommand } from "./compact.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -26,6 +28,8 @@ export const USAGE = `usage:
   warren settings timeline-preview [on|off]
   warren cache recount statuses|accounts
   warren media remove [--days=N] | remove-orphans
+  warren usage [--pages-only] [--json]
+  warren compact
   warren reports list [--unresolved]
   warren search deploy
   warren suggestions list | add USERNAME[@DOMAIN] | remove USERNAME[@DOMAIN]
@@ -58,6 +62,10 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runAnnouncementsCommand(args);
     case "emoji":
       return runEmojiCommand(args);
+    case "usage":
+      return runUsageCommand(args);
+    case "compact":
+      return runCompactCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);
