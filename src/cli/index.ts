@@ -27,7 +27,7 @@ export const USAGE = `usage:
   warren settings description ["TEXT"]
   warren settings timeline-preview [on|off]
   warren cache recount statuses|accounts
-  warren media remove [--days=N] | remove-orphans
+  warren media remove [--days=N] [--dry-run] | remove-orphans | usage
   warren usage [--pages-only] [--json]
   warren compact
   warren reports list [--unresolved]

@@ -56,7 +56,8 @@ export function usageTable(usage: EnvironmentUsage, withBytes: boolean): string 
     format(header),
     ...lines.map(format),
     "",
-    `in keyspaces: ${mib(inTrees)} MiB; free pages (reused by later writes, given back by \`warren compact\`): ${mib(usage.freeBytes)} MiB`,
+    `in keyspaces: ${mib(inTrees)} MiB; other pages: ${mib(usage.freeBytes)} MiB (free pages, reused by later writes and given back by`,
+    "\`warren compact\`, and the sub-trees of long duplicate runs in homeFeed and searchPostings, which LMDB does not count per keyspace)",
     `LMDB file: ${mib(usage.fileBytes)} MiB (page size ${usage.pageSize} bytes)`,
     "",
   ].join("\n");

@@ -75,7 +75,7 @@ type Pages = { treeBranchPageCount: number; treeLeafPageCount: number; overflowP
 const pagesOf = (stats: Pages) => stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages;
 
 /**
- * Pages below the file's high-water mark that no tree holds: LMDB's free list, reused by later writes. Counted
+ * Pages below the file's high-water mark that no keyspace's statistics count: LMDB's free list and dupSort sub-trees. Counted
  * as the last page in use, less the two meta pages, the keyspaces' pages, the main database's (the keyspace
  * names) and the free list's own.
  */
