@@ -20,6 +20,7 @@ export interface CompactResult {
   entries: number;
 }
 
+const entryCount = (db: { getStats(): unknown }) => (db.getStats() as { entryCount: number }).entryCount;
 const isDupSort = (name: KeyspaceName) => (KEYSPACE_OPTIONS[name] as { dupSort?: boolean } | undefined)?.dupSort ?? false;
 const rawOptions = (name: KeyspaceName) => ({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort: isDupSort(name) }) as const;
 // Same as db.ts: set per open.
@@ -42,18 +43,18 @@ export async function compactEnvironment(dir: string, onProgress: (done: number,
   let entries = 0;
   try {
     const names = Object.keys(KEYSPACES) as KeyspaceName[];
-    const total = names.reduce((sum, name) => sum + source.openDB(rawOptions(name)).getStats().entryCount, 0);
+    const total = names.reduce((sum, name) => sum + entryCount(source.openDB(rawOptions(name))), 0);
     for (const name of names) entries = await copyKeyspace(source, copy, name, entries, (done) => onProgress(done, total));
     await copy.flushed;
   } catch (error) {
     await copy.close();
+    await source.close();
     rmSync(target, { force: true });
     rmSync(`${target}-lock`, { force: true });
     throw error;
-  } finally {
-    if (copy.isOperational()) await copy.close();
-    await source.close();
   }
+  await copy.close();
+  await source.close();
   // The copy replaces the original in one rename; its lock file goes (the original's is reset by the next open).
   renameSync(target, path);
   rmSync(`${target}-lock`, { force: true });
@@ -65,6 +66,8 @@ async function copyKeyspace(source: RootDatabase, copy: RootDatabase, name: Keys
   const from = source.openDB(rawOptions(name));
   const to = copy.openDB(rawOptions(name));
   const dupSort = isDupSort(name);
+  // lmdb-js takes put options in place of a version; its types know only the version.
+  const putWith = to.put.bind(to) as unknown as (key: Buffer, value: Buffer, options: object) => boolean;
   let batch: { key: Buffer; value: Buffer; sameKey: boolean }[] = [];
   let lastKey: Buffer | null = null;
   const flush = async () => {
@@ -72,7 +75,7 @@ async function copyKeyspace(source: RootDatabase, copy: RootDatabase, name: Keys
     batch = [];
     // MDB_APPEND refuses a key equal to the last one: a further duplicate of the same key is MDB_APPENDDUP.
     await to.transaction(() => {
-      for (const { key, value, sameKey } of rows) to.put(key, value, sameKey ? APPEND_DUP : APPEND);
+      for (const { key, value, sameKey } of rows) putWith(key, value, sameKey ? APPEND_DUP : APPEND);
     });
     onProgress(done);
   };
@@ -85,8 +88,8 @@ async function copyKeyspace(source: RootDatabase, copy: RootDatabase, name: Keys
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length) await flush();
-  const copied = to.getStats().entryCount;
-  const expected = from.getStats().entryCount;
+  const copied = entryCount(to);
+  const expected = entryCount(from);
   if (copied !== expected) throw new Error(`compact: ${name} holds ${copied} entries in the copy, ${expected} in the original; the original is kept`);
   return done;
 }

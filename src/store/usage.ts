@@ -1,7 +1,7 @@
 // Where the disk goes (`warren usage`, docs/disk.md): per keyspace its entries, the bytes of its keys and
 // values as stored, and the LMDB pages its B-tree holds (branch + leaf + overflow pages × page size). Keys and
 // values are counted through a second handle on each sub-database that reads them as raw bytes.
-import type { Database } from "lmdb";
+import type { RootDatabase } from "lmdb";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "./db.ts";
@@ -61,7 +61,8 @@ export function environmentUsage(store: Store, countBytes: boolean, onKeyspace?:
 /** Bytes of every key and value of a keyspace as stored (duplicates of a dupSort keyspace each count their key). */
 function rawBytes(store: Store, name: KeyspaceName): { keyBytes: number; valueBytes: number } {
   const dupSort = (KEYSPACE_OPTIONS[name] as { dupSort?: boolean } | undefined)?.dupSort ?? false;
-  const raw = (store.db[name] as Database).openDB({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort });
+  // Every lmdb-js database can open its environment's other sub-databases; the types say so of the root only.
+  const raw = (store.db[name] as unknown as RootDatabase).openDB({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort });
   let keyBytes = 0;
   let valueBytes = 0;
   for (const { key, value } of raw.getRange({})) {
