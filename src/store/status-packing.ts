@@ -28,7 +28,7 @@ export function packStatus(store: Store, status: StatusRecord): StoredStatus {
 /** The record as the rest of Warren knows it; records written before schema 6 come back as they are. */
 export function unpackStatus(store: Store, id: string, stored: StoredStatus | undefined): StatusRecord | undefined {
   if (!stored) return undefined;
-  if (stored.uri !== undefined) return stored.id === id ? (stored as StatusRecord) : ({ id, ...stored } as StatusRecord);
+  if (stored.uri !== undefined || !stored.local) return stored.id === id ? (stored as StatusRecord) : ({ id, ...stored } as StatusRecord);
   const author = getAccount(store, stored.accountId);
   // An author is never removed before its statuses; were it gone, the status cannot be shown anyway.
   const urls = author ? localStatusUrls(author, id, stored.reblogOfId !== null) : { uri: "", url: null };
