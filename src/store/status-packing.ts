@@ -15,10 +15,27 @@ export function localStatusUrls(account: Pick<AccountRecord, "uri" | "url">, id:
   return { uri: reblog ? `${uri}/activity` : uri, url: `${account.url}/${publicId(id)}` };
 }
 
+// A local account's addresses are made from the instance's address and its username, neither of which changes
+// while the process runs: kept per thread, so that reading a status does not decode its author's record too
+// (that halved uncached grouped notifications, which examine many statuses).
+const MAX_KEPT_AUTHORS = 50_000;
+const keptAuthors = new Map<string, Pick<AccountRecord, "uri" | "url">>();
+
+function authorAddresses(store: Store, accountId: string): Pick<AccountRecord, "uri" | "url"> | undefined {
+  const kept = keptAuthors.get(accountId);
+  if (kept) return kept;
+  const account = getAccount(store, accountId);
+  if (!account || account.domain !== null) return undefined;
+  if (keptAuthors.size >= MAX_KEPT_AUTHORS) keptAuthors.clear();
+  const addresses = { uri: account.uri, url: account.url };
+  keptAuthors.set(accountId, addresses);
+  return addresses;
+}
+
 export function packStatus(store: Store, status: StatusRecord): StoredStatus {
   const { id: _id, uri, url, ...rest } = status;
   if (status.local) {
-    const author = getAccount(store, status.accountId);
+    const author = authorAddresses(store, status.accountId);
     const derived = author && localStatusUrls(author, status.id, status.reblogOfId !== null);
     if (derived && derived.uri === uri && derived.url === url) return rest;
   }
@@ -29,7 +46,7 @@ export function packStatus(store: Store, status: StatusRecord): StoredStatus {
 export function unpackStatus(store: Store, id: string, stored: StoredStatus | undefined): StatusRecord | undefined {
   if (!stored) return undefined;
   if (stored.uri !== undefined || !stored.local) return stored.id === id ? (stored as StatusRecord) : ({ id, ...stored } as StatusRecord);
-  const author = getAccount(store, stored.accountId);
+  const author = authorAddresses(store, stored.accountId);
   // An author is never removed before its statuses; were it gone, the status cannot be shown anyway.
   const urls = author ? localStatusUrls(author, id, stored.reblogOfId !== null) : { uri: "", url: null };
   return { id, ...stored, ...urls } as StatusRecord;
