@@ -13,6 +13,7 @@ import { runAnnouncementsCommand } from "./announcements.ts";
 import { runEmojiCommand } from "./emoji.ts";
 import { runUsageCommand } from "./usage.ts";
 import { runCompactCommand } from "./compact.ts";
+import { runPreviewCardsCommand } from "./preview-cards.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -28,6 +29,7 @@ export const USAGE = `usage:
   warren settings timeline-preview [on|off]
   warren cache recount statuses|accounts
   warren media remove [--days=N] [--dry-run] | remove-orphans | usage
+  warren preview_cards remove [--days=N] [--dry-run]
   warren usage [--pages-only] [--json]
   warren compact
   warren reports list [--unresolved]
@@ -66,6 +68,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runUsageCommand(args);
     case "compact":
       return runCompactCommand(args);
+    case "preview_cards":
+      return runPreviewCardsCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);
