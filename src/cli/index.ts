@@ -14,6 +14,7 @@ import { runEmojiCommand } from "./emoji.ts";
 import { runUsageCommand } from "./usage.ts";
 import { runCompactCommand } from "./compact.ts";
 import { runPreviewCardsCommand } from "./preview-cards.ts";
+import { runStatusesCommand } from "./statuses.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -30,6 +31,7 @@ export const USAGE = `usage:
   warren cache recount statuses|accounts
   warren media remove [--days=N] [--dry-run] | remove-orphans | usage
   warren preview_cards remove [--days=N] [--dry-run]
+  warren statuses remove [--days=N] [--dry-run]
   warren usage [--pages-only] [--json]
   warren compact
   warren reports list [--unresolved]
@@ -70,6 +72,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runCompactCommand(args);
     case "preview_cards":
       return runPreviewCardsCommand(args);
+    case "statuses":
+      return runStatusesCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);
