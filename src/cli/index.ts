@@ -23,6 +23,7 @@ export const USAGE = `usage:
   warren accounts approve USERNAME | --all
   warren accounts reject USERNAME | --all
   warren accounts delete USERNAME
+  warren accounts cull [--dry-run]
   warren domains block DOMAIN [--severity=silence|suspend|noop] [--reject-media] [--reject-reports] | unblock DOMAIN | list
   warren settings registrations open|approved|close
   warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
