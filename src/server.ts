@@ -6,6 +6,7 @@ import { log } from "./lib/log.ts";
 import { removeUploadLeftovers } from "./lib/uploaded-file.ts";
 import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
+import { removeServerPid, writeServerPid } from "./lib/server-pid.ts";
 
 export interface RunningServer {
   url: string;
@@ -15,6 +16,7 @@ export interface RunningServer {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const deps = createDeps(config);
+  writeServerPid(config.dataDir);
   await removeUploadLeftovers(config.dataDir);
   const app = buildApp(deps);
   await app.modules;
@@ -38,6 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await deps.jobs.stop();
         await deps.store.flushed();
         await deps.store.close();
+        removeServerPid(config.dataDir);
       })();
       return stopping;
     },

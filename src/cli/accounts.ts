@@ -3,6 +3,7 @@
 // 1 failed, 64 usage.
 import type { Deps } from "../deps.ts";
 import { Failure, parseArgs, runSubcommand, UsageError, type Parsed } from "./command.ts";
+import { cull } from "./accounts-cull.ts";
 import { generatePassword } from "../domain/auth/password.ts";
 import { createLocalAccount } from "../domain/accounts/create.ts";
 import { changeUser, findLocalUser, type UserChanges } from "../domain/accounts/manage.ts";
@@ -17,6 +18,7 @@ const USAGE = `usage:
   warren accounts approve USERNAME | --all
   warren accounts reject USERNAME | --all
   warren accounts delete USERNAME
+  warren accounts cull [--dry-run]     remove remote accounts whose server answers 404 or 410 for their actor
 `;
 
 
@@ -102,5 +104,5 @@ async function remove(deps: Deps, args: string[]): Promise<void> {
 }
 
 export function runAccountsCommand(args: string[]): Promise<number> {
-  return runSubcommand("accounts", USAGE, { create, modify, approve, reject, delete: remove }, args);
+  return runSubcommand("accounts", USAGE, { create, modify, approve, reject, delete: remove, cull }, args);
 }

@@ -14,6 +14,10 @@ import { runEmojiCommand } from "./emoji.ts";
 import { runBackupCommand } from "./backup.ts";
 import { runRestoreCommand } from "./restore.ts";
 import { printVersion, runVersionCommand } from "./version.ts";
+import { runUsageCommand } from "./usage.ts";
+import { runCompactCommand } from "./compact.ts";
+import { runPreviewCardsCommand } from "./preview-cards.ts";
+import { runStatusesCommand } from "./statuses.ts";
 
 export const USAGE = `usage:
   warren serve
@@ -25,13 +29,18 @@ export const USAGE = `usage:
   warren accounts approve USERNAME | --all
   warren accounts reject USERNAME | --all
   warren accounts delete USERNAME
+  warren accounts cull [--dry-run]
   warren domains block DOMAIN [--severity=silence|suspend|noop] [--reject-media] [--reject-reports] | unblock DOMAIN | list
   warren settings registrations open|approved|close
   warren settings rules list | add "TEXT" [--hint="HINT"] | remove ID
   warren settings description ["TEXT"]
   warren settings timeline-preview [on|off]
   warren cache recount statuses|accounts
-  warren media remove [--days=N] | remove-orphans
+  warren media remove [--days=N] [--dry-run] | remove-orphans | usage
+  warren preview_cards remove [--days=N] [--dry-run]
+  warren statuses remove [--days=N] [--dry-run]
+  warren usage [--pages-only] [--json]
+  warren compact
   warren reports list [--unresolved]
   warren search deploy
   warren suggestions list | add USERNAME[@DOMAIN] | remove USERNAME[@DOMAIN]
@@ -73,6 +82,14 @@ export async function runCli(command: string, args: string[]): Promise<number> {
     case "--version":
     case "-v":
       return printVersion();
+    case "usage":
+      return runUsageCommand(args);
+    case "compact":
+      return runCompactCommand(args);
+    case "preview_cards":
+      return runPreviewCardsCommand(args);
+    case "statuses":
+      return runStatusesCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE);

@@ -1,29 +1,38 @@
-// `warren media remove [--days=N]` (uploads on no status for N days, default 1: what the daily clean-up
-// does, for operators who want it now) and `warren media remove-orphans` (stored files no record points
-// to, left by a crash between storing and committing), in tootctl's words, and `warren media migrate
-// --to=s3|local` (moves stored files between the data directory and the WARREN_S3_* bucket:
-// media/migrate.ts). Exit codes: 0 ok, 1 failure, 64 usage.
+// `warren media remove [--days=N] [--dry-run]` (uploads on no status for N days, default 1: what the daily
+// clean-up does, for operators who want it now), `warren media remove-orphans` (stored files no record points
+// to, left by a crash between storing and committing), `warren media usage` (files and bytes per folder) in
+// tootctl's words, and `warren media migrate --to=s3|local` (moves stored files between the data directory and
+// the WARREN_S3_* bucket: media/migrate.ts). Exit codes: 0 ok, 1 failure, 64 usage.
 import type { Deps } from "../deps.ts";
 import { removeOrphanFiles, removeUnattachedBefore } from "../domain/media/cleanup.ts";
+import { mediaUsage } from "../domain/media/usage.ts";
+import { countUnattachedBefore } from "../store/media.ts";
 import { migrateMedia } from "../media/migrate.ts";
 import { Failure, parseArgs, runSubcommand, UsageError } from "./command.ts";
 import { progressBar } from "./progress.ts";
 
 const USAGE = `usage:
-  warren media remove [--days=N]      remove uploads on no status for N days (default 1)
-  warren media remove-orphans         remove stored media files that no upload refers to
-  warren media migrate --to=s3|local  move stored media files into the WARREN_S3_* bucket, or back to the data directory
+  warren media remove [--days=N] [--dry-run]   remove uploads on no status for N days (default 1);
+                                              --dry-run counts them and removes nothing
+  warren media remove-orphans                  remove stored media files that no upload refers to
+  warren media usage                           files and bytes under the media directory, per folder
+  warren media migrate --to=s3|local           move stored media files into the WARREN_S3_* bucket, or back to the data directory
 `;
 
 const DAY_MS = 86_400_000;
 
 async function removeCommand(deps: Deps, args: string[]): Promise<void> {
-  const parsed = parseArgs(args, ["days"], []);
+  const parsed = parseArgs(args, ["days"], ["dry-run"]);
   if (parsed.positional.length) throw new UsageError(`unexpected argument: ${parsed.positional[0]}`);
   const days = parsed.values.days === undefined ? 1 : Number(parsed.values.days);
   if (!Number.isFinite(days) || days < 0) throw new UsageError("--days needs a number of days, 0 or more");
+  const cutoff = Date.now() - days * DAY_MS;
+  if (parsed.flags.has("dry-run")) {
+    process.stdout.write(`OK, would remove ${countUnattachedBefore(deps.store, cutoff)} unattached media attachments (dry run)\n`);
+    return;
+  }
   const bar = progressBar("Removing unattached media");
-  const removed = await removeUnattachedBefore(deps.store, deps.config, Date.now() - days * DAY_MS, bar.update);
+  const removed = await removeUnattachedBefore(deps.store, deps.config, cutoff, bar.update);
   bar.finish();
   process.stdout.write(`OK, removed ${removed} unattached media attachments\n`);
 }
@@ -56,6 +65,16 @@ async function migrateCommand(deps: Deps, args: string[]): Promise<void> {
   process.stdout.write(`OK, moved ${result.moved} media files (${megabytes} MB) to ${where}${skipped}\n`);
 }
 
+async function usageCommand(deps: Deps, args: string[]): Promise<void> {
+  if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
+  const bar = progressBar("Walking media folders");
+  const folders = await mediaUsage(deps.config, bar.update);
+  bar.finish();
+  const lines = folders.map((f) => `${f.folder.padEnd(20)} ${String(f.files).padStart(9)} files ${(f.bytes / 1024 / 1024).toFixed(1).padStart(10)} MiB`);
+  const total = folders.reduce((sum, f) => sum + f.bytes, 0);
+  process.stdout.write([...lines, `total ${(total / 1024 / 1024).toFixed(1)} MiB`, ""].join("\n"));
+}
+
 export function runMediaCommand(args: string[]): Promise<number> {
-  return runSubcommand("media", USAGE, { remove: removeCommand, "remove-orphans": removeOrphansCommand, migrate: migrateCommand }, args);
+  return runSubcommand("media", USAGE, { remove: removeCommand, "remove-orphans": removeOrphansCommand, usage: usageCommand, migrate: migrateCommand }, args);
 }

@@ -7,6 +7,7 @@ import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
 import type { Store } from "../store/db.ts";
 import { getActorKey, putActorKeyIfAbsent, type ActorKeyOwner, type Jwk } from "../store/federation-kv.ts";
 import type { AccountKeysRecord } from "../store/records.ts";
+import { getAccountKeys } from "../store/account-keys-packing.ts";
 
 export const INSTANCE_KEY_OWNER = "instance";
 const RSA = "RSASSA-PKCS1-v1_5";
@@ -55,7 +56,7 @@ function remembered(key: string, load: () => Promise<CryptoKeyPair[]>): Promise<
 /** A local account's key pairs (RSA, Ed25519); none if it has no private key (it should always have one). */
 export function accountKeyPairs(store: Store, accountId: string): Promise<CryptoKeyPair[]> {
   return remembered(`${store.dir}\0${accountId}`, async () => {
-    const keys = store.db.accountKeys.get(accountId) as AccountKeysRecord | undefined;
+    const keys = getAccountKeys(store, accountId);
     if (!keys?.privateKeyPem) return [];
     return [await fromPem(keys), await storedOrNew(store, accountId, ED25519)];
   });

@@ -2,14 +2,15 @@
 // statuses_count moves with the account's statuses_by_account rows except direct messages (reblogs count,
 // as on Mastodon); followers_count and following_count with the follow index rows.
 import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
-import type { AccountRecord, StatusRecord } from "./records.ts";
+import type { AccountRecord } from "./records.ts";
+import { readStatus } from "./statuses.ts";
 
 export type AccountCounts = Pick<AccountRecord, "statusesCount" | "followersCount" | "followingCount">;
 
 export function countAccountRows(store: Store, accountId: string): AccountCounts {
   let statusesCount = 0;
   for (const key of store.db.statusesByAccount.getKeys({ start: [accountId], end: [accountId, END] })) {
-    const status: StatusRecord | undefined = store.db.statuses.get((key as string[])[1]!);
+    const status = readStatus(store, (key as string[])[1]!);
     if (status && status.visibility !== "direct") statusesCount++;
   }
   return {

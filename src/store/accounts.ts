@@ -1,6 +1,7 @@
 // Accounts (local and remote) and the local users behind them.
 import type { Store } from "./db.ts";
 import type { AccountKeysRecord, AccountRecord, UserRecord } from "./records.ts";
+import { packAccountKeys } from "./account-keys-packing.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {
   return store.db.accounts.get(id);
@@ -36,7 +37,7 @@ export function usernameTaken(store: Store, username: string, domain: string | n
 
 /** Inside a write: a new account with its indexes (and its user for local accounts, its keys when known). */
 export function insertAccount(store: Store, account: AccountRecord, user?: UserRecord, keys?: AccountKeysRecord): void {
-  if (keys) store.db.accountKeys.put(account.id, keys);
+  if (keys) store.db.accountKeys.put(account.id, packAccountKeys(keys));
   store.db.accounts.put(account.id, account);
   store.db.accountsByAcct.put([account.username.toLowerCase(), account.domain?.toLowerCase() ?? ""], account.id);
   store.db.accountsByUri.put(account.uri, account.id);
@@ -65,7 +66,7 @@ export function findAccountByUri(store: Store, uri: string): AccountRecord | und
 
 /** Inside a write: replaces an account's keys (a remote actor's public key, refreshed). */
 export function putAccountKeys(store: Store, accountId: string, keys: AccountKeysRecord): void {
-  store.db.accountKeys.put(accountId, keys);
+  store.db.accountKeys.put(accountId, packAccountKeys(keys));
 }
 
 /** Ids of the stored remote accounts whose domain passes `matches` (a scan of every account: for jobs). */

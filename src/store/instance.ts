@@ -2,6 +2,7 @@
 // the local users (a self-hosted server has few) or index keys only, never the remote side record by record.
 import { END, type Store } from "./db.ts";
 import type { AccountRecord, StatusRecord, TokenRecord, UserRecord } from "./records.ts";
+import { readStatus } from "./statuses.ts";
 
 export interface LocalMember {
   user: UserRecord;
@@ -43,7 +44,7 @@ export function accountIndexSize(store: Store): number {
 /** An account's statuses and reblogs with ids from `fromId` on, oldest first. */
 export function* accountStatusesFrom(store: Store, accountId: string, fromId: string): Iterable<StatusRecord> {
   for (const key of store.db.statusesByAccount.getKeys({ start: [accountId, fromId], end: [accountId, END] })) {
-    const status: StatusRecord | undefined = store.db.statuses.get((key as string[])[1]!);
+    const status = readStatus(store, (key as string[])[1]!);
     if (status) yield status;
   }
 }

@@ -7,6 +7,8 @@ import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
+import { packRecords } from "./pack-records.ts";
+import { packAllAccountKeys } from "./account-keys-packing.ts";
 
 interface Migration {
   version: number;
@@ -22,6 +24,8 @@ const MIGRATIONS: Migration[] = [
   { version: 3, describe: "jobs of the pre-events types become their subscribers' jobs", run: renameLegacyJobs },
   { version: 4, describe: "home rows packed as sorted duplicates under the viewer (home_feed → home_rows)", run: moveHomeRows },
   { version: 5, describe: "an index of the follows that notify of new posts", run: indexNotifyingFollowers },
+  { version: 6, describe: "status and notification records without the ids their keys hold (and derivable local status addresses)", run: packRecords },
+  { version: 7, describe: "actors' key pairs stored as DER, two to a page", run: packAllAccountKeys },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */

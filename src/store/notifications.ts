@@ -3,15 +3,31 @@ import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
 import type { NotificationRecord } from "./records.ts";
 
+/** A notification as stored under [recipientId, id] (docs/disk.md): the key's two ids are left out of the value. */
+export type StoredNotification = Omit<NotificationRecord, "id" | "recipientId"> & { id?: string; recipientId?: string };
+
+export function packNotification(n: NotificationRecord): StoredNotification {
+  const { id: _id, recipientId: _recipientId, ...rest } = n;
+  return rest;
+}
+
+/** Records written before schema 6 carry the ids themselves and come back as they are. */
+function unpack(key: unknown, stored: StoredNotification): NotificationRecord {
+  if (stored.id !== undefined) return stored as NotificationRecord;
+  const [recipientId, id] = key as string[];
+  return { id: id!, recipientId: recipientId!, ...stored } as NotificationRecord;
+}
+
 /** Inside a write. */
 export function insertNotification(store: Store, n: NotificationRecord): void {
-  store.db.notifications.put([n.recipientId, n.id], n);
+  store.db.notifications.put([n.recipientId, n.id], packNotification(n));
   if (n.statusId) store.db.notificationsByStatus.put([n.statusId, n.id], n.recipientId);
   store.db.notificationsByPair.put([n.recipientId, n.fromAccountId, n.id], null);
 }
 
 export function getNotification(store: Store, recipientId: string, id: string): NotificationRecord | undefined {
-  return store.db.notifications.get([recipientId, id]);
+  const stored: StoredNotification | undefined = store.db.notifications.get([recipientId, id]);
+  return stored && unpack([recipientId, id], stored);
 }
 
 /** Inside a write. */
@@ -83,14 +99,16 @@ export function pageNotifications(
   query: PageQuery,
   accept: (n: NotificationRecord) => boolean,
 ): NotificationRecord[] {
-  return scanPage<NotificationRecord>(store.db.notifications, [recipientId], query, (row) => accept(row.value)).map((row) => row.value);
+  // Rows come back reversed for min_id: each accepted one is unpacked again in the order answered.
+  const rows = scanPage<StoredNotification>(store.db.notifications, [recipientId], query, (row) => accept(unpack(row.key, row.value)));
+  return rows.map((row) => unpack(row.key, row.value));
 }
 
 /** `recipientId`'s notifications with ids in [fromId, toId), newest first. */
 export function notificationsInRange(store: Store, recipientId: string, fromId: string, toId: string): NotificationRecord[] {
   const out: NotificationRecord[] = [];
-  for (const { value } of store.db.notifications.getRange({ start: [recipientId, fromId], end: [recipientId, toId] })) {
-    out.push(value as NotificationRecord);
+  for (const { key, value } of store.db.notifications.getRange({ start: [recipientId, fromId], end: [recipientId, toId] })) {
+    out.push(unpack(key, value));
   }
   return out.reverse();
 }
@@ -112,8 +130,8 @@ export function clearNotificationsFrom(store: Store, recipientId: string, from: 
 /** Inside a write: removes every notification of `recipientId`. Returns how many. */
 export function clearNotifications(store: Store, recipientId: string): number {
   const all: NotificationRecord[] = [];
-  for (const { value } of store.db.notifications.getRange({ start: [recipientId], end: [recipientId, END] })) {
-    all.push(value as NotificationRecord);
+  for (const { key, value } of store.db.notifications.getRange({ start: [recipientId], end: [recipientId, END] })) {
+    all.push(unpack(key, value));
   }
   for (const n of all) removeNotification(store, n);
   return all.length;

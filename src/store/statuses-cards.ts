@@ -41,3 +41,15 @@ export function putCard(store: Store, statusId: string, card: PreviewCardRecord)
 export function removeCard(store: Store, statusId: string): void {
   store.db.cards.remove(statusId);
 }
+
+/** Ids of statuses whose card was fetched before `cutoff` (ms), after `afterId`, at most `limit` examined. */
+export function cardsFetchedBefore(store: Store, cutoff: number, afterId: string | null, limit: number): { ids: string[]; lastId: string | null } {
+  const ids: string[] = [];
+  let lastId: string | null = null;
+  for (const { key, value } of store.db.cards.getRange({ start: afterId ?? undefined, limit: limit + 1 })) {
+    if (typeof key !== "string" || key === afterId) continue;
+    lastId = key;
+    if ((value as PreviewCardRecord).fetchedAt < cutoff) ids.push(key);
+  }
+  return { ids, lastId };
+}

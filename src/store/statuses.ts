@@ -5,17 +5,23 @@ import type { StatusRecord } from "./records.ts";
 import { scanPage, type PageQuery, type Row } from "./paging.ts";
 import { joinedAmong } from "./statuses-interactions.ts";
 import { KeptRecords, versionName } from "./versions.ts";
+import { packStatus, unpackStatus } from "./status-packing.ts";
 
 /** Per thread; statuses are read many times per page (feeds, reblogs' originals, the loader). */
 const keptStatuses = new KeptRecords<StatusRecord>("kept statuses", 5_000);
 
 export function getStatus(store: Store, id: string): StatusRecord | undefined {
-  return keptStatuses.get(store, id, versionName.status(id), () => store.db.statuses.get(id));
+  return keptStatuses.get(store, id, versionName.status(id), () => readStatus(store, id));
+}
+
+/** The stored record, not kept (scans that read each status once). */
+export function readStatus(store: Store, id: string): StatusRecord | undefined {
+  return unpackStatus(store, id, store.db.statuses.get(id));
 }
 
 /** Inside a write: a new status (or reblog) with every index it belongs to. */
 export function insertStatus(store: Store, status: StatusRecord): void {
-  store.db.statuses.put(status.id, status);
+  store.db.statuses.put(status.id, packStatus(store, status));
   store.db.statusesByAccount.put([status.accountId, status.id], null);
   if (!status.local) store.db.statusesByUri.put(status.uri, status.id);
   if (status.inReplyToId) store.db.statusReplies.put([status.inReplyToId, status.id], status.accountId);
@@ -27,7 +33,7 @@ export function insertStatus(store: Store, status: StatusRecord): void {
 
 /** Inside a write: replaces the record (indexes unchanged). */
 export function putStatus(store: Store, status: StatusRecord): void {
-  store.db.statuses.put(status.id, status);
+  store.db.statuses.put(status.id, packStatus(store, status));
 }
 
 export type StatusCounter = "repliesCount" | "reblogsCount" | "favouritesCount";

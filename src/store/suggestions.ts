@@ -6,6 +6,7 @@
 import { END, type Store } from "./db.ts";
 import { idAtTime } from "../lib/ids.ts";
 import type { StatusRecord } from "./records.ts";
+import { unpackStatus } from "./status-packing.ts";
 
 export interface FeaturedRecord {
   v: 1;
@@ -94,6 +95,7 @@ export function* recentStatuses(store: Store, sinceMs: number, limit: number): I
   for (const { key, value } of store.db.statuses.getRange({ start: END, end: idAtTime(sinceMs), reverse: true })) {
     if (typeof key !== "string") continue;
     if (++examined > limit) return;
-    yield value as StatusRecord;
+    const status = unpackStatus(store, key, value);
+    if (status) yield status;
   }
 }

@@ -73,6 +73,22 @@ describe("media remove", () => {
     for (const media of [loose, freed, attached]) await expectKept(media);
   });
 
+  test("--dry-run counts what --days=0 would remove and removes nothing", async () => {
+    const run = await cli("remove", "--days=0", "--dry-run");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("OK, would remove 2 unattached media attachments (dry run)\n");
+    for (const media of [loose, freed, attached]) await expectKept(media);
+  });
+
+  test("usage counts the files and bytes per media folder", async () => {
+    const run = await cli("usage");
+    expect(run.code).toBe(0);
+    const line = run.stdout.split("\n").find((l) => l.startsWith("media_attachments"));
+    // Three uploads, each an original and a preview at least.
+    expect(Number(line?.match(/ (\d+) files/)?.[1])).toBeGreaterThanOrEqual(6);
+    expect(run.stdout).toMatch(/\ntotal [\d.]+ MiB\n$/);
+  });
+
   test("--days=0 removes unattached uploads with their files and keeps attached ones", async () => {
     const run = await cli("remove", "--days=0");
     expect(run.code).toBe(0);

@@ -1,5 +1,6 @@
 // Actors through HTTP: what another server sees when it asks for a local account with ActivityPub's Accept.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { getAccountKeys } from "../../src/store/account-keys-packing.ts";
 import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser, signedInUser } from "../helpers/clients.ts";
 import { suspendAccount } from "../helpers/moderation.ts";
@@ -56,7 +57,7 @@ describe("local actors", () => {
     const attachment = [actor.attachment].flat();
     expect(attachment[0]).toMatchObject({ type: "PropertyValue", name: "Site" });
     // The RSA key is the one made with the account.
-    const stored = t.deps.store.db.accountKeys.get(alice.id.padStart(18, "0"));
+    const stored = getAccountKeys(t.deps.store, alice.id.padStart(18, "0"))!;
     expect(actor.publicKey.publicKeyPem.trim()).toBe(stored.publicKeyPem.trim());
   });
 

@@ -1,0 +1,40 @@
+// Migration 6 (docs/disk.md): status and notification records rewritten without what their keys and their
+// authors' addresses already say (store/status-packing.ts, store/notifications.ts). Idempotent: a record
+// already packed is left alone. Space comes back to the file system with `warren compact`.
+import type { Database, Key } from "lmdb";
+import type { Store } from "./db.ts";
+import { packNotification, type StoredNotification } from "./notifications.ts";
+import type { NotificationRecord } from "./records.ts";
+import { packStatus, unpackStatus, type StoredStatus } from "./status-packing.ts";
+
+const CHUNK = 10_000;
+
+/** Calls `visit` on every record of a keyspace, a chunk of keys read before any of it is rewritten. */
+function eachRecord<V>(keyspace: Database<any, any>, isRecordKey: (key: Key) => boolean, visit: (key: Key, value: V) => void): void {
+  let start: Key | undefined;
+  for (;;) {
+    const chunk: { key: Key; value: V }[] = [];
+    for (const { key, value } of keyspace.getRange({ start, limit: CHUNK + 1 })) {
+      if (start !== undefined && chunk.length === 0 && sameKey(key, start)) continue;
+      if (chunk.length === CHUNK) break;
+      chunk.push({ key, value: value as V });
+    }
+    if (chunk.length === 0) return;
+    for (const { key, value } of chunk) if (isRecordKey(key)) visit(key, value);
+    start = chunk[chunk.length - 1]!.key;
+  }
+}
+
+const sameKey = (a: Key, b: Key) => JSON.stringify(a) === JSON.stringify(b);
+
+export function packRecords(store: Store): void {
+  eachRecord<StoredStatus>(store.db.statuses, (key) => typeof key === "string", (key, stored) => {
+    if (stored.id === undefined && stored.uri === undefined) return;
+    const status = unpackStatus(store, key as string, stored)!;
+    store.db.statuses.put(key, packStatus(store, status));
+  });
+  eachRecord<StoredNotification>(store.db.notifications, Array.isArray, (key, stored) => {
+    if (stored.id === undefined) return;
+    store.db.notifications.put(key, packNotification(stored as NotificationRecord));
+  });
+}
