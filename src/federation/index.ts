@@ -7,7 +7,7 @@
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Announce, Block, Create, Delete, Follow, Like, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, Flag, Follow, Like, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { accountVisible } from "../domain/accounts/read.ts";
@@ -24,6 +24,7 @@ import { onUndo } from "./undo.ts";
 import { onBlock } from "./blocks.ts";
 import { onDelete, onUpdate } from "./profiles.ts";
 import { onCreate } from "./inbound-notes.ts";
+import { onFlag } from "./inbound-flag.ts";
 import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-interactions.ts";
 import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
@@ -144,5 +145,6 @@ function setInboxListeners(federation: Federation<void>, deps: FederationDeps): 
     })
     .on(Create, (ctx, activity) => onCreate(deps, ctx, activity))
     .on(Announce, (ctx, activity) => onAnnounce(deps, ctx, activity))
-    .on(Like, (ctx, activity) => onLike(deps, ctx, activity));
+    .on(Like, (ctx, activity) => onLike(deps, ctx, activity))
+    .on(Flag, (ctx, activity) => onFlag(deps, ctx, activity));
 }
