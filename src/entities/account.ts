@@ -1,6 +1,8 @@
 // Account, CredentialAccount and Role entities (API.md §4.1): the only place account records become JSON.
 // Every key Mastodon 4.6 sends is here (reference/mastodon-4.6-keys.json); `suspended`, `limited` and
-// `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` not yet.
+// `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` (the account a
+// remote one moved to) only on the single-account reads that load it. A remote account's counts are the larger
+// of the stored counter and its collection's `totalItems` (federation/account-completion.ts).
 import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
@@ -72,7 +74,9 @@ const accountProperties = {
   memorial: t.Optional(t.Literal(true)),
 };
 
-export const AccountSchema = t.Object(accountProperties, { description: "Mastodon Account" });
+const MovedAccountSchema = t.Object(accountProperties, { description: "The account this one moved to" });
+
+export const AccountSchema = t.Object({ ...accountProperties, moved: t.Optional(MovedAccountSchema) }, { description: "Mastodon Account" });
 export type Account = Static<typeof AccountSchema>;
 
 export const RoleSchema = t.Object(
@@ -153,7 +157,7 @@ export const DEFAULT_HEADER_PATH = "/headers/original/missing.png";
  * The Account entity. `viewerAccountId` (the signed-in viewer's account, if any) only affects
  * `feature_approval.current_user`. Suspended accounts are blanked as Mastodon does.
  */
-export function presentAccount(config: Config, account: AccountRecord, viewerAccountId: string | null = null): Account {
+export function presentAccount(config: Config, account: AccountRecord, viewerAccountId: string | null = null, movedTo: AccountRecord | null = null): Account {
   const local = account.domain === null;
   const gone = account.suspended;
   const avatar = absolute(config, gone ? null : account.avatarUrl, DEFAULT_AVATAR_PATH);
@@ -179,9 +183,9 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
     header,
     header_static: header,
     header_description: gone ? "" : account.headerDescription,
-    followers_count: account.followersCount,
-    following_count: account.followingCount,
-    statuses_count: account.statusesCount,
+    followers_count: Math.max(account.followersCount, account.collectionCounts?.followers ?? 0),
+    following_count: Math.max(account.followingCount, account.collectionCounts?.following ?? 0),
+    statuses_count: Math.max(account.statusesCount, account.collectionCounts?.statuses ?? 0),
     last_status_at: account.lastStatusAt === null ? null : new Date(account.lastStatusAt).toISOString().slice(0, 10),
     hide_collections: account.hideCollections,
     show_media: true,
@@ -198,6 +202,7 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
   if (account.suspended) out.suspended = true;
   if (account.silenced) out.limited = true;
   if (account.memorial) out.memorial = true;
+  if (movedTo && !gone) out.moved = presentAccount(config, movedTo, viewerAccountId);
   return out;
 }
 

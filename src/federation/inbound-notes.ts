@@ -19,6 +19,7 @@ import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
 import { fetchStatus } from "./threads.ts";
+import { queueThreadFetch } from "./thread-fetch.ts";
 
 /** Is this account followed from here? (Remote accounts' followers rows are all local accounts.) */
 export function followedFromHere(deps: FederationDeps, accountId: string): boolean {
@@ -47,6 +48,8 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   if (!concernsUs(deps, author, draft)) return;
   // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only
   // the parent: each fetch may take two 10 s requests (Note, author), and the inbox job has a minute.
+  // The rest of its thread, and the parent itself if that fetch failed, come in background jobs (thread-fetch.ts).
+  draft.inReplyToUri = note.replyTargetId?.href ?? null;
   if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, 0);
-  await storeRemoteStatus(asDeps(deps), author, draft);
+  await queueThreadFetch(deps, await storeRemoteStatus(asDeps(deps), author, draft));
 }

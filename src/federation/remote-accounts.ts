@@ -18,6 +18,7 @@ import { FETCH_LIMITS } from "./loader.ts";
 import { LmdbKvStore } from "./kv.ts";
 import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";
 import { deliverableEndpoints } from "./delivery.ts";
+import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -209,6 +210,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);
       recordEvent(deps, "account.created", { accountId: record.id }, "remote", now);
     }
+    // Counts, pins, featured tags, a move and (first time) the newest posts: fetched in the background.
+    enqueueRemoteFetch(deps, REMOTE_ACCOUNT_COMPLETE, { accountId: record.id, first: !existing }, record.uri);
     return record;
   });
   if (account.domain !== null) await new LmdbKvStore(store).set(fetchedKey(account.id), now, { ttl: Temporal.Duration.from({ milliseconds: REFRESH_AFTER_MS }) });

@@ -63,6 +63,11 @@ export interface AccountRecord {
   /** Local accounts: UserRecord.role mirrored here so profiles show their role badge without a user read
    * (domain/accounts keeps both in step). Absent means "User". */
   role?: RoleName;
+  /** Remote accounts: the `totalItems` of their outbox, followers and following collections when last fetched
+   * (federation/account-completion.ts); the counts shown are never below the stored counters. */
+  collectionCounts?: { statuses: number | null; followers: number | null; following: number | null };
+  /** Remote accounts: the account its `movedTo` names, which names it back in `alsoKnownAs`. */
+  movedToAccountId?: string | null;
 }
 
 /** An actor's key pair, kept apart from AccountRecord: it is needed only to sign and verify federation
@@ -156,6 +161,9 @@ export interface StatusRecord {
   language: string | null;
   inReplyToId: string | null;
   inReplyToAccountId: string | null;
+  /** Remote statuses: the `inReplyTo` of a reply whose parent was not known when it was stored, until the
+   * thread fetch (federation/thread-fetch.ts) links it. */
+  inReplyToUri?: string;
   /** set on a reblog (a wrapper status with empty content) */
   reblogOfId: string | null;
   /** OAuth app that posted it (null for remote statuses) */

@@ -28,6 +28,12 @@ export function findVisibleAccount(deps: Deps, rawId: string): AccountRecord {
   return account;
 }
 
+/** The account a remote account moved to (its `movedTo`, confirmed by the target's `alsoKnownAs`), if shown. */
+export function movedTargetOf(deps: Deps, account: AccountRecord): AccountRecord | null {
+  const target = account.movedToAccountId ? getAccount(deps.store, account.movedToAccountId) : undefined;
+  return target && !target.suspended && accountVisible(deps.store, target) ? target : null;
+}
+
 /** Several accounts in the order asked for, duplicates once, unknown or hidden ones left out. */
 export function findVisibleAccounts(deps: Deps, rawIds: readonly string[]): AccountRecord[] {
   const asked = [...new Set(rawIds.map((raw) => normaliseId(raw) ?? raw))];

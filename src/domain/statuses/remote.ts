@@ -38,6 +38,8 @@ export interface RemoteStatusDraft {
   visibility: Visibility;
   createdAt: number;
   parent: StatusRecord | null;
+  /** The `inReplyTo` it names, kept on the status while `parent` is unknown. */
+  inReplyToUri?: string | null;
   /** Local and known remote accounts it mentions or addresses. */
   mentionIds: string[];
   tags: string[];
@@ -111,6 +113,7 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
       quote: draft.quote ?? null,
       quotePolicy: draft.quotePolicy,
     });
+    if (!status.inReplyToId && draft.inReplyToUri && !parent) status = { ...status, inReplyToUri: draft.inReplyToUri };
     insertStatus(store, status);
     status = recordIncomingQuote(deps, status, now);
     onStatusCreated(deps, status, null, "remote");

@@ -16,6 +16,7 @@ import { statusIdempotencyExpired } from "./status-idempotency-expired.ts";
 import { refreshTrends, TRENDS_REFRESH, type TrendsRefresh } from "../../domain/trends/refresh.ts";
 import { filtersChanged } from "./stream-signals.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
+import { remoteFetchHandlers } from "../../federation/remote-jobs.ts";
 import { runFederationMessage } from "../../federation/jobs.ts";
 
 export interface JobContext {
@@ -80,6 +81,8 @@ export const handlers: Record<string, JobHandler> = {
   "filters.changed": filtersChanged,
   // Fedify's queued messages (deliveries, incoming activities, fan-outs): src/federation/queue.ts.
   [FEDERATION_MESSAGE_JOB]: runFederationMessage,
+  // Background fetches from other servers, in the `remote` lane by host (federation/remote-jobs.ts).
+  ...remoteFetchHandlers,
   // One job type per event subscriber (domain/subscribers.ts).
   ...builtInSubscriberJobs.handlers,
 };

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { BadRequest } from "../../../../lib/errors.ts";
-import { findVisibleAccount, findVisibleAccounts, lookupAccount, MAX_ACCOUNT_IDS } from "../../../../domain/accounts/read.ts";
+import { findVisibleAccount, findVisibleAccounts, lookupAccount, MAX_ACCOUNT_IDS, movedTargetOf } from "../../../../domain/accounts/read.ts";
 import { AccountSchema, presentAccount, presentAccounts } from "../../../../entities/account.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
@@ -34,7 +34,8 @@ export const readRoutes = (deps: Deps) =>
       "/api/v1/accounts/lookup",
       ({ viewer, query }) => {
         if (!query.acct.trim()) throw new BadRequest("param is missing or the value is empty: acct");
-        return presentAccount(deps.config, lookupAccount(deps, query.acct), viewer?.account?.id ?? null);
+        const account = lookupAccount(deps, query.acct);
+        return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps, account));
       },
       {
         maybeAuth: ["read:accounts"],
@@ -46,7 +47,10 @@ export const readRoutes = (deps: Deps) =>
     )
     .get(
       "/api/v1/accounts/:id",
-      ({ viewer, params }) => presentAccount(deps.config, findVisibleAccount(deps, params.id), viewer?.account?.id ?? null),
+      ({ viewer, params }) => {
+        const account = findVisibleAccount(deps, params.id);
+        return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps, account));
+      },
       {
         maybeAuth: ["read:accounts"],
         publicCache: 15,
