@@ -19,7 +19,7 @@ import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
 import { fetchStatus } from "./threads.ts";
-import { queueThreadFetch } from "./thread-fetch.ts";
+import { queueStatusFetches } from "./thread-fetch.ts";
 
 /** Is this account followed from here? (Remote accounts' followers rows are all local accounts.) */
 export function followedFromHere(deps: FederationDeps, accountId: string): boolean {
@@ -51,5 +51,5 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   // The rest of its thread, and the parent itself if that fetch failed, come in background jobs (thread-fetch.ts).
   draft.inReplyToUri = note.replyTargetId?.href ?? null;
   if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, 0);
-  await queueThreadFetch(deps, await storeRemoteStatus(asDeps(deps), author, draft));
+  await queueStatusFetches(deps, await storeRemoteStatus(asDeps(deps), author, draft));
 }

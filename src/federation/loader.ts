@@ -15,7 +15,7 @@ export const FETCH_LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 10_000, maxRedir
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 
-function userAgent(config: Config): string {
+export function userAgent(config: Config): string {
   return `Warren/0.1.0 (+${config.url}/)`;
 }
 

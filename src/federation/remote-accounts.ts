@@ -19,6 +19,9 @@ import { LmdbKvStore } from "./kv.ts";
 import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";
 import { deliverableEndpoints } from "./delivery.ts";
 import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
+import { keptImages, queueProfileImageFetches } from "./remote-media.ts";
+import { isKeptCopy } from "../domain/media/remote-cache.ts";
+import { deleteMediaFile } from "../media/storage.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -183,6 +186,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     followersUrl: actor.followersId?.href ?? "",
     followingUrl: actor.followingId?.href ?? "",
   };
+  let replaced: (string | null)[] = [];
   const account = await store.write(() => {
     const existing = findAccountByUri(store, uri.href) ?? findAccountByAcct(store, username, host);
     let record: AccountRecord;
@@ -190,7 +194,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       // Local, or deleted by its server (deleteRemoteActor): never filled in again.
       if (existing.domain === null || existing.dataDeletedAt) return existing;
       // Username and domain never change on a record (its acct index stays right).
-      record = { ...existing, ...fresh, username: existing.username, domain: existing.domain };
+      record = { ...existing, ...fresh, ...keptImages(store, fresh, existing), username: existing.username, domain: existing.domain };
+      replaced = [existing.avatarUrl, existing.headerUrl].filter((path) => isKeptCopy(path) && path !== record.avatarUrl && path !== record.headerUrl);
       putAccount(store, record);
       if (publicKeyPem) putAccountKeys(store, record.id, { v: 1, publicKeyPem, privateKeyPem: null });
       recordEvent(deps, "account.updated", { accountId: record.id }, "remote", now);
@@ -199,6 +204,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
         v: 1,
         id: newId(now),
         ...fresh,
+        ...keptImages(store, fresh),
         noteSource: "",
         hideCollections: false,
         avatarDescription: "",
@@ -210,10 +216,13 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);
       recordEvent(deps, "account.created", { accountId: record.id }, "remote", now);
     }
+    queueProfileImageFetches(deps, record);
     // Counts, pins, featured tags, a move and (first time) the newest posts: fetched in the background.
     enqueueRemoteFetch(deps, REMOTE_ACCOUNT_COMPLETE, { accountId: record.id, first: !existing }, record.uri);
     return record;
   });
+  // Copies of an avatar or header replaced by a new one go once no record names them.
+  await Promise.all(replaced.map((path) => deleteMediaFile(config, path)));
   if (account.domain !== null) await new LmdbKvStore(store).set(fetchedKey(account.id), now, { ttl: Temporal.Duration.from({ milliseconds: REFRESH_AFTER_MS }) });
   return account;
 }

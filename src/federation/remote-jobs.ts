@@ -1,6 +1,6 @@
 // Background fetches from other servers (docs/federation.md, "What Warren fetches in the background"): a
 // remote account's collections (account-completion.ts), a thread's missing ancestors and a status's replies
-// (thread-fetch.ts). Each is a job in the `remote` lane grouped by the host it fetches from, so one slow or
+// (thread-fetch.ts), remote media to keep here (remote-media.ts). Each is a job in the `remote` lane grouped by the host it fetches from, so one slow or
 // hostile server holds at most two of the lane's places (src/jobs/lanes.ts, docs/jobs.md "Fair lanes"), and
 // every fetch goes through the document loader's guard (lib/safe-fetch.ts limits).
 import type { JobHandler } from "../jobs/handlers/index.ts";
@@ -10,6 +10,8 @@ export const REMOTE_ACCOUNT_COMPLETE = "remote.account_complete";
 export const REMOTE_THREAD_FETCH = "remote.thread_fetch";
 export const REMOTE_REPLIES_FETCH = "remote.replies_fetch";
 export const REMOTE_STATUS_FETCH = "remote.status_fetch";
+export const REMOTE_MEDIA_FETCH = "remote.media_fetch";
+export const REMOTE_PROFILE_IMAGE_FETCH = "remote.profile_image_fetch";
 
 /** Inside a write: queues a fetch job for `url`'s host. */
 export function enqueueRemoteFetch(deps: Pick<FederationDeps, "jobs">, type: string, payload: unknown, url: string, delayMs = 0): void {
@@ -27,5 +29,7 @@ export const remoteFetchHandlers: Record<string, JobHandler> = {
   [REMOTE_ACCOUNT_COMPLETE]: async (ctx, payload) => (await import("./account-completion.ts")).completeRemoteAccount(ctx, payload),
   [REMOTE_THREAD_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchThreadStep(ctx, payload),
   [REMOTE_REPLIES_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchReplies(ctx, payload),
+  [REMOTE_MEDIA_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteAttachment(ctx, payload),
+  [REMOTE_PROFILE_IMAGE_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteProfileImage(ctx, payload),
   [REMOTE_STATUS_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchOneStatus(ctx, payload),
 };

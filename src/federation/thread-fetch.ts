@@ -15,6 +15,7 @@ import { context } from "./fedify-context.ts";
 import { isNoteLike } from "./note-checks.ts";
 import { enqueueRemoteFetch, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH, REMOTE_THREAD_FETCH } from "./remote-jobs.ts";
 import { fetchStatus, THREAD_DEPTH } from "./threads.ts";
+import { queueAttachmentFetches } from "./remote-media.ts";
 
 export const REPLIES_LIMIT = 20;
 export const REPLIES_EVERY_MS = 15 * 60_000;
@@ -22,11 +23,15 @@ export const REPLIES_EVERY_MS = 15 * 60_000;
 const repliesAsked = new Map<string, number>();
 const REMEMBERED = 10_000;
 
-/** Queues the fetch of `status`'s missing parent, if it waits for one and `depth` allows. */
-export async function queueThreadFetch(deps: Pick<FederationDeps, "store" | "jobs">, status: StatusRecord, depth = THREAD_DEPTH): Promise<void> {
+/** After a remote status is stored: its missing parent (if `depth` allows) and its attachments are queued. */
+export async function queueStatusFetches(deps: Pick<FederationDeps, "store" | "jobs">, status: StatusRecord, depth = THREAD_DEPTH): Promise<void> {
   const parentUri = status.inReplyToUri;
-  if (!parentUri || status.inReplyToId || depth <= 0) return;
-  await deps.store.write(() => enqueueRemoteFetch(deps, REMOTE_THREAD_FETCH, { statusId: status.id, depth }, parentUri));
+  const parentMissing = !!parentUri && !status.inReplyToId && depth > 0;
+  if (!parentMissing && status.mediaIds.length === 0) return;
+  await deps.store.write(() => {
+    if (parentMissing) enqueueRemoteFetch(deps, REMOTE_THREAD_FETCH, { statusId: status.id, depth }, parentUri);
+    queueAttachmentFetches(deps, status);
+  });
 }
 
 export async function fetchThreadStep(deps: FederationDeps, { statusId, depth }: { statusId: string; depth: number }): Promise<void> {

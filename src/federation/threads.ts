@@ -47,7 +47,7 @@ export async function fetchStatus(
     draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until, threadDepth);
   }
   const status = await storeRemoteStatus(asDeps(deps), author, draft);
-  const { queueThreadFetch } = await import("./thread-fetch.ts");
-  await queueThreadFetch(deps, status, threadDepth);
+  const { queueStatusFetches } = await import("./thread-fetch.ts");
+  await queueStatusFetches(deps, status, threadDepth);
   return status;
 }

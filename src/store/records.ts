@@ -66,6 +66,11 @@ export interface AccountRecord {
   /** Remote accounts: the `totalItems` of their outbox, followers and following collections when last fetched
    * (federation/account-completion.ts); the counts shown are never below the stored counters. */
   collectionCounts?: { statuses: number | null; followers: number | null; following: number | null };
+  /** Remote accounts: their avatar and header on their server, while avatarUrl/headerUrl may point to the copy
+   * kept here (domain/media/remote-cache.ts), and when those copies were fetched. */
+  avatarRemoteUrl?: string | null;
+  headerRemoteUrl?: string | null;
+  imagesCachedAt?: number;
   /** Remote accounts: the account its `movedTo` names, which names it back in `alsoKnownAs`. */
   movedToAccountId?: string | null;
 }

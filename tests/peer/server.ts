@@ -65,6 +65,8 @@ export interface Peer {
   newActivityId(actor: PeerActor, kind: string): string;
   /** Serves `document` (a Note, say) at `path`, under the same signature rules as actors. */
   serve(path: string, document: Record<string, unknown>): void;
+  /** Serves a file (an image, a video) at `path`, to anyone, as media servers do. */
+  serveFile(path: string, bytes: Uint8Array, contentType: string): void;
   stop(): void;
 }
 
@@ -80,6 +82,7 @@ export function startPeer(options: PeerOptions = {}): Peer {
   const requests: PeerRequest[] = [];
   const keys = new Map<string, { pem: string; owner: string }>();
   const served = new Map<string, Record<string, unknown>>();
+  const files = new Map<string, { bytes: Uint8Array; contentType: string }>();
   let instance: PeerActor;
 
   async function fetchKey(keyId: string): Promise<{ pem: string; owner: string }> {
@@ -159,6 +162,11 @@ export function startPeer(options: PeerOptions = {}): Peer {
   }
 
   async function serveGet(request: Request, url: URL): Promise<Response> {
+    const file = files.get(url.pathname);
+    if (file) {
+      record(request, url, { scheme: "none", keyId: null, owner: null, ok: true, covered: [] }, null, 200);
+      return new Response(file.bytes, { headers: { "content-type": file.contentType } });
+    }
     if (url.pathname === "/.well-known/webfinger") {
       const [username, host] = (url.searchParams.get("resource") ?? "").replace(/^acct:/, "").split("@");
       const actor = actors.get(username!);
@@ -224,6 +232,9 @@ export function startPeer(options: PeerOptions = {}): Peer {
     },
     serve(path, document) {
       served.set(path, document);
+    },
+    serveFile(path, bytes, contentType) {
+      files.set(path, { bytes, contentType });
     },
     stop() {
       server.stop(true);

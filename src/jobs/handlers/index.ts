@@ -17,6 +17,7 @@ import { refreshTrends, TRENDS_REFRESH, type TrendsRefresh } from "../../domain/
 import { filtersChanged } from "./stream-signals.ts";
 import { FEDERATION_MESSAGE_JOB } from "../../federation/queue.ts";
 import { remoteFetchHandlers } from "../../federation/remote-jobs.ts";
+import { expireRemoteCache, REMOTE_CACHE_EXPIRY } from "../../domain/media/remote-cache-expiry.ts";
 import { runFederationMessage } from "../../federation/jobs.ts";
 
 export interface JobContext {
@@ -77,6 +78,8 @@ export const handlers: Record<string, JobHandler> = {
   [SCHEDULED_PUBLISH]: (ctx, payload: ScheduledPublish) => publishScheduled(ctx, payload),
   // Every 10 minutes, a chain started at start-up (domain/trends/refresh.ts; docs/trends.md).
   [TRENDS_REFRESH]: (ctx, payload: TrendsRefresh) => refreshTrends(ctx, payload),
+  // Once a day while WARREN_MEDIA_CACHE_DAYS > 0 (domain/media/remote-cache-expiry.ts; docs/media.md).
+  [REMOTE_CACHE_EXPIRY]: (ctx, payload: { runAt: number }) => expireRemoteCache(ctx, payload),
   // Stream signals: filter changes (domain/filters/manage.ts); edits have their subscriber (status.updated).
   "filters.changed": filtersChanged,
   // Fedify's queued messages (deliveries, incoming activities, fan-outs): src/federation/queue.ts.
