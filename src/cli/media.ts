@@ -31,7 +31,8 @@ async function removeCommand(deps: Deps, args: string[]): Promise<void> {
   const remoteDays = parsed.values.days === undefined ? deps.config.mediaCacheDays : days;
   if (remoteDays <= 0 && parsed.values.days === undefined) return;
   const copies = await removeRemoteCopies(deps, Date.now() - remoteDays * DAY_MS);
-  process.stdout.write(`OK, removed the copies of ${copies.attachments} remote media attachments and of ${copies.accounts} remote accounts' avatars and headers\n`);
+  // Said only when there were some: an instance that federates with nobody sees the output it always saw.
+  if (copies.attachments + copies.accounts > 0) process.stdout.write(`OK, removed the copies of ${copies.attachments} remote media attachments and of ${copies.accounts} remote accounts' avatars and headers\n`);
 }
 
 async function usageCommand(deps: Deps, args: string[]): Promise<void> {
