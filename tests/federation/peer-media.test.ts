@@ -23,17 +23,31 @@ let counter = 0;
 const png = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
 const local = (url: string | null) => !!url && url.startsWith(`http://${warren.domain}/system/`);
 
+/** `author` (on `from`) posts a Note with image attachments at `fileUrls`; its id. */
+async function sendWithImages(from: Peer, author: PeerActor, fileUrls: string[]): Promise<string> {
+  const id = `${author.id}/statuses/${++counter}`;
+  const object = {
+    id, type: "Note", attributedTo: author.id, content: `<p>picture ${counter}</p>`, published: new Date().toISOString(), to: [PUBLIC], cc: [`${author.id}/followers`],
+    attachment: fileUrls.map((url) => ({ type: "Document", mediaType: "image/png", url, name: "a red square" })),
+  };
+  const create = { id: `${id}/activity`, type: "Create", actor: author.id, to: object.to, cc: object.cc, object };
+  expect((await from.send(author, `http://${warren.domain}/inbox`, create)).status).toBe(202);
+  return id;
+}
+
 /** Mallory posts a Note with one image attachment at `fileUrl`; the status as alice reads it. */
 async function postWithImage(fileUrl: string): Promise<any> {
-  const id = `${mallory.id}/statuses/${++counter}`;
-  const object = {
-    id, type: "Note", attributedTo: mallory.id, content: `<p>picture ${counter}</p>`, published: new Date().toISOString(), to: [PUBLIC], cc: [`${mallory.id}/followers`],
-    attachment: [{ type: "Document", mediaType: "image/png", url: fileUrl, name: "a red square" }],
-  };
-  const create = { id: `${id}/activity`, type: "Create", actor: mallory.id, to: object.to, cc: object.cc, object };
-  expect((await peer.send(mallory, `http://${warren.domain}/inbox`, create)).status).toBe(202);
+  const id = await sendWithImages(peer, mallory, [fileUrl]);
   await warren.t.deps.jobs.drain();
   return (await json(warren, "/api/v1/timelines/home", alice.token)).find((s: any) => s.uri === id);
+}
+
+async function follow(from: Peer, username: string): Promise<string> {
+  const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(`@${username}@${from.domain}`)}&resolve=true&type=accounts`, alice.token);
+  const id = found.accounts[0].id;
+  await json(warren, `/api/v1/accounts/${id}/follow`, alice.token, { method: "POST" });
+  await eventually(async () => (await relationship(warren, alice.token, id)).following);
+  return id;
 }
 
 beforeAll(async () => {
@@ -48,10 +62,7 @@ beforeAll(async () => {
   };
   peer.serveFile("/files/avatar.png", await png(120, 120, "#00f"), "image/png");
   peer.serveFile("/files/header.png", await png(300, 100, "#0f0"), "image/png");
-  const found = await json(warren, `/api/v2/search?q=${encodeURIComponent(`@mallory@${peer.domain}`)}&resolve=true&type=accounts`, alice.token);
-  malloryId = found.accounts[0].id;
-  await json(warren, `/api/v1/accounts/${malloryId}/follow`, alice.token, { method: "POST" });
-  await eventually(async () => (await relationship(warren, alice.token, malloryId)).following);
+  malloryId = await follow(peer, "mallory");
 });
 afterAll(async () => {
   peer.stop();
@@ -108,6 +119,39 @@ test("warren media usage counts the copies and warren media remove --days=0 drop
   expect(media.url).toBe(`${peer.base}/files/avatar.png`);
   await eventually(async () => local((await json(warren, `/api/v1/statuses/${status.id}`, alice.token)).media_attachments[0].url));
 });
+
+test("a slow server's files do not hold another server's: two fetches per host at a time", async () => {
+  const slow = startPeer({ flavour: "mastodon" });
+  const fast = startPeer({ flavour: "gotosocial" });
+  try {
+    const sloth = slow.actor("sloth");
+    const nina = fast.actor("nina");
+    await follow(slow, "sloth");
+    await follow(fast, "nina");
+    await warren.t.deps.jobs.drain();
+    const image = await png(20, 20, "#888");
+    // 40 attachments that each take 4 s: more than the lane's 32 places on two workers.
+    const slowUrls = Array.from({ length: 40 }, (_, i) => `${slow.base}/files/slow-${i}.png`);
+    for (const url of slowUrls) slow.serveFile(new URL(url).pathname, image, "image/png", 4_000);
+    for (let i = 0; i < 10; i++) await sendWithImages(slow, sloth, slowUrls.slice(i * 4, i * 4 + 4));
+    await eventually(() => slow.requests.filter((r) => r.path.startsWith("/files/slow-")).length > 0);
+    fast.serveFile("/files/quick.png", image, "image/png");
+    const started = Date.now();
+    const id = await sendWithImages(fast, nina, [`${fast.base}/files/quick.png`]);
+    await eventually(async () => {
+      const status = (await json(warren, "/api/v1/timelines/home", alice.token)).find((s: any) => s.uri === id);
+      return status && local(status.media_attachments[0].url);
+    });
+    const waited = Date.now() - started;
+    // The slow server had at most two fetches running at once, and the quick file did not wait for them.
+    expect(slow.requests.filter((r) => r.path.startsWith("/files/slow-")).length).toBeLessThanOrEqual(4);
+    expect(waited).toBeLessThan(4_000);
+    console.log(`quick file kept ${waited} ms after its Create, beside 40 slow ones`);
+  } finally {
+    slow.stop();
+    fast.stop();
+  }
+}, 120_000);
 
 test("a domain block with reject_media: nothing fetched, attachments shown as links, avatars the default", async () => {
   const admin = await staffUser(warren.t, "Admin");

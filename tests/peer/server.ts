@@ -65,8 +65,8 @@ export interface Peer {
   newActivityId(actor: PeerActor, kind: string): string;
   /** Serves `document` (a Note, say) at `path`, under the same signature rules as actors. */
   serve(path: string, document: Record<string, unknown>): void;
-  /** Serves a file (an image, a video) at `path`, to anyone, as media servers do. */
-  serveFile(path: string, bytes: Uint8Array, contentType: string): void;
+  /** Serves a file (an image, a video) at `path`, to anyone, as media servers do; after `delayMs` if given (a slow server). */
+  serveFile(path: string, bytes: Uint8Array, contentType: string, delayMs?: number): void;
   stop(): void;
 }
 
@@ -82,7 +82,7 @@ export function startPeer(options: PeerOptions = {}): Peer {
   const requests: PeerRequest[] = [];
   const keys = new Map<string, { pem: string; owner: string }>();
   const served = new Map<string, Record<string, unknown>>();
-  const files = new Map<string, { bytes: Uint8Array; contentType: string }>();
+  const files = new Map<string, { bytes: Uint8Array; contentType: string; delayMs: number }>();
   let instance: PeerActor;
 
   async function fetchKey(keyId: string): Promise<{ pem: string; owner: string }> {
@@ -165,6 +165,7 @@ export function startPeer(options: PeerOptions = {}): Peer {
     const file = files.get(url.pathname);
     if (file) {
       record(request, url, { scheme: "none", keyId: null, owner: null, ok: true, covered: [] }, null, 200);
+      if (file.delayMs > 0) await Bun.sleep(file.delayMs);
       return new Response(file.bytes, { headers: { "content-type": file.contentType } });
     }
     if (url.pathname === "/.well-known/webfinger") {
@@ -233,8 +234,8 @@ export function startPeer(options: PeerOptions = {}): Peer {
     serve(path, document) {
       served.set(path, document);
     },
-    serveFile(path, bytes, contentType) {
-      files.set(path, { bytes, contentType });
+    serveFile(path, bytes, contentType, delayMs = 0) {
+      files.set(path, { bytes, contentType, delayMs });
     },
     stop() {
       server.stop(true);
