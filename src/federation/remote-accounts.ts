@@ -28,7 +28,8 @@ export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
 
 const fetchedKey = (accountId: string) => ["warren", "actor_fetched", accountId] as const;
 
-async function isFresh(deps: FederationDeps, accountId: string): Promise<boolean> {
+/** Whether the actor was fetched within REFRESH_AFTER_MS. */
+export async function isFresh(deps: Pick<FederationDeps, "store">, accountId: string): Promise<boolean> {
   return (await new LmdbKvStore(deps.store).get(fetchedKey(accountId))) !== undefined;
 }
 

@@ -7,6 +7,7 @@ import type { JobHandler } from "../jobs/handlers/index.ts";
 import type { FederationDeps } from "./context.ts";
 
 export const REMOTE_ACCOUNT_COMPLETE = "remote.account_complete";
+export const REMOTE_ACCOUNT_REFRESH = "remote.account_refresh";
 export const REMOTE_THREAD_FETCH = "remote.thread_fetch";
 export const REMOTE_REPLIES_FETCH = "remote.replies_fetch";
 export const REMOTE_STATUS_FETCH = "remote.status_fetch";
@@ -27,6 +28,7 @@ export function enqueueRemoteFetch(deps: Pick<FederationDeps, "jobs">, type: str
 /** The job handlers, loaded lazily so job workers load Fedify only when such a job runs. */
 export const remoteFetchHandlers: Record<string, JobHandler> = {
   [REMOTE_ACCOUNT_COMPLETE]: async (ctx, payload) => (await import("./account-completion.ts")).completeRemoteAccount(ctx, payload),
+  [REMOTE_ACCOUNT_REFRESH]: async (ctx, payload) => (await import("./account-completion.ts")).refreshRemoteAccount(ctx, payload),
   [REMOTE_THREAD_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchThreadStep(ctx, payload),
   [REMOTE_REPLIES_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchReplies(ctx, payload),
   [REMOTE_MEDIA_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteAttachment(ctx, payload),

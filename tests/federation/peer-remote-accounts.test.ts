@@ -6,6 +6,9 @@ import { startPeer, type Peer, type PeerActor } from "../peer/server.ts";
 import { PUBLIC } from "../peer/checks/common.ts";
 import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { LmdbKvStore } from "../../src/federation/kv.ts";
+import { findAccountByUri } from "../../src/store/accounts.ts";
 
 let warren: Instance;
 let peer: Peer;
@@ -78,4 +81,20 @@ test("an account that moved shows the account it moved to, when that one names i
   const looked = await json(warren, `/api/v1/accounts/lookup?acct=${encodeURIComponent(`dan@${peer.domain}`)}`, alice.token);
   expect(looked.moved.acct).toBe(`dan2@${peer.domain}`);
   expect((await json(warren, `/api/v1/accounts/${unconfirmed.id}`, alice.token)).moved).toBeUndefined();
+});
+
+test("a remote profile viewed a day after its last fetch is fetched again in the background", async () => {
+  const erin = peer.actor("erin", { name: "Erin" });
+  const found = await resolve("erin");
+  await warren.t.deps.jobs.drain();
+  erin.document = { ...erin.document, name: "Erin Renamed" };
+  // Still fresh: viewing it fetches nothing.
+  expect((await json(warren, `/api/v1/accounts/${found.id}`, alice.token)).display_name).toBe("Erin");
+  await warren.t.deps.jobs.drain();
+  expect((await json(warren, `/api/v1/accounts/${found.id}`, alice.token)).display_name).toBe("Erin");
+  // A day later (the freshness mark expired, as its one-day TTL makes it): the next view queues a refresh.
+  const stored = findAccountByUri(warren.t.deps.store, erin.id)!;
+  await new LmdbKvStore(warren.t.deps.store).delete(["warren", "actor_fetched", stored.id]);
+  await json(warren, `/api/v1/accounts/${found.id}?again=1`, alice.token);
+  await eventually(async () => (await json(warren, `/api/v1/accounts/${found.id}?t=${Date.now()}`, alice.token)).display_name === "Erin Renamed");
 });

@@ -4,6 +4,7 @@ import type { Deps } from "../../../../deps.ts";
 import { BadRequest } from "../../../../lib/errors.ts";
 import { findVisibleAccount, findVisibleAccounts, lookupAccount, MAX_ACCOUNT_IDS, movedTargetOf } from "../../../../domain/accounts/read.ts";
 import { AccountSchema, presentAccount, presentAccounts } from "../../../../entities/account.ts";
+import { askForRefresh } from "../../../../federation/account-completion.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { ErrorBody } from "../../../schemas.ts";
@@ -49,6 +50,8 @@ export const readRoutes = (deps: Deps) =>
       "/api/v1/accounts/:id",
       ({ viewer, params }) => {
         const account = findVisibleAccount(deps, params.id);
+        // A remote profile a day old is fetched again in the background (federation/account-completion.ts).
+        askForRefresh(deps, account);
         return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps, account));
       },
       {
