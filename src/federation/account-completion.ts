@@ -13,6 +13,7 @@ import { findAccountByUri, getAccount, putAccount } from "../store/accounts.ts";
 import type { AccountRecord } from "../store/records.ts";
 import { featuredTagsOf, putFeaturedTag, removeFeaturedTag } from "../store/featured-tags.ts";
 import { insertPin, pinsOf, removePin } from "../store/statuses-interactions.ts";
+import { getStatus } from "../store/statuses.ts";
 import type { FederationDeps } from "./context.ts";
 import { context } from "./fedify-context.ts";
 import { sameOrigin } from "./note-checks.ts";
@@ -101,7 +102,7 @@ async function featuredStatuses(deps: FederationDeps, actor: Actor): Promise<str
     const id = idOf(item);
     if (!id || !sameOrigin(id, actor.id!)) continue;
     const status = await fetchStatus(deps, id, 0).catch(() => null);
-    if (status && status.accountId && status.reblogOfId === null) ids.push(status.id);
+    if (status && status.reblogOfId === null) ids.push(status.id);
     if (ids.length >= FEATURED_LIMIT) break;
   }
   return ids;
@@ -114,8 +115,8 @@ function replacePins(deps: FederationDeps, accountId: string, statusIds: string[
   const now = Date.now();
   // Pins list newest first: the collection's first item gets the newest pin id.
   [...statusIds].reverse().forEach((statusId, i) => {
-    const status = deps.store.db.statuses.get(statusId) as { accountId: string } | undefined;
-    if (status?.accountId !== accountId) return;
+    // Only its own statuses: a featured item by another account of the same server is left out.
+    if (getStatus(deps.store, statusId)?.accountId !== accountId) return;
     removePin(deps.store, accountId, statusId);
     insertPin(deps.store, { id: newId(now + i), accountId, statusId });
   });
