@@ -55,6 +55,8 @@ export interface Config {
   suspensionRetentionDays: number;
   /** Hard cap of one video/audio transcode (its budget is proportional to the work, at most this): docs/media.md. */
   mediaTranscodeMaxMs: number;
+  /** Days copies of remote media are kept before the daily clean-up removes them (re-fetched when read); 0: kept (docs/media.md). */
+  mediaCacheDays: number;
   /** Bearer token that may read /metrics from anywhere (loopback may without it); null: loopback only (docs/metrics.md). */
   metricsToken: string | null;
   /** Log lines as text or as one JSON object each, with the request's id. Checked here; src/lib/log.ts reads the
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     meilisearch: meilisearch(env),
     suspensionRetentionDays: integer(env, "WARREN_SUSPENSION_RETENTION_DAYS", 30, 0, 3650),
     mediaTranscodeMaxMs: integer(env, "WARREN_MEDIA_TRANSCODE_MAX_SECONDS", 300, 1, MAX_TRANSCODE_SECONDS) * 1000,
+    mediaCacheDays: integer(env, "WARREN_MEDIA_CACHE_DAYS", 7, 0, 36500),
     metricsToken: metricsToken(env),
     logFormat: choice(env, "WARREN_LOG_FORMAT", ["text", "json"] as const, "text"),
     s3: s3(env),

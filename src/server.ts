@@ -5,6 +5,7 @@ import { buildApp, createDeps } from "./app.ts";
 import { log } from "./lib/log.ts";
 import { removeUploadLeftovers } from "./lib/uploaded-file.ts";
 import { startTrendsRefresh } from "./domain/trends/refresh.ts";
+import { startRemoteCacheExpiry } from "./domain/media/remote-cache-expiry.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
 import { removeServerPid, writeServerPid } from "./lib/server-pid.ts";
 
@@ -26,6 +27,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = app.server!.port!;
   await deps.jobs.start();
   await startTrendsRefresh(deps);
+  await startRemoteCacheExpiry(deps);
   const ownerHint = missingOwnerHint(deps);
   if (ownerHint) process.stderr.write(ownerHint);
   log.info("warren listening", { port, url: config.url, data: config.dataDir });

@@ -1,10 +1,12 @@
 // `warren media remove [--days=N] [--dry-run]` (uploads on no status for N days, default 1: what the daily
-// clean-up does, for operators who want it now), `warren media remove-orphans` (stored files no record points
-// to, left by a crash between storing and committing), `warren media usage` (files and bytes per folder) in
+// clean-up does, for operators who want it now; and the copies of remote media fetched more than N days ago,
+// default WARREN_MEDIA_CACHE_DAYS, fetched again when read), `warren media remove-orphans` (stored files no
+// record points to, left by a crash between storing and committing), `warren media usage` (bytes by kind) in
 // tootctl's words, and `warren media migrate --to=s3|local` (moves stored files between the data directory and
 // the WARREN_S3_* bucket: media/migrate.ts). Exit codes: 0 ok, 1 failure, 64 usage.
 import type { Deps } from "../deps.ts";
 import { removeOrphanFiles, removeUnattachedBefore } from "../domain/media/cleanup.ts";
+import { removeRemoteCopies } from "../domain/media/remote-cache.ts";
 import { mediaUsage } from "../domain/media/usage.ts";
 import { countUnattachedBefore } from "../store/media.ts";
 import { migrateMedia } from "../media/migrate.ts";
@@ -12,10 +14,11 @@ import { Failure, parseArgs, runSubcommand, UsageError } from "./command.ts";
 import { progressBar } from "./progress.ts";
 
 const USAGE = `usage:
-  warren media remove [--days=N] [--dry-run]   remove uploads on no status for N days (default 1);
-                                              --dry-run counts them and removes nothing
+  warren media remove [--days=N] [--dry-run]   remove uploads on no status for N days (default 1), and copies of
+                                              remote media older than N days (default WARREN_MEDIA_CACHE_DAYS);
+                                              --dry-run counts the uploads and removes nothing
   warren media remove-orphans                  remove stored media files that no upload refers to
-  warren media usage                           files and bytes under the media directory, per folder
+  warren media usage                           bytes stored: local and remote attachments, avatars and headers
   warren media migrate --to=s3|local           move stored media files into the WARREN_S3_* bucket, or back to the data directory
 `;
 
@@ -35,6 +38,11 @@ async function removeCommand(deps: Deps, args: string[]): Promise<void> {
   const removed = await removeUnattachedBefore(deps.store, deps.config, cutoff, bar.update);
   bar.finish();
   process.stdout.write(`OK, removed ${removed} unattached media attachments\n`);
+  const remoteDays = parsed.values.days === undefined ? deps.config.mediaCacheDays : days;
+  if (remoteDays <= 0 && parsed.values.days === undefined) return;
+  const copies = await removeRemoteCopies(deps, Date.now() - remoteDays * DAY_MS);
+  // Said only when there were some: an instance that federates with nobody sees the output it always saw.
+  if (copies.attachments + copies.accounts > 0) process.stdout.write(`OK, removed the copies of ${copies.attachments} remote media attachments and of ${copies.accounts} remote accounts' avatars and headers\n`);
 }
 
 async function removeOrphansCommand(deps: Deps, args: string[]): Promise<void> {
@@ -67,12 +75,11 @@ async function migrateCommand(deps: Deps, args: string[]): Promise<void> {
 
 async function usageCommand(deps: Deps, args: string[]): Promise<void> {
   if (args.length) throw new UsageError(`unexpected argument: ${args[0]}`);
-  const bar = progressBar("Walking media folders");
-  const folders = await mediaUsage(deps.config, bar.update);
-  bar.finish();
-  const lines = folders.map((f) => `${f.folder.padEnd(20)} ${String(f.files).padStart(9)} files ${(f.bytes / 1024 / 1024).toFixed(1).padStart(10)} MiB`);
-  const total = folders.reduce((sum, f) => sum + f.bytes, 0);
-  process.stdout.write([...lines, `total ${(total / 1024 / 1024).toFixed(1)} MiB`, ""].join("\n"));
+  const usage = await mediaUsage(deps.store, deps.config);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  for (const [kind, { files, bytes }] of Object.entries(usage)) process.stdout.write(`${kind}: ${mb(bytes)} in ${files} files\n`);
+  const total = Object.values(usage).reduce((sum, u) => sum + u.bytes, 0);
+  process.stdout.write(`total: ${mb(total)}\n`);
 }
 
 export function runMediaCommand(args: string[]): Promise<number> {

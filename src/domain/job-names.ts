@@ -13,6 +13,16 @@ export const POLL_RESULTS = "polls.send_results";
 export const SCHEDULED_PUBLISH = "scheduled_statuses.publish";
 /** Every 10 minutes, a chain started at start-up (domain/trends/refresh.ts). */
 export const TRENDS_REFRESH = "trends.refresh";
+/** Once a day while WARREN_MEDIA_CACHE_DAYS > 0: removes old copies of remote media (domain/media/remote-cache-expiry.ts). */
+export const REMOTE_CACHE_EXPIRY = "media.remote_cache_expiry";
+/** Background fetches from other servers, in the `remote` lane grouped by host (federation/remote-jobs.ts). */
+export const REMOTE_ACCOUNT_COMPLETE = "remote.account_complete";
+export const REMOTE_ACCOUNT_REFRESH = "remote.account_refresh";
+export const REMOTE_THREAD_FETCH = "remote.thread_fetch";
+export const REMOTE_REPLIES_FETCH = "remote.replies_fetch";
+export const REMOTE_STATUS_FETCH = "remote.status_fetch";
+export const REMOTE_MEDIA_FETCH = "remote.media_fetch";
+export const REMOTE_PROFILE_IMAGE_FETCH = "remote.profile_image_fetch";
 /** The stream signal of a filter change (domain/filters/manage.ts). */
 export const FILTERS_CHANGED_JOB = "filters.changed";
 /** Fedify's queued messages: deliveries, incoming activities, fan-outs (src/federation/queue.ts). */

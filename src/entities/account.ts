@@ -2,6 +2,8 @@
 // Every key Mastodon 4.6 sends is here (reference/mastodon-4.6-keys.json); `suspended`, `limited` and
 // `memorial` appear only when true, `noindex` and `roles` only for local accounts, `moved` only for an account
 // that moved (its target, given by the caller's loader: domain/accounts/read.ts movedTargetOf), never nested twice.
+// A remote account's counts are the larger of the stored counter and its collection's `totalItems`
+// (federation/account-completion.ts).
 import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
@@ -184,9 +186,9 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
     header,
     header_static: header,
     header_description: gone ? "" : account.headerDescription,
-    followers_count: account.followersCount,
-    following_count: account.followingCount,
-    statuses_count: account.statusesCount,
+    followers_count: Math.max(account.followersCount, account.collectionCounts?.followers ?? 0),
+    following_count: Math.max(account.followingCount, account.collectionCounts?.following ?? 0),
+    statuses_count: Math.max(account.statusesCount, account.collectionCounts?.statuses ?? 0),
     last_status_at: account.lastStatusAt === null ? null : new Date(account.lastStatusAt).toISOString().slice(0, 10),
     hide_collections: account.hideCollections,
     show_media: true,

@@ -65,10 +65,11 @@ export function presentMediaAttachment(config: Config, media: MediaRecord): Medi
   if (media.focus) meta.focus = media.focus;
   return {
     id: publicId(media.id),
-    type: media.type,
-    // Remote files are not copied here: clients load them from their server.
+    // From a domain whose block rejects media: a link to the remote file, as Mastodon shows it.
+    type: media.mediaRejected ? "unknown" : media.type,
+    // A remote file is served from here once kept (domain/media/remote-cache.ts); until then from its server.
     url: absolute(config, media.fileUrl) ?? media.remoteUrl ?? null,
-    preview_url: absolute(config, media.thumbnailUrl ?? media.previewUrl) ?? (media.type === "image" ? (media.remoteUrl ?? null) : null),
+    preview_url: media.mediaRejected ? null : (absolute(config, media.thumbnailUrl ?? media.previewUrl) ?? (media.type === "image" ? (media.remoteUrl ?? null) : null)),
     remote_url: media.remoteUrl ?? null,
     preview_remote_url: null,
     text_url: null,

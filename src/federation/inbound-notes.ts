@@ -21,6 +21,7 @@ import { noteDraft } from "./note-draft.ts";
 import { fetchStatus } from "./threads.ts";
 import { rawJsonOf } from "./note-attachments.ts";
 import { countedAsVote } from "./poll-votes-in.ts";
+import { queueStatusFetches } from "./thread-fetch.ts";
 
 /** Is this account followed from here? (Remote accounts' followers rows are all local accounts.) */
 export function followedFromHere(deps: FederationDeps, accountId: string): boolean {
@@ -52,6 +53,9 @@ export async function onCreate(deps: FederationDeps, ctx: InboxContext<void>, ac
   if (!concernsUs(deps, author, draft)) return;
   // A reply to a status not seen yet: the parent is fetched (threads.ts), so the reply joins its thread. Only
   // the parent: each fetch may take two 10 s requests (Note, author), and the inbox job has a minute.
+  // The rest of its thread, and the parent itself if that fetch failed, come in background jobs (thread-fetch.ts).
+  draft.inReplyToUri = note.replyTargetId?.href ?? null;
   if (!draft.parent && note.replyTargetId) draft.parent = await fetchStatus(deps, note.replyTargetId, 0);
-  await storeRemoteStatus(deps, author, draft);
+  const stored = await storeRemoteStatus(deps, author, draft);
+  if (stored) await queueStatusFetches(deps, stored);
 }

@@ -8,7 +8,7 @@
 // WARREN_AUTHORIZED_FETCH (authorized-fetch.ts). WebFinger and NodeInfo stay ours
 // (src/http/wellknown): requests for them never reach Fedify.
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Announce, Block, Create, Delete, EmojiReact, Follow, Like, Move, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
+import { Accept, Announce, Block, Create, Delete, EmojiReact, Flag, Follow, Like, Move, QuoteRequest, Reject, Tombstone, Undo, Update } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import type { Deps } from "../deps.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
@@ -27,6 +27,7 @@ import { onUndo } from "./undo.ts";
 import { onBlock } from "./blocks.ts";
 import { onDelete, onUpdate } from "./profiles.ts";
 import { onCreate } from "./inbound-notes.ts";
+import { onFlag } from "./inbound-flag.ts";
 import { onAnnounce, onLike, onStatusDelete, onStatusUpdate } from "./inbound-interactions.ts";
 import { setFollowCollections } from "./collections.ts";
 import { setStatusCollections } from "./outbox.ts";
@@ -172,5 +173,7 @@ function setInboxListeners(federation: Federation<void>, deps: FederationDeps): 
     .on(Like, (ctx, activity) => onLike(deps, ctx, activity))
     .on(Move, (ctx, activity) => onMove(deps, ctx, activity))
     // An emoji reaction counts as a favourite (inbound-interactions.ts).
-    .on(EmojiReact, (ctx, activity) => onLike(deps, ctx, activity));
+    .on(EmojiReact, (ctx, activity) => onLike(deps, ctx, activity))
+
+    .on(Flag, (ctx, activity) => onFlag(deps, ctx, activity));
 }

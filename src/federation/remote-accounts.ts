@@ -22,13 +22,18 @@ import { deliverableEndpoints } from "./delivery.ts";
 import { emojisUsed, emojiTags } from "./note-emojis.ts";
 import { readOptions } from "./note-attachments.ts";
 import { NOTE_LIMITS } from "./note-checks.ts";
+import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
+import { keptImages, queueProfileImageFetches } from "./remote-media.ts";
+import { isKeptCopy } from "../domain/media/remote-cache.ts";
+import { deleteMediaFile } from "../media/storage.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
 
 const fetchedKey = (accountId: string) => ["warren", "actor_fetched", accountId] as const;
 
-async function isFresh(deps: FederationDeps, accountId: string): Promise<boolean> {
+/** Whether the actor was fetched within REFRESH_AFTER_MS. */
+export async function isFresh(deps: Pick<FederationDeps, "store">, accountId: string): Promise<boolean> {
   return (await new LmdbKvStore(deps.store).get(fetchedKey(accountId))) !== undefined;
 }
 
@@ -194,6 +199,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     // Where it may have moved from (account migration, moves.ts): http(s) URIs only, a bounded list.
     alsoKnownAs: actor.aliasIds.filter((id) => id.protocol === "https:" || id.protocol === "http:").slice(0, 16).map((id) => id.href),
   };
+  let replaced: (string | null)[] = [];
   const account = await store.write(() => {
     const existing = findAccountByUri(store, uri.href) ?? findAccountByAcct(store, username, host);
     let record: AccountRecord;
@@ -201,7 +207,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       // Local, or deleted by its server (deleteRemoteActor): never filled in again.
       if (existing.domain === null || existing.dataDeletedAt) return existing;
       // Username and domain never change on a record (its acct index stays right).
-      record = { ...existing, ...fresh, username: existing.username, domain: existing.domain };
+      record = { ...existing, ...fresh, ...keptImages(store, fresh, existing), username: existing.username, domain: existing.domain };
+      replaced = [existing.avatarUrl, existing.headerUrl].filter((path) => isKeptCopy(path) && path !== record.avatarUrl && path !== record.headerUrl);
       putAccount(store, record);
       if (publicKeyPem) putAccountKeys(store, record.id, { v: 1, publicKeyPem, privateKeyPem: null });
       recordEvent(deps, "account.updated", { accountId: record.id }, "remote", now);
@@ -210,6 +217,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
         v: 1,
         id: newId(now),
         ...fresh,
+        ...keptImages(store, fresh),
         noteSource: "",
         hideCollections: false,
         avatarDescription: "",
@@ -221,8 +229,13 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);
       recordEvent(deps, "account.created", { accountId: record.id }, "remote", now);
     }
+    queueProfileImageFetches(deps, record);
+    // Counts, pins, featured tags, a move and (first time) the newest posts: fetched in the background.
+    enqueueRemoteFetch(deps, REMOTE_ACCOUNT_COMPLETE, { accountId: record.id, first: !existing }, record.uri);
     return record;
   });
+  // Copies of an avatar or header replaced by a new one go once no record names them.
+  await Promise.all(replaced.map((path) => deleteMediaFile(config, path)));
   if (account.domain !== null) await new LmdbKvStore(store).set(fetchedKey(account.id), now, { ttl: Temporal.Duration.from({ milliseconds: REFRESH_AFTER_MS }) });
   return account;
 }

@@ -15,15 +15,18 @@ import { rawJsonOf } from "./note-attachments.ts";
 
 /** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
 export const ANCESTOR_LIMIT = 5;
+/** Ancestors of one status fetched afterwards in background jobs (thread-fetch.ts), one per job. */
+export const THREAD_DEPTH = 20;
 const ANCESTORS_WITHIN_MS = 15_000;
 
 /** The status at `url`: stored already, or fetched and stored with up to `ancestors` ancestors (no new one
- * started after `until`); null otherwise. */
+ * started after `until`), the rest of its thread queued for up to `threadDepth` more; null otherwise. */
 export async function fetchStatus(
   deps: FederationDeps,
   url: URL,
   ancestors = ANCESTOR_LIMIT,
   until = Date.now() + ANCESTORS_WITHIN_MS,
+  threadDepth = THREAD_DEPTH,
 ): Promise<StatusRecord | null> {
   const known = statusByUri(deps, url.href);
   if (known) return known;
@@ -40,8 +43,12 @@ export async function fetchStatus(
   if (!author) return null;
   const draft = await noteDraft(deps, ctx, note, author, { raw: rawJsonOf(note) });
   if (!draft) return null;
+  draft.inReplyToUri = note.replyTargetId?.href ?? null;
   if (!draft.parent && note.replyTargetId && ancestors > 0 && Date.now() < until) {
-    draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until);
+    draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until, threadDepth);
   }
-  return storeRemoteStatus(deps, author, draft);
+  const status = await storeRemoteStatus(deps, author, draft);
+  const { queueStatusFetches } = await import("./thread-fetch.ts");
+  if (status) await queueStatusFetches(deps, status, threadDepth);
+  return status;
 }

@@ -32,6 +32,9 @@ export const LANE_POLICY: Record<Lane, LanePolicy> = {
   // on at most half the workers, and one at a time per uploader, so another account's upload runs beside the
   // heavy ones of the first instead of behind them.
   media: { batch: 2, slots: (workers) => Math.max(1, Math.floor(workers / 2)), perGroup: 1 },
+  // Fetches from other servers nobody waits on (remote media, threads, profiles: federation/remote-jobs.ts),
+  // grouped by host: two at a time per server, so a slow or hostile one holds two places, never the lane.
+  remote: { batch: 16, slots: everyWorker, perGroup: 2 },
 };
 
 export const DEFAULT_LANE: Lane = "default";

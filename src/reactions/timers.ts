@@ -5,7 +5,8 @@ import type { Deps } from "../deps.ts";
 import type { JobContext, JobHandler } from "../jobs/registry.ts";
 import type { Lane } from "../jobs/lanes.ts";
 import {
-  FEDERATION_MESSAGE_JOB, FILTERS_CHANGED_JOB, IDEMPOTENCY_EXPIRY, NOOP_JOB, POLL_EXPIRY, POLL_RESULTS, SCHEDULED_PUBLISH, TRENDS_REFRESH,
+  FEDERATION_MESSAGE_JOB, FILTERS_CHANGED_JOB, IDEMPOTENCY_EXPIRY, NOOP_JOB, POLL_EXPIRY, POLL_RESULTS, REMOTE_CACHE_EXPIRY, SCHEDULED_PUBLISH,
+  TRENDS_REFRESH,
 } from "../domain/job-names.ts";
 import type { IdempotencyExpiry } from "../domain/statuses/create.ts";
 import type { PollExpiry } from "../domain/polls/poll.ts";
@@ -17,6 +18,8 @@ import { publishScheduled } from "../domain/statuses/scheduled-publish.ts";
 import { refreshTrends, type TrendsRefresh } from "../domain/trends/refresh.ts";
 import { STREAM_TOPIC } from "../domain/streaming/signals.ts";
 import { runFederationMessage } from "../federation/jobs.ts";
+import { remoteFetchHandlers } from "../federation/remote-jobs.ts";
+import { expireRemoteCache } from "../domain/media/remote-cache-expiry.ts";
 import { federationRemote } from "../federation/remote.ts";
 import { expireIdempotency } from "../store/statuses.ts";
 
@@ -38,6 +41,10 @@ export const TIMER_HANDLERS: Record<string, JobHandler> = {
   // (domain/filters/manage.ts), in the write's transaction.
   [FILTERS_CHANGED_JOB]: (ctx, payload: { accountId: string }) => ctx.emit({ topic: STREAM_TOPIC, kind: "filters_changed", accountId: payload.accountId }),
   [FEDERATION_MESSAGE_JOB]: runFederationMessage,
+  // Once a day while WARREN_MEDIA_CACHE_DAYS > 0 (domain/media/remote-cache-expiry.ts; docs/media.md).
+  [REMOTE_CACHE_EXPIRY]: (ctx, payload: { runAt: number }) => expireRemoteCache(ctx, payload),
+  // Background fetches from other servers, in the `remote` lane by host (federation/remote-jobs.ts).
+  ...Object.fromEntries(Object.entries(remoteFetchHandlers).map(([type, run]) => [type, ((ctx, payload) => run(withRemote(ctx), payload)) as JobHandler])),
 };
 
 export const TIMER_LANES: Record<string, Lane> = {

@@ -3,8 +3,8 @@
 import { END, type Store } from "./db.ts";
 
 /** Which share of the workers a job waits for; see src/jobs/lanes.ts and docs/jobs.md. */
-export type Lane = "realtime" | "default" | "index" | "network" | "backfill" | "media";
-export const LANES: readonly Lane[] = ["realtime", "default", "index", "network", "backfill", "media"];
+export type Lane = "realtime" | "default" | "index" | "network" | "backfill" | "media" | "remote";
+export const LANES: readonly Lane[] = ["realtime", "default", "index", "network", "backfill", "media", "remote"];
 
 export interface JobRecord {
   v: 2;

@@ -1,7 +1,7 @@
 // Media attachments: one record per upload, and an index of the uploads on no status, by the time since
 // when (upload, or the redraft that detached them), which the daily clean-up and `warren media remove` scan.
 // putMedia keeps the index in step with the record, so nothing else writes it.
-import type { Store } from "./db.ts";
+import { recordIdsAfter, type Store } from "./db.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 
 export type MediaType = "image" | "gifv" | "video" | "audio";
@@ -40,8 +40,12 @@ export interface MediaRecord {
   /** Since when it is on no status: its upload, or the deletion of the status it was on (redraft). */
   unattachedSince: number | null;
   createdAt: number;
-  /** An attachment of a status from another server: the file stays there (referenced, not copied). */
+  /** An attachment of a status from another server: the file there (kept here too once fetched). */
   remoteUrl?: string;
+  /** Remote attachments: when the copy in fileUrl was fetched (domain/media/remote-cache.ts); absent: not kept. */
+  remoteCachedAt?: number;
+  /** Remote attachments from a domain whose block rejects media: never fetched, shown as a link (`unknown`). */
+  mediaRejected?: boolean;
 }
 
 const keptMedia = new KeptRecords<MediaRecord>("kept media", 20_000);
@@ -77,3 +81,18 @@ export function countUnattachedBefore(store: Store, cutoff: number): number {
   return store.db.mediaUnattached.getCount({ start: [0], end: [cutoff] });
 }
 
+
+/** Ids of stored media (local and remote) in id order, the `limit` after `afterId` (scans for the remote cache). */
+export function mediaIdsAfter(store: Store, afterId: string | null, limit: number): string[] {
+  return recordIdsAfter(store.db.media, afterId, limit);
+}
+
+/** When the remote media cache's daily clean-up (domain/media/remote-cache-expiry.ts) runs next. */
+export function nextCacheExpiryAt(store: Store): number | undefined {
+  return store.db.meta.get("remote_media_expiry_next");
+}
+
+/** Inside a write. */
+export function putNextCacheExpiryAt(store: Store, runAt: number): void {
+  store.db.meta.put("remote_media_expiry_next", runAt);
+}

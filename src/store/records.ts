@@ -81,6 +81,14 @@ export interface AccountRecord {
   movedToUri?: string | null;
   /** When it last moved (ms): the cool-down between moves counts from it. */
   movedAt?: number | null;
+  /** Remote accounts: the `totalItems` of their outbox, followers and following collections when last fetched
+   * (federation/account-completion.ts); the counts shown are never below the stored counters. */
+  collectionCounts?: { statuses: number | null; followers: number | null; following: number | null };
+  /** Remote accounts: their avatar and header on their server, while avatarUrl/headerUrl may point to the copy
+   * kept here (domain/media/remote-cache.ts), and when those copies were fetched. */
+  avatarRemoteUrl?: string | null;
+  headerRemoteUrl?: string | null;
+  imagesCachedAt?: number;
 }
 
 /** An actor's key pair, kept apart from AccountRecord: it is needed only to sign and verify federation
@@ -174,6 +182,9 @@ export interface StatusRecord {
   language: string | null;
   inReplyToId: string | null;
   inReplyToAccountId: string | null;
+  /** Remote statuses: the `inReplyTo` of a reply whose parent was not known when it was stored, until the
+   * thread fetch (federation/thread-fetch.ts) links it. */
+  inReplyToUri?: string;
   /** set on a reblog (a wrapper status with empty content) */
   reblogOfId: string | null;
   /** OAuth app that posted it (null for remote statuses) */

@@ -69,6 +69,11 @@ export function removeFromAccount(store: Store, status: StatusRecord): boolean {
   return true;
 }
 
+/** Inside a write: the reply row of a status linked to its parent after it was stored (thread fetching). */
+export function addReplyRow(store: Store, status: StatusRecord): void {
+  if (status.inReplyToId) store.db.statusReplies.put([status.inReplyToId, status.id], status.accountId);
+}
+
 /** Inside a write: drops the reply row under the parent; true when it was there. */
 export function removeFromParent(store: Store, status: StatusRecord): boolean {
   if (!status.inReplyToId) return false;

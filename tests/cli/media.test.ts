@@ -80,13 +80,12 @@ describe("media remove", () => {
     for (const media of [loose, freed, attached]) await expectKept(media);
   });
 
-  test("usage counts the files and bytes per media folder", async () => {
+  test("usage counts the files and bytes by kind", async () => {
     const run = await cli("usage");
     expect(run.code).toBe(0);
-    const line = run.stdout.split("\n").find((l) => l.startsWith("media_attachments"));
     // Three uploads, each an original and a preview at least.
-    expect(Number(line?.match(/ (\d+) files/)?.[1])).toBeGreaterThanOrEqual(6);
-    expect(run.stdout).toMatch(/\ntotal [\d.]+ MiB\n$/);
+    expect(Number(run.stdout.match(/^local attachments: [\d.]+ MB in (\d+) files$/m)?.[1])).toBeGreaterThanOrEqual(6);
+    expect(run.stdout).toMatch(/\ntotal: [\d.]+ MB\n$/);
   });
 
   test("--days=0 removes unattached uploads with their files and keeps attached ones", async () => {

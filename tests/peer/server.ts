@@ -72,6 +72,8 @@ export interface Peer {
   move(actor: PeerActor, target: string, inbox: string, options?: { object?: string; sign?: Partial<SignOptions> }): Promise<Response>;
   /** Serves `document` (a Note, say) at `path`, under the same signature rules as actors. */
   serve(path: string, document: Record<string, unknown>): void;
+  /** Serves a file (an image, a video) at `path`, to anyone, as media servers do; after `delayMs` if given (a slow server). */
+  serveFile(path: string, bytes: Uint8Array, contentType: string, delayMs?: number): void;
   stop(): void;
 }
 
@@ -87,6 +89,7 @@ export function startPeer(options: PeerOptions = {}): Peer {
   const requests: PeerRequest[] = [];
   const keys = new Map<string, { pem: string; owner: string }>();
   const served = new Map<string, Record<string, unknown>>();
+  const files = new Map<string, { bytes: Uint8Array; contentType: string; delayMs: number }>();
   let instance: PeerActor;
   let moves = 0;
 
@@ -167,6 +170,12 @@ export function startPeer(options: PeerOptions = {}): Peer {
   }
 
   async function serveGet(request: Request, url: URL): Promise<Response> {
+    const file = files.get(url.pathname);
+    if (file) {
+      record(request, url, { scheme: "none", keyId: null, owner: null, ok: true, covered: [] }, null, 200);
+      if (file.delayMs > 0) await Bun.sleep(file.delayMs);
+      return new Response(file.bytes, { headers: { "content-type": file.contentType } });
+    }
     if (url.pathname === "/.well-known/webfinger") {
       const [username, host] = (url.searchParams.get("resource") ?? "").replace(/^acct:/, "").split("@");
       const actor = actors.get(username!);
@@ -246,6 +255,9 @@ export function startPeer(options: PeerOptions = {}): Peer {
     },
     serve(path, document) {
       served.set(path, document);
+    },
+    serveFile(path, bytes, contentType, delayMs = 0) {
+      files.set(path, { bytes, contentType, delayMs });
     },
     stop() {
       server.stop(true);

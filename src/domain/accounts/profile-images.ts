@@ -57,6 +57,19 @@ export async function prepareProfileImage(kind: ProfileImageKind, upload: unknow
   }
 }
 
+/** An image from another server for a remote account's avatar or header: re-encoded as local ones are
+ * (domain/media/remote-cache.ts); null if it is not an image we take. */
+export async function encodeRemoteProfileImage(kind: ProfileImageKind, bytes: Uint8Array): Promise<EncodedImage | null> {
+  try {
+    const info = await inspectImage(bytes);
+    if (info.width * info.height > MEDIA_LIMITS.imageMatrixLimit) return null;
+    return await encodeImage(bytes, info, RULES[kind].geometry, MEDIA_LIMITS.imageMatrixLimit);
+  } catch (error) {
+    if (error instanceof UnsupportedImage) return null;
+    throw error;
+  }
+}
+
 /** Saves prepared images (before the record change); if one fails, the others are removed again. */
 export async function saveProfileImages(deps: Deps, accountId: string, images: ProfileImages): Promise<SavedProfileImages> {
   const saved: SavedProfileImages = {};

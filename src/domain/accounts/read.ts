@@ -28,6 +28,13 @@ export function findVisibleAccount(deps: Deps, rawId: string): AccountRecord {
   return account;
 }
 
+/** The account `account` moved to, for the Account entity's `moved` (a local account's move, or a remote one's
+ * `movedTo` confirmed by the target's `alsoKnownAs`); null when it has not moved or the target is gone or hidden. */
+export function movedTargetOf(deps: Deps, account: AccountRecord): AccountRecord | null {
+  const target = account.movedToAccountId ? getAccount(deps.store, account.movedToAccountId) : undefined;
+  return target && !target.suspended && accountVisible(deps.store, target) ? target : null;
+}
+
 /** Several accounts in the order asked for, duplicates once, unknown or hidden ones left out. */
 export function findVisibleAccounts(deps: Deps, rawIds: readonly string[]): AccountRecord[] {
   const asked = [...new Set(rawIds.map((raw) => normaliseId(raw) ?? raw))];
@@ -87,10 +94,3 @@ export function cachedAccount(store: Store, id: string): AccountRecord | null {
   return accountRecords.get(store, id, () => ({ value: getAccount(store, id) ?? null, depends: [] })).value;
 }
 
-/** The account `account` moved to, for the Account entity's `moved` (null when it has not moved, or the target
- * is gone or suspended). */
-export function movedTargetOf(store: Store, account: AccountRecord): AccountRecord | null {
-  if (!account.movedToAccountId) return null;
-  const target = getAccount(store, account.movedToAccountId);
-  return target && !target.suspended ? target : null;
-}

@@ -1,37 +1,56 @@
-// `warren media usage`: the files under data/media, per top folder (media_attachments, emojis, incoming …):
-// how many and how many bytes, walked from the disk (what the disk holds, whatever the records say).
+// `warren media usage`: the bytes stored under data/media, by what they are — attachments of local uploads,
+// copies of remote attachments, avatars and headers of local and of remote accounts, anything else (custom
+// emoji…) — counted from the files on disk, each attributed by the record its folder is named after.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
+import type { Store } from "../../store/db.ts";
+import { getAccount } from "../../store/accounts.ts";
+import { getMedia } from "../../store/media.ts";
 import { mediaRoot } from "../../media/storage.ts";
 
-export interface FolderUsage {
-  folder: string;
-  files: number;
-  bytes: number;
+export type UsageKind = "local attachments" | "remote attachments" | "local avatars and headers" | "remote avatars and headers" | "other";
+export type MediaUsage = Record<UsageKind, { files: number; bytes: number }>;
+
+async function* filesUnder(dir: string): AsyncGenerator<{ path: string[]; size: number }> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.startsWith(".")) continue;
+    const full = join(entry.parentPath, entry.name);
+    const size = (await stat(full).catch(() => null))?.size ?? 0;
+    yield { path: full.slice(dir.length + 1).split(/[\\/]/), size };
+  }
 }
 
-/** Files and bytes per top folder of the media directory, largest first; `onFolder` hears folders walked. */
-export async function mediaUsage(config: Config, onFolder?: (done: number, total: number) => void): Promise<FolderUsage[]> {
-  const root = mediaRoot(config);
-  const folders = (await readdir(root, { withFileTypes: true }).catch(() => [])).filter((entry) => entry.isDirectory());
-  const out: FolderUsage[] = [];
-  for (const [index, folder] of folders.entries()) {
-    const usage: FolderUsage = { folder: folder.name, files: 0, bytes: 0 };
-    await addFiles(join(root, folder.name), usage);
-    out.push(usage);
-    onFolder?.(index + 1, folders.length);
+function kindOf(store: Store, path: string[]): UsageKind {
+  const [top, folder] = path;
+  if (top === "media_attachments" && path[2]) {
+    const media = getMedia(store, path[2]);
+    return media?.remoteUrl ? "remote attachments" : "local attachments";
   }
-  return out.sort((a, b) => b.bytes - a.bytes);
+  if (top === "accounts" && (folder === "avatars" || folder === "headers") && path[2]) {
+    return getAccount(store, path[2])?.domain ? "remote avatars and headers" : "local avatars and headers";
+  }
+  return "other";
 }
 
-async function addFiles(dir: string, usage: FolderUsage): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) await addFiles(path, usage);
-    else if (entry.isFile()) {
-      usage.files++;
-      usage.bytes += (await stat(path)).size;
-    }
+export async function mediaUsage(store: Store, config: Config): Promise<MediaUsage> {
+  const usage: MediaUsage = {
+    "local attachments": { files: 0, bytes: 0 },
+    "remote attachments": { files: 0, bytes: 0 },
+    "local avatars and headers": { files: 0, bytes: 0 },
+    "remote avatars and headers": { files: 0, bytes: 0 },
+    other: { files: 0, bytes: 0 },
+  };
+  for await (const file of filesUnder(mediaRoot(config))) {
+    const entry = usage[kindOf(store, file.path)];
+    entry.files++;
+    entry.bytes += file.size;
   }
+  return usage;
 }

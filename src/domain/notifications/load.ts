@@ -52,7 +52,7 @@ export function loadNotifications(deps: Deps, recipientId: string, notifications
     if (status === undefined) continue;
     const report = notification.reportId ? loadReport(deps, notification.reportId) : null;
     if (notification.reportId && !report) continue;
-    out.push({ notification, from, status, report, fromMovedTo: movedTargetOf(deps.store, from) });
+    out.push({ notification, from, status, report, fromMovedTo: movedTargetOf(deps, from) });
   }
   return { recipientId, notifications: out };
 }

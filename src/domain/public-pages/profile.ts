@@ -64,7 +64,7 @@ export function publicProfile(deps: Deps, username: string, rawMaxId: string | u
     return !pinnedIds.has(status.id) && profilePost(deps, account, status);
   });
   const nextMaxId = page.length === PUBLIC_PAGE_SIZE ? page.at(-1)!.id : budget.stoppedAt;
-  const movedTo = movedTargetOf(store, account);
+  const movedTo = movedTargetOf(deps, account);
   return { account, maxId, pinned: loadStatuses(deps, null, pinned), statuses: loadStatuses(deps, null, page), nextMaxId, movedTo };
 }
 

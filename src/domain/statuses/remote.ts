@@ -39,6 +39,8 @@ export interface RemoteStatusDraft {
   visibility: Visibility;
   createdAt: number;
   parent: StatusRecord | null;
+  /** The `inReplyTo` it names, kept on the status while `parent` is unknown. */
+  inReplyToUri?: string | null;
   /** Local and known remote accounts it mentions or addresses. */
   mentionIds: string[];
   tags: string[];
@@ -125,6 +127,7 @@ export async function storeRemoteStatus(deps: Deps, author: AccountRecord, draft
       hasPoll: !!draft.poll,
     });
     if (draft.emojis.length > 0) status.emojis = draft.emojis;
+    if (!status.inReplyToId && draft.inReplyToUri && !parent) status = { ...status, inReplyToUri: draft.inReplyToUri };
     insertStatus(store, status);
     if (draft.poll) putRemotePoll(deps, id, draft.poll, now);
     status = recordIncomingQuote(deps, status, now);

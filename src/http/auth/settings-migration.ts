@@ -21,7 +21,7 @@ export const settingsMigrationRoutes = (deps: Deps) => {
   const page = (signedIn: SignedIn, status: number, errors: ErrorDetails = {}, notice = "", typed = "") => {
     const account = signedIn.session.account;
     const csrf = signedIn.browser.csrf;
-    const target = movedTargetOf(deps.store, account);
+    const target = movedTargetOf(deps, account);
     const incoming = `<p>To move from another account to this one, <a href="/settings/aliases">create an alias</a> first.</p>`;
     if (target) {
       const moved = `<p>This account redirects to <strong>@${e(fullAcct(deps, target))}</strong>. Its profile says so, it cannot post, and its followers have been moved.</p>`;

@@ -72,7 +72,7 @@ export const searchRoutes = (deps: Deps) =>
           offset: offsetOf(query.offset),
         });
         return {
-          accounts: presentAccounts(deps.config, results.accounts, viewerId, (account) => movedTargetOf(deps.store, account)),
+          accounts: presentAccounts(deps.config, results.accounts, viewerId, (account) => movedTargetOf(deps, account)),
           statuses: statusesFor(deps, viewer, results.statuses),
           hashtags: results.hashtags.map((tag) => presentTag(deps.config, tag.name, tag.history, viewerId ? tagFlagsOf(deps.store, viewerId, tag.name) : null)),
           collections: [],
@@ -96,7 +96,7 @@ export const searchRoutes = (deps: Deps) =>
           offset: offsetOf(query.offset),
           following: toBool(query.following),
         });
-        return presentAccounts(deps.config, accounts, viewerId, (account) => movedTargetOf(deps.store, account));
+        return presentAccounts(deps.config, accounts, viewerId, (account) => movedTargetOf(deps, account));
       },
       {
         auth: ["read:accounts"],

@@ -4,6 +4,7 @@ import type { Deps } from "../../../../deps.ts";
 import { BadRequest } from "../../../../lib/errors.ts";
 import { findVisibleAccount, findVisibleAccounts, lookupAccount, MAX_ACCOUNT_IDS, movedTargetOf } from "../../../../domain/accounts/read.ts";
 import { AccountSchema, presentAccount, presentAccounts } from "../../../../entities/account.ts";
+import { askForRefresh } from "../../../../federation/account-completion.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { ErrorBody } from "../../../schemas.ts";
@@ -18,7 +19,7 @@ export const readRoutes = (deps: Deps) =>
       "/api/v1/accounts",
       ({ viewer, query }) => {
         const ids = query.id === undefined ? [] : Array.isArray(query.id) ? query.id : [query.id];
-        return presentAccounts(deps.config, findVisibleAccounts(deps, ids), viewer?.account?.id ?? null, (account) => movedTargetOf(deps.store, account));
+        return presentAccounts(deps.config, findVisibleAccounts(deps, ids), viewer?.account?.id ?? null, (account) => movedTargetOf(deps, account));
       },
       {
         maybeAuth: ["read:accounts"],
@@ -35,7 +36,7 @@ export const readRoutes = (deps: Deps) =>
       ({ viewer, query }) => {
         if (!query.acct.trim()) throw new BadRequest("param is missing or the value is empty: acct");
         const account = lookupAccount(deps, query.acct);
-        return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps.store, account));
+        return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps, account));
       },
       {
         maybeAuth: ["read:accounts"],
@@ -49,7 +50,9 @@ export const readRoutes = (deps: Deps) =>
       "/api/v1/accounts/:id",
       ({ viewer, params }) => {
         const account = findVisibleAccount(deps, params.id);
-        return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps.store, account));
+        // A remote profile a day old is fetched again in the background (federation/account-completion.ts).
+        askForRefresh(deps, account);
+        return presentAccount(deps.config, account, viewer?.account?.id ?? null, movedTargetOf(deps, account));
       },
       {
         maybeAuth: ["read:accounts"],

@@ -1,4 +1,5 @@
 // POST /api/v1/statuses, GET /api/v1/statuses/:id, GET /api/v1/statuses?id[]=, DELETE /api/v1/statuses/:id.
+import { refetchOnRead } from "../../../../federation/remote-media.ts";
 import { Elysia, t, type Static } from "elysia";
 import type { PollInput } from "../../../../domain/polls/input.ts";
 import type { Deps } from "../../../../deps.ts";
@@ -102,7 +103,12 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .get(
       "/api/v1/statuses/:id",
-      ({ viewer, params }) => statusFor(deps, viewer, visibleStatus(deps.store, viewer?.account?.id ?? null, params.id), "thread"),
+      ({ viewer, params }) => {
+        const status = visibleStatus(deps.store, viewer?.account?.id ?? null, params.id);
+        // Remote attachments without a copy here (never fetched, or removed from the cache) are fetched again.
+        refetchOnRead(deps, [status]);
+        return statusFor(deps, viewer, status, "thread");
+      },
       {
         maybeAuth: ["read:statuses"],
         publicCache: 15,

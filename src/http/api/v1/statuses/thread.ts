@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { contextLimits, statusContext, visibleStatus } from "../../../../domain/statuses/read.ts";
 import { cardOf } from "../../../../domain/statuses/card.ts";
+import { askForReplies } from "../../../../federation/thread-fetch.ts";
 import { StatusSchema } from "../../../../entities/status.ts";
 import { statusesFor } from "../../../present.ts";
 import { presentPreviewCard, PreviewCardSchema } from "../../../../entities/preview-card.ts";
@@ -20,6 +21,7 @@ export const statusThreadRoutes = (deps: Deps) =>
       ({ viewer, params }) => {
         const viewerId = viewer?.account?.id ?? null;
         const status = visibleStatus(deps.store, viewerId, params.id);
+        askForReplies(deps, status);
         const thread = statusContext(deps.store, viewerId, status, contextLimits(viewerId !== null));
         return { ancestors: statusesFor(deps, viewer, thread.ancestors, "thread"), descendants: statusesFor(deps, viewer, thread.descendants, "thread") };
       },
