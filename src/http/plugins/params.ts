@@ -110,7 +110,10 @@ export function nestEntries(entries: Iterable<[string, string | UploadedFile]>):
     if (++count > MAX_PARAMS) throw new BadRequest("Too many parameters");
     assign(bag, parseKey(key), typeof value === "string" ? cleanText(value) : value);
   }
-  return indexedToArrays(bag) as Bag;
+  // The top level stays a hash whatever its names, as Rails' params do: masto.js sends an id list as `0=…&1=…`.
+  const out = emptyBag();
+  for (const k of Object.keys(bag)) out[k] = indexedToArrays(bag[k]!);
+  return out;
 }
 
 /** JSON bodies get the same scalar conventions, name rules and limits as forms. */
