@@ -64,6 +64,11 @@ function assign(bag: Bag, path: string[], value: Value): void {
         node.push(value);
         return;
       }
+      // `a[][]`: each value in an array of its own, as Rack reads it (Mastodon.py sends `id[][]` for id lists).
+      if (path[i + 1] === "" && i + 2 === path.length) {
+        node.push([value]);
+        return;
+      }
       // `a[][b]`: start a new element when the current one already has `b` (Rails semantics).
       const tail: Value | undefined = node[node.length - 1];
       if (isBag(tail) && !Object.hasOwn(tail, path[i + 1]!)) {
