@@ -401,6 +401,21 @@ describe("without e-mail confirmation", () => {
     await plain.deps.jobs.drain();
     expect(outbox(plain)).toEqual([]);
   });
+
+  test("Mastodon.py's app sign-up then resend: a no-op 200 (nothing awaits confirmation); a new address is refused", async () => {
+    const app = await createClientApp(plain);
+    const appBearer = (await appToken(plain, app, "read write follow push")).access_token;
+    const form = { username: "coolguy12345", password: "swordfish", email: "email@localhost12345", agreement: "1", locale: "en" };
+    const signUp = await plain.request("/api/v1/accounts", { method: "POST", token: appBearer, form });
+    expect(signUp.status).toBe(200);
+    const userToken = ((await signUp.json()) as { access_token: string }).access_token;
+    const resend = await plain.request("/api/v1/emails/confirmations", { method: "POST", token: userToken, form: {} });
+    expect(resend.status).toBe(200);
+    const moved = await plain.request("/api/v1/emails/confirmations", { method: "POST", token: userToken, json: { email: "x@example.com" } });
+    expect(moved.status).toBe(403);
+    await plain.deps.jobs.drain();
+    expect(outbox(plain)).toEqual([]);
+  });
 });
 
 describe("rate limits", () => {

@@ -76,8 +76,12 @@ export async function resendConfirmation(deps: Deps, rawEmail: string): Promise<
 export async function resendConfirmationForApp(deps: Deps, viewer: Viewer, rawEmail: string | undefined): Promise<void> {
   const user = viewer.user;
   if (!user || user.createdByAppId !== viewer.app.id) throw new Forbidden("This method is only available to the application the user originally signed-up with");
-  if (user.confirmedAt !== null) throw new Forbidden("This method is only available while the e-mail is awaiting confirmation");
   const email = rawEmail === undefined ? user.email : normaliseEmail(rawEmail);
+  // Where Mastodon would still be waiting for the link (it always mails one after an app's sign-up), an
+  // instance that confirms sign-ups at once has nothing to send: the same address is a no-op, not a refusal
+  // (Mastodon.py signs up and resends at once). A new address still needs an unconfirmed user.
+  if (user.confirmedAt !== null && !deps.config.requireEmailConfirmation && email === user.email) return;
+  if (user.confirmedAt !== null) throw new Forbidden("This method is only available while the e-mail is awaiting confirmation");
   if (email !== user.email) {
     const problems = new Problems();
     if (!email) problems.add("email", "ERR_BLANK", "can't be blank");
