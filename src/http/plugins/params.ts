@@ -19,6 +19,7 @@ import { BadRequest } from "../../lib/errors.ts";
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "../../lib/json-shape.ts";
 import { cleanText } from "../../lib/text.ts";
 import { removeUploadedFiles, UploadedFile } from "../../lib/uploaded-file.ts";
+import { noteBodyLang } from "../i18n/locale.ts";
 import { beforeBodyHooks } from "./before-body.ts";
 import { bodyLimitOf, checkRequestHead, readBody } from "./body-limits.ts";
 import { readMultipart } from "./multipart.ts";
@@ -267,6 +268,7 @@ export const paramsPlugin = (config: BodyLimits) => {
       const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
       ctx.query = undeclaredDropped(schemas?.query, parseQuery(ctx.request.url)) as any;
       const body = ctx.body === undefined || ctx.body === null ? emptyBag() : (ctx.body as Bag);
+      noteBodyLang(ctx.request, body.lang);
       ctx.body = undeclaredDropped(schemas?.body, body) as any;
     })
     .onAfterResponse({ as: "global" }, (ctx) => {
