@@ -11,6 +11,7 @@ import { checkNewAccount, insertLocalAccount, prepareLocalAccount, type Prepared
 import { Problems, charLength, tooLong } from "./validation.ts";
 import { normaliseEmail } from "./email.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
+import { canonicalEmailBlocked } from "../admin/canonical-email-blocks.ts";
 import { requestConfirmationMail } from "../auth/confirmation.ts";
 
 export interface RegistrationInput {
@@ -64,6 +65,10 @@ export async function signUp<T>(
   // E-mail domain blocks (domain/admin): refused, or held for approval.
   const verdict = problems.has("email") ? "allowed" : await emailSignUpVerdict(deps, normaliseEmail(candidate.email));
   if (verdict === "blocked") problems.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+  // A canonical e-mail block answers as Mastodon's validator does, without saying the address is blocked.
+  else if (!problems.has("email") && canonicalEmailBlocked(deps.store, candidate.email)) {
+    problems.add("email", "ERR_TAKEN", "has already been taken");
+  }
   if (verdict === "approval") candidate.approved = false;
   if (!ACCEPTED.has(input.agreement)) problems.add("agreement", "ERR_ACCEPTED", "must be accepted");
   if (input.locale && !LOCALE_PATTERN.test(input.locale)) problems.add("locale", "ERR_INCLUSION", "is not included in the list");

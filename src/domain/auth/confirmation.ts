@@ -1,6 +1,7 @@
 // E-mail confirmation (docs/web.md): a sign-up that needs it, or a resend, records `user.confirmation_requested`;
 // its subscriber (mail.confirmation, network lane) issues a one-time token and mails the link; opening the link
 // confirms the user. Resends never tell whether an address is known.
+import { canonicalEmailBlocked } from "../admin/canonical-email-blocks.ts";
 import type { Deps } from "../../deps.ts";
 import { Forbidden } from "../../lib/errors.ts";
 import { sendMail } from "../../mail/mailer.ts";
@@ -86,7 +87,7 @@ export async function resendConfirmationForApp(deps: Deps, viewer: Viewer, rawEm
     const problems = new Problems();
     if (!email) problems.add("email", "ERR_BLANK", "can't be blank");
     else if (!isValidEmail(email)) problems.add("email", "ERR_INVALID", "is invalid");
-    else if (findUserByEmail(deps.store, email)) problems.add("email", "ERR_TAKEN", "has already been taken");
+    else if (findUserByEmail(deps.store, email) || canonicalEmailBlocked(deps.store, email)) problems.add("email", "ERR_TAKEN", "has already been taken");
     else if ((await emailSignUpVerdict(deps, email)) === "blocked") problems.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
     problems.throwIfAny();
   }
