@@ -61,6 +61,7 @@ import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
 import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { adminCanonicalEmailBlockRoutes } from "./http/api/v1/admin/canonical-email-blocks.ts";
+import { adminDomainAllowRoutes } from "./http/api/v1/admin/domain-allows.ts";
 import { federationResponse } from "./federation/route.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { adminPages } from "./http/admin-pages/routes.ts";
@@ -133,6 +134,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(adminAccountV2Routes(deps))
     .use(adminDomainBlockRoutes(deps))
     .use(adminCanonicalEmailBlockRoutes(deps))
+    .use(adminDomainAllowRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(publicPageRoutes(deps))

@@ -197,3 +197,41 @@ export function removeCanonicalEmailBlock(store: Store, block: CanonicalEmailBlo
 export function pageCanonicalEmailBlocks(store: Store, query: PageQuery): CanonicalEmailBlockRecord[] {
   return scanPage<CanonicalEmailBlockRecord>(store.db.moderation, [CANONICAL_BLOCK], query).map((row) => row.value);
 }
+
+// Domain allows (Mastodon's DomainAllow, the list limited federation mode federates with), with a name index.
+
+export interface DomainAllowRecord {
+  v: 1;
+  id: string;
+  /** normalised as a domain block's */
+  domain: string;
+  createdAt: number;
+}
+
+const DOMAIN_ALLOW = "domain_allow";
+const DOMAIN_ALLOW_NAME = "domain_allow_name";
+
+export function getDomainAllow(store: Store, id: string): DomainAllowRecord | undefined {
+  return store.db.moderation.get([DOMAIN_ALLOW, id]);
+}
+
+export function domainAllowByName(store: Store, domain: string): DomainAllowRecord | undefined {
+  const id: string | undefined = store.db.moderation.get([DOMAIN_ALLOW_NAME, domain]);
+  return id ? getDomainAllow(store, id) : undefined;
+}
+
+/** Inside a write. */
+export function putDomainAllow(store: Store, allow: DomainAllowRecord): void {
+  store.db.moderation.put([DOMAIN_ALLOW, allow.id], allow);
+  store.db.moderation.put([DOMAIN_ALLOW_NAME, allow.domain], allow.id);
+}
+
+/** Inside a write. */
+export function removeDomainAllow(store: Store, allow: DomainAllowRecord): void {
+  store.db.moderation.remove([DOMAIN_ALLOW, allow.id]);
+  store.db.moderation.remove([DOMAIN_ALLOW_NAME, allow.domain]);
+}
+
+export function pageDomainAllows(store: Store, query: PageQuery): DomainAllowRecord[] {
+  return scanPage<DomainAllowRecord>(store.db.moderation, [DOMAIN_ALLOW], query).map((row) => row.value);
+}
