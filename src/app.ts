@@ -62,6 +62,8 @@ import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { adminCanonicalEmailBlockRoutes } from "./http/api/v1/admin/canonical-email-blocks.ts";
 import { adminDomainAllowRoutes } from "./http/api/v1/admin/domain-allows.ts";
+import { adminIpBlockRoutes } from "./http/api/v1/admin/ip-blocks.ts";
+import { ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { adminPages } from "./http/admin-pages/routes.ts";
@@ -84,6 +86,7 @@ export function buildApp(deps: Deps): AnyElysia {
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
     // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
     .use(datePlugin)
+    .use(ipBlocksPlugin(deps))
     .onRequest(({ request }) => federationResponse(deps, request))
     .use(corsPlugin)
     .use(rateLimitsPlugin(deps))
@@ -135,6 +138,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(adminDomainBlockRoutes(deps))
     .use(adminCanonicalEmailBlockRoutes(deps))
     .use(adminDomainAllowRoutes(deps))
+    .use(adminIpBlockRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(publicPageRoutes(deps))

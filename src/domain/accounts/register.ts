@@ -12,6 +12,7 @@ import { Problems, charLength, tooLong } from "./validation.ts";
 import { normaliseEmail } from "./email.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
 import { canonicalEmailBlocked } from "../admin/canonical-email-blocks.ts";
+import { ipBlockSeverityFor } from "../admin/ip-blocks.ts";
 import { requestConfirmationMail } from "../auth/confirmation.ts";
 
 export interface RegistrationInput {
@@ -48,6 +49,9 @@ export async function signUp<T>(
 ): Promise<T> {
   const mode = registrationMode(deps);
   if (mode === "closed") throw new Forbidden("Forbidden");
+  // IP blocks (domain/admin/ip-blocks.ts): refused as Mastodon's check_enabled_registrations does, or held.
+  const ipSeverity = ipBlockSeverityFor(deps.store, origin.clientIp);
+  if (ipSeverity === "sign_up_block" || ipSeverity === "no_access") throw new Forbidden();
 
   const candidate = {
     username: input.username ?? "",
@@ -55,7 +59,7 @@ export async function signUp<T>(
     password: input.password ?? "",
     locale: input.locale || "en",
     reason: input.reason?.trim() || null,
-    approved: mode === "open",
+    approved: mode === "open" && ipSeverity !== "sign_up_requires_approval",
     // With confirmation required, sign-ups stay unconfirmed until the mailed link is opened (domain/auth).
     confirmed: !deps.config.requireEmailConfirmation,
     createdByAppId: origin.appId,
