@@ -63,6 +63,7 @@ import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
 import { adminCanonicalEmailBlockRoutes } from "./http/api/v1/admin/canonical-email-blocks.ts";
 import { adminDomainAllowRoutes } from "./http/api/v1/admin/domain-allows.ts";
 import { adminIpBlockRoutes } from "./http/api/v1/admin/ip-blocks.ts";
+import { adminMeasureRoutes } from "./http/api/v1/admin/measures.ts";
 import { ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { datePlugin } from "./http/plugins/date.ts";
@@ -139,6 +140,7 @@ export function buildApp(deps: Deps): AnyElysia {
     .use(adminCanonicalEmailBlockRoutes(deps))
     .use(adminDomainAllowRoutes(deps))
     .use(adminIpBlockRoutes(deps))
+    .use(adminMeasureRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(publicPageRoutes(deps))
