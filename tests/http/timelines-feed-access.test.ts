@@ -1,11 +1,13 @@
 // Mastodon 4.5's feed access settings on GET /api/v1/timelines/public and /tag/:hashtag: 422 for a request
 // without a user where the part asked for is not public, the part a reader may not see left out (nothing when
-// that part alone was asked for), `disabled` parts only for roles with view_feeds, and kept pages that follow
-// a change of the settings at once.
+// that part alone was asked for), `disabled` parts only for roles with view_feeds, kept pages that follow a
+// change of the settings at once, and public streams that obey them as the timelines do.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp, signedInUser } from "../helpers/clients.ts";
 import { setFeedAccess, type FeedAccess, type FeedSetting } from "../../src/domain/instance/feed-access.ts";
+import { streamHub } from "../../src/http/streaming/hub.ts";
+import type { StreamClient } from "../../src/domain/streaming/hub.ts";
 import { get, idOf, newUser, postStatus, remoteAccount, remoteStatus, timeline, type User } from "./timelines-helpers.ts";
 
 let t: TestApp;
@@ -85,5 +87,33 @@ describe("topic feeds", () => {
     });
     await expect(setFeedAccess(t.deps, "local_topic_feed_access", "disabled")).rejects.toThrow("cannot be disabled");
     await set({});
+  });
+});
+
+describe("streams", () => {
+  test("the public stream leaves out the part its subscriber may not read, as the timeline does", async () => {
+    await set({ remote_live_feed_access: "disabled" });
+    const received: { who: string; id: string }[] = [];
+    const client = (who: string, accountId: string): StreamClient => ({
+      viewer: { accountId: accountId.padStart(18, "0"), scopes: ["read"], rawToken: "" },
+      send: (_stream, event, payload) => void (event === "update" && received.push({ who, id: JSON.parse(payload!).id })),
+      heartbeat: () => {},
+      close: () => {},
+    });
+    const hub = streamHub(t.deps);
+    const [forReader, forModerator] = [client("reader", reader.id), client("moderator", moderator.id)];
+    hub.subscribe(forReader, { name: "public" });
+    hub.subscribe(forModerator, { name: "public" });
+    try {
+      const remote = idOf(await remoteStatus(t, await remoteAccount(t, "streamer")));
+      const local = (await postStatus(t, moderator, "streamed words")).id;
+      await t.deps.jobs.drain();
+      expect(received.filter((r) => r.who === "reader").map((r) => r.id)).toEqual([local]);
+      expect(received.filter((r) => r.who === "moderator").map((r) => r.id).sort()).toEqual([local, remote].sort());
+    } finally {
+      hub.disconnect(forReader);
+      hub.disconnect(forModerator);
+      await set({});
+    }
   });
 });
