@@ -174,7 +174,7 @@ describe("filtered notifications", () => {
     const headers = { "content-type": "application/x-www-form-urlencoded" };
     const res = await t.request("/api/v1/notifications/requests/dismiss", { method: "POST", token: owner.token, headers, body });
     expect(res.status).toBe(200);
-    expect(ids((await requests(owner)).body)).toEqual([c]);
+    expect(ids((await requests(owner)).body)).toEqual([c!]);
   });
 
   test("requests page by id with Link headers", async () => {
