@@ -322,7 +322,10 @@ describe("POST /api/v1/emails/confirmations and API sign-ups", () => {
     expect(movedMail).toBeDefined();
 
     expect((await t.request(first)).status).toBe(410);
+    const confirmed = async () => (await (await t.request("/api/v1/emails/check_confirmation", { token: userToken })).json()) as boolean;
+    expect(await confirmed()).toBe(false);
     expect((await t.request(linkIn(movedMail!, "/auth/confirmation?confirmation_token="))).status).toBe(200);
+    expect(await confirmed()).toBe(true);
     const after = await t.request("/api/v1/emails/confirmations", { method: "POST", token: userToken, json: {} });
     expect(after.status).toBe(403);
     expect(await after.json()).toEqual({ error: "This method is only available while the e-mail is awaiting confirmation" });
