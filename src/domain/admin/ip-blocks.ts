@@ -13,6 +13,7 @@ import {
   countIpBlocks,
   getIpBlock,
   ipBlockByNetwork,
+  ipBlocksGeneration,
   MAX_IP_BLOCKS,
   pageIpBlocks,
   putIpBlock,
@@ -118,16 +119,37 @@ export async function deleteIpBlock(deps: Pick<Deps, "store">, rawId: string): P
 
 export const ipBlocksPage = (store: Store, query: PageQuery) => pageIpBlocks(store, query);
 
+interface ParsedBlock {
+  range: [ipaddr.IPv4 | ipaddr.IPv6, number];
+  strictness: number;
+  expiresAt: number | null;
+}
+
+/** Each store's blocks, parsed, with the generation they were read at (every request checks one key). */
+const parsedBlocks = new WeakMap<Store, { generation: number; blocks: ParsedBlock[] }>();
+
+function blocksOf(store: Store): ParsedBlock[] {
+  const generation = ipBlocksGeneration(store);
+  const kept = parsedBlocks.get(store);
+  if (kept?.generation === generation) return kept.blocks;
+  const blocks = allIpBlocks(store).map((block) => ({
+    range: ipaddr.parseCIDR(block.ip),
+    strictness: IP_BLOCK_SEVERITIES.indexOf(block.severity),
+    expiresAt: block.expiresAt,
+  }));
+  parsedBlocks.set(store, { generation, blocks });
+  return blocks;
+}
+
 /** The strictest severity of the unexpired blocks covering `address`, or null (also for an unreadable one). */
 export function ipBlockSeverityFor(store: Store, address: string | null, now = Date.now()): IpBlockSeverity | null {
-  if (!address || !isIP(address)) return null;
+  const blocks = blocksOf(store);
+  if (blocks.length === 0 || !address || !isIP(address)) return null;
   const parsed = ipaddr.process(address);
   let worst = -1;
-  for (const block of allIpBlocks(store)) {
-    if (block.expiresAt !== null && block.expiresAt <= now) continue;
-    const [network, bits] = ipaddr.parseCIDR(block.ip);
-    if (network.kind() !== parsed.kind() || !parsed.match(network, bits)) continue;
-    worst = Math.max(worst, IP_BLOCK_SEVERITIES.indexOf(block.severity));
+  for (const { range, strictness, expiresAt } of blocks) {
+    if (expiresAt !== null && expiresAt <= now) continue;
+    if (range[0].kind() === parsed.kind() && parsed.match(range) && strictness > worst) worst = strictness;
   }
   return worst < 0 ? null : IP_BLOCK_SEVERITIES[worst]!;
 }
