@@ -61,6 +61,11 @@ import { adminReportRoutes } from "./http/api/v1/admin/reports.ts";
 import { adminAccountV1Routes } from "./http/api/v1/admin/accounts.ts";
 import { adminAccountV2Routes } from "./http/api/v2/admin/accounts.ts";
 import { adminDomainBlockRoutes } from "./http/api/v1/admin/domain-blocks.ts";
+import { adminCanonicalEmailBlockRoutes } from "./http/api/v1/admin/canonical-email-blocks.ts";
+import { adminDomainAllowRoutes } from "./http/api/v1/admin/domain-allows.ts";
+import { adminIpBlockRoutes } from "./http/api/v1/admin/ip-blocks.ts";
+import { adminMeasureRoutes } from "./http/api/v1/admin/measures.ts";
+import { ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { federationRemote } from "./federation/remote.ts";
 import { datePlugin } from "./http/plugins/date.ts";
@@ -90,6 +95,7 @@ export function buildApp(deps: AppDeps): AnyElysia {
     .use(datePlugin)
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
     // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
+    .use(ipBlocksPlugin(deps))
     .onRequest((context) => recordedEarly(context, federationResponse(deps, context.request)))
     .use(corsPlugin)
     .use(rateLimitsPlugin(deps))
@@ -139,6 +145,10 @@ export function buildApp(deps: AppDeps): AnyElysia {
     .use(adminAccountV1Routes(deps))
     .use(adminAccountV2Routes(deps))
     .use(adminDomainBlockRoutes(deps))
+    .use(adminCanonicalEmailBlockRoutes(deps))
+    .use(adminDomainAllowRoutes(deps))
+    .use(adminIpBlockRoutes(deps))
+    .use(adminMeasureRoutes(deps))
     .use(wellKnownRoutes(deps))
     .use(instanceWebRoutes(deps))
     .use(publicPageRoutes(deps))

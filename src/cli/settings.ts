@@ -3,12 +3,13 @@
 import type { RegistrationMode } from "../config.ts";
 import type { Deps } from "../deps.ts";
 import { Failure, runSubcommand, UsageError } from "./command.ts";
-import { NotFound } from "../lib/errors.ts";
+import { NotFound, Unprocessable } from "../lib/errors.ts";
 import { publicId } from "../lib/ids.ts";
 import { registrationMode, setRegistrationMode } from "../domain/instance/registrations.ts";
 import { addRule, deleteRule, instanceRules } from "../domain/instance/rules.ts";
 import { instanceDescription, setInstanceDescription } from "../domain/instance/info.ts";
 import { setTimelinePreview, timelinePreview } from "../domain/instance/timeline-preview.ts";
+import { FEED_ACCESS_VALUES, FEED_SETTINGS, feedAccess, setFeedAccess } from "../domain/instance/feed-access.ts";
 
 const USAGE = `usage:
   warren settings registrations open|approved|close
@@ -17,6 +18,8 @@ const USAGE = `usage:
   warren settings rules remove ID
   warren settings description ["TEXT"]
   warren settings timeline-preview [on|off]
+  warren settings feed-access [SETTING [public|authenticated|disabled]]
+    SETTING: local_live_feed_access, remote_live_feed_access, local_topic_feed_access, remote_topic_feed_access
 `;
 
 
@@ -82,11 +85,32 @@ async function timelinePreviewCommand(deps: Deps, args: string[]): Promise<void>
   process.stdout.write(`${args.length ? "OK\n" : ""}Timeline preview: ${timelinePreview(deps) ? "on" : "off"}\n`);
 }
 
+/** Mastodon 4.5's four feed settings (domain/instance/feed-access.ts); names with dashes work too. */
+async function feedAccessCommand(deps: Deps, args: string[]): Promise<void> {
+  if (args.length > 2) throw new UsageError("feed-access takes SETTING and a value");
+  if (args.length > 0) {
+    const name = FEED_SETTINGS.find((n) => n === args[0]!.replaceAll("-", "_"));
+    if (!name) throw new UsageError(`unknown feed setting: ${args[0]} (one of ${FEED_SETTINGS.join(", ")})`);
+    if (args.length === 1) {
+      process.stdout.write(`${feedAccess(deps, name)}\n`);
+      return;
+    }
+    const value = FEED_ACCESS_VALUES.find((v) => v === args[1]);
+    if (!value) throw new UsageError(`feed-access takes public, authenticated or disabled, not ${args[1]}`);
+    await setFeedAccess(deps, name, value).catch((error) => {
+      throw error instanceof Unprocessable ? new UsageError(error.message.replace("Validation failed: ", "")) : error;
+    });
+    process.stdout.write("OK\n");
+  }
+  for (const name of FEED_SETTINGS) process.stdout.write(`${name}\t${feedAccess(deps, name)}\n`);
+}
+
 const COMMANDS: Record<string, (deps: Deps, args: string[]) => Promise<void>> = {
   registrations,
   rules,
   description,
   "timeline-preview": timelinePreviewCommand,
+  "feed-access": feedAccessCommand,
 };
 
 export function runSettingsCommand(args: string[]): Promise<number> {

@@ -89,8 +89,12 @@ export const RULE_LIMITS = {
   maxTextLength: 300,
 } as const;
 
-/** Mastodon API version this server implements (`api_versions.mastodon`). */
-export const MASTODON_API_VERSION = 10;
+/**
+ * Mastodon API version this server implements (`api_versions.mastodon`): 9, Mastodon 4.6's less collections.
+ * 10 announces the collections API (clients such as Phanpy then open their Collections pages), which Warren
+ * does not serve; an instance advertises only what it serves.
+ */
+export const MASTODON_API_VERSION = 9;
 import { WARREN_VERSION } from "../lib/version.ts";
 /** Version string reported to clients, in Mastodon's form so that feature detection works (lib/version.ts). */
 export { REPORTED_VERSION, WARREN_VERSION as SOFTWARE_VERSION } from "../lib/version.ts";

@@ -184,7 +184,6 @@ const mediaConfig = () => ({
   video_matrix_limit: MEDIA_LIMITS.videoMatrixLimit,
   video_frame_rate_limit: MEDIA_LIMITS.videoFrameRateLimit,
 });
-const everyone = () => ({ local: "public" as const, remote: "public" as const });
 
 export function presentInstanceV2(config: Config, facts: InstanceFacts): InstanceV2 {
   return {
@@ -226,7 +225,8 @@ export function presentInstanceV2(config: Config, facts: InstanceFacts): Instanc
       media_attachments: { description_limit: MEDIA_LIMITS.descriptionLimit, ...mediaConfig() },
       polls: pollsConfig(),
       translation: { enabled: false },
-      timelines_access: { live_feeds: everyone(), hashtag_feeds: everyone(), trending_link_feeds: everyone() },
+      // Mastodon shows the topic settings for trending link feeds too.
+      timelines_access: { live_feeds: facts.feedAccess.live, hashtag_feeds: facts.feedAccess.topic, trending_link_feeds: facts.feedAccess.topic },
       limited_federation: false,
     },
     registrations: {

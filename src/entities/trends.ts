@@ -3,6 +3,8 @@
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedLink } from "../domain/trends/read.ts";
+import type { Publisher } from "../domain/trends/review.ts";
+import { Nullable } from "./nullable.ts";
 import { presentPreviewCard, PreviewCardSchema } from "./preview-card.ts";
 import { TagSchema } from "./tag.ts";
 import { StatusSchema } from "./status.ts";
@@ -34,3 +36,28 @@ export const AdminTrendStatusSchema = t.Composite([StatusSchema, t.Object(review
 export const AdminTrendLinkSchema = t.Composite([TrendLinkSchema, t.Object({ id: t.String(), ...review })], {
   description: "Mastodon Trends::Link with its id and requires_review",
 });
+
+/** Admin::PreviewCardProvider (a trending link's publisher), as GET /api/v1/admin/trends/links/publishers lists it. */
+export const AdminTrendPublisherSchema = t.Object(
+  {
+    id: t.String({ description: "The domain (Warren addresses publishers by it)" }),
+    domain: t.String(),
+    trendable: t.Boolean(),
+    reviewed_at: Nullable(t.String()),
+    requested_review_at: Nullable(t.String()),
+    requires_review: t.Boolean(),
+  },
+  { description: "Mastodon Admin::PreviewCardProvider" },
+);
+
+export function presentTrendPublisher(publisher: Publisher): Static<typeof AdminTrendPublisherSchema> {
+  return {
+    id: publisher.domain,
+    domain: publisher.domain,
+    trendable: publisher.review?.review === "approved",
+    reviewed_at: publisher.review ? new Date(publisher.review.reviewedAt).toISOString() : null,
+    // Warren does not ask the staff to review (no mail): nothing records a request.
+    requested_review_at: null,
+    requires_review: publisher.requiresReview,
+  };
+}

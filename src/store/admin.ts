@@ -1,6 +1,7 @@
 // Moderation records in the `moderation` keyspace (keys.ts): instance-wide domain blocks (federation enforces
-// them; docs/admin.md) and e-mail domain blocks (sign-up refuses their addresses), each with a name index,
-// and the daily history of refused sign-ups per e-mail domain block. No rules here: src/domain/admin/ has them.
+// them; docs/admin.md), e-mail domain blocks and canonical e-mail blocks (sign-up refuses their addresses), each
+// with a name index, and the daily history of refused sign-ups per e-mail domain block. No rules here:
+// src/domain/admin/ has them.
 import { END, type Store } from "./db.ts";
 import { scanPage, type PageQuery } from "./paging.ts";
 
@@ -157,4 +158,80 @@ export function getAccountWarning(store: Store, accountId: string, id: string): 
 
 export function insertAccountWarning(store: Store, warning: AccountWarningRecord): void {
   store.db.moderation.put([WARNING, warning.accountId, warning.id], warning);
+}
+
+// Canonical e-mail blocks (Mastodon's CanonicalEmailBlock): the SHA-256 of a canonical address, and its index.
+
+export interface CanonicalEmailBlockRecord {
+  v: 1;
+  id: string;
+  /** hexadecimal SHA-256 of the canonical address (domain/admin/canonical-email-blocks.ts) */
+  hash: string;
+  createdAt: number;
+}
+
+const CANONICAL_BLOCK = "canonical_block";
+const CANONICAL_BLOCK_HASH = "canonical_block_hash";
+
+export function getCanonicalEmailBlock(store: Store, id: string): CanonicalEmailBlockRecord | undefined {
+  return store.db.moderation.get([CANONICAL_BLOCK, id]);
+}
+
+export function canonicalEmailBlockByHash(store: Store, hash: string): CanonicalEmailBlockRecord | undefined {
+  const id: string | undefined = store.db.moderation.get([CANONICAL_BLOCK_HASH, hash]);
+  return id ? getCanonicalEmailBlock(store, id) : undefined;
+}
+
+/** Inside a write. */
+export function putCanonicalEmailBlock(store: Store, block: CanonicalEmailBlockRecord): void {
+  store.db.moderation.put([CANONICAL_BLOCK, block.id], block);
+  store.db.moderation.put([CANONICAL_BLOCK_HASH, block.hash], block.id);
+}
+
+/** Inside a write. */
+export function removeCanonicalEmailBlock(store: Store, block: CanonicalEmailBlockRecord): void {
+  store.db.moderation.remove([CANONICAL_BLOCK, block.id]);
+  store.db.moderation.remove([CANONICAL_BLOCK_HASH, block.hash]);
+}
+
+export function pageCanonicalEmailBlocks(store: Store, query: PageQuery): CanonicalEmailBlockRecord[] {
+  return scanPage<CanonicalEmailBlockRecord>(store.db.moderation, [CANONICAL_BLOCK], query).map((row) => row.value);
+}
+
+// Domain allows (Mastodon's DomainAllow, the list limited federation mode federates with), with a name index.
+
+export interface DomainAllowRecord {
+  v: 1;
+  id: string;
+  /** normalised as a domain block's */
+  domain: string;
+  createdAt: number;
+}
+
+const DOMAIN_ALLOW = "domain_allow";
+const DOMAIN_ALLOW_NAME = "domain_allow_name";
+
+export function getDomainAllow(store: Store, id: string): DomainAllowRecord | undefined {
+  return store.db.moderation.get([DOMAIN_ALLOW, id]);
+}
+
+export function domainAllowByName(store: Store, domain: string): DomainAllowRecord | undefined {
+  const id: string | undefined = store.db.moderation.get([DOMAIN_ALLOW_NAME, domain]);
+  return id ? getDomainAllow(store, id) : undefined;
+}
+
+/** Inside a write. */
+export function putDomainAllow(store: Store, allow: DomainAllowRecord): void {
+  store.db.moderation.put([DOMAIN_ALLOW, allow.id], allow);
+  store.db.moderation.put([DOMAIN_ALLOW_NAME, allow.domain], allow.id);
+}
+
+/** Inside a write. */
+export function removeDomainAllow(store: Store, allow: DomainAllowRecord): void {
+  store.db.moderation.remove([DOMAIN_ALLOW, allow.id]);
+  store.db.moderation.remove([DOMAIN_ALLOW_NAME, allow.domain]);
+}
+
+export function pageDomainAllows(store: Store, query: PageQuery): DomainAllowRecord[] {
+  return scanPage<DomainAllowRecord>(store.db.moderation, [DOMAIN_ALLOW], query).map((row) => row.value);
 }

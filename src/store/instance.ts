@@ -48,3 +48,15 @@ export function* accountStatusesFrom(store: Store, accountId: string, fromId: st
     if (status) yield status;
   }
 }
+
+/** Statuses from `startId` to `endId` (snowflake ids, so a time range), oldest first, at most `limit`. */
+export function* statusesBetween(store: Store, startId: string, endId: string, limit: number): Iterable<StatusRecord> {
+  for (const { value } of store.db.statuses.getRange({ start: startId, end: endId, limit })) yield value as StatusRecord;
+}
+
+/** The bytes of every stored media file, as their records give them. */
+export function mediaBytes(store: Store): number {
+  let total = 0;
+  for (const { value } of store.db.media.getRange({})) total += (value as { fileSize?: number }).fileSize ?? 0;
+  return total;
+}

@@ -22,7 +22,7 @@ export interface PollRecord {
 }
 
 export interface PollVoteRecord {
-  /** Option indices, ascending. */
+  /** Option indices, in the order voted (ascending within one vote). */
   choices: number[];
   at: number;
 }

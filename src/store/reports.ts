@@ -123,3 +123,16 @@ export function usersWithRole(store: Store, roles: readonly RoleName[]): UserRec
   }
   return out;
 }
+
+/** Reports filed from `startId` to `endId` (snowflake ids, so a time range), oldest first. */
+export function* reportsFiledBetween(store: Store, startId: string, endId: string): Iterable<ReportRecord> {
+  for (const { value } of store.db.reports.getRange({ start: [RECORD, startId], end: [RECORD, endId] })) yield value as ReportRecord;
+}
+
+/** Every resolved report (an instance's handful; the dashboard's measures filter them by time). */
+export function* resolvedReports(store: Store): Iterable<ReportRecord> {
+  for (const key of store.db.reports.getKeys({ start: [CLOSED], end: [CLOSED, END] })) {
+    const report = getReport(store, String((key as string[])[1]));
+    if (report) yield report;
+  }
+}

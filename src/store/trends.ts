@@ -2,6 +2,7 @@
 // and the refresh chain's bookkeeping. Families told apart by the key's first element:
 //   ["list", kind]          → TrendList (the ranked candidates of "tags", "statuses" or "links")
 //   ["review", kind, key]   → "approved" | "rejected" (tag name, status id or link id)
+//   ["publisher", domain]   → PublisherReview (a link's site: its links trend once it is approved)
 //   ["auto_approve"]        → true: candidates are listed without review
 //   ["next"]                → runAt (ms) of the refresh job that keeps the chain going
 import type { Store } from "./db.ts";
@@ -80,4 +81,18 @@ export function nextRefreshAt(store: Store): number | undefined {
 /** Inside a write. */
 export function putNextRefreshAt(store: Store, runAt: number): void {
   db(store).put(["next"], runAt);
+}
+
+export interface PublisherReview {
+  review: Review;
+  reviewedAt: number;
+}
+
+export function getPublisherReview(store: Store, domain: string): PublisherReview | undefined {
+  return db(store).get(["publisher", domain]);
+}
+
+/** Inside a write. */
+export function putPublisherReview(store: Store, domain: string, review: PublisherReview): void {
+  db(store).put(["publisher", domain], review);
 }

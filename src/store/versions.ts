@@ -31,6 +31,8 @@ export const versionName = {
   followers: (accountId: string) => `fo:${accountId}`,
   /** the custom emojis, all of them (what a `:shortcode:` in a local text shows) */
   emojis: () => "e:",
+  /** an instance setting changed at run time (store/settings.ts), e.g. who may read the public timelines */
+  setting: (name: string) => `st:${name}`,
 };
 
 type KeyRule = (key: unknown) => string[];
@@ -75,6 +77,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   // Endorsements, domain blocks and thread mutes all change what their account sees.
   accountChoices: byParts(versionName.viewer, 1),
   customEmojis: () => [versionName.emojis()],
+  meta: (key) => (typeof key === "string" && key.startsWith("setting:") ? [versionName.setting(key.slice("setting:".length))] : []),
 };
 
 /** Keyspaces whose point reads are noted while recording (see recordingReads). */

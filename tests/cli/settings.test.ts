@@ -170,3 +170,31 @@ describe("settings timeline-preview", () => {
     }
   });
 });
+
+describe("settings feed-access", () => {
+  test("lists, shows and sets Mastodon's four feed settings; the instance and the timelines follow them", async () => {
+    expect((await cli("timeline-preview", "on")).code).toBe(0);
+    const listed = await cli("feed-access");
+    expect(listed.stdout).toBe(
+      "local_live_feed_access\tpublic\nremote_live_feed_access\tpublic\nlocal_topic_feed_access\tpublic\nremote_topic_feed_access\tpublic\n",
+    );
+    expect((await cli("feed-access", "remote-live-feed-access", "authenticated")).stdout).toContain("OK\n");
+    expect(await cli("feed-access", "remote_live_feed_access")).toEqual({ code: 0, stdout: "authenticated\n", stderr: "" });
+    expect((await cli("feed-access", "remote_topic_feed_access", "disabled")).code).toBe(0);
+    await withApp({}, async (get) => {
+      const access = (await get("/api/v2/instance")).configuration.timelines_access;
+      expect(access).toEqual({
+        live_feeds: { local: "public", remote: "authenticated" },
+        hashtag_feeds: { local: "public", remote: "disabled" },
+        trending_link_feeds: { local: "public", remote: "disabled" },
+      });
+      expect((await get("/api/v1/timelines/public")).error).toBe("This method requires an authenticated user");
+      expect((await get("/api/v1/timelines/public?remote=true")).error).toBe("This method requires an authenticated user");
+      expect(await get("/api/v1/timelines/public?local=true")).toEqual([]);
+    });
+    for (const args of [["feed-access", "nope", "public"], ["feed-access", "local_live_feed_access", "maybe"], ["feed-access", "local_topic_feed_access", "disabled"]]) {
+      const run = await cli(...args);
+      expect(run.code).toBe(64);
+    }
+  });
+});

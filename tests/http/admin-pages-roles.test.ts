@@ -12,6 +12,7 @@ import { listDomainBlocks } from "../../src/domain/admin/domain-blocks.ts";
 import { emailDomainBlocksPage } from "../../src/domain/admin/domain-blocks-email.ts";
 import { listAnnouncements } from "../../src/domain/announcements/announcements.ts";
 import { registrationMode } from "../../src/domain/instance/registrations.ts";
+import { feedAccess } from "../../src/domain/instance/feed-access.ts";
 import { instanceRules } from "../../src/domain/instance/rules.ts";
 import { findReport } from "../../src/domain/reports/admin.ts";
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MODERATOR_PAGES = ["/admin", "/admin/sign-ups", "/admin/reports", "/admin/accounts"];
-const ADMIN_ONLY_PAGES = ["/admin/domain-blocks", "/admin/email-domain-blocks", "/admin/rules", "/admin/registrations", "/admin/announcements"];
+const ADMIN_ONLY_PAGES = ["/admin/domain-blocks", "/admin/email-domain-blocks", "/admin/rules", "/admin/registrations", "/admin/feed-access", "/admin/announcements"];
 
 /** Every form of the pages, with fields that would change something if accepted; ids are the records' own or made up. */
 function forms(ids: { report: string; account: string }): [action: string, fields: Record<string, string>][] {
@@ -42,6 +43,7 @@ function forms(ids: { report: string; account: string }): [action: string, field
     ["/admin/rules", { text: "Forged rule" }],
     ["/admin/rules/1/delete", {}],
     ["/admin/registrations", { mode: "open" }],
+    ["/admin/feed-access", { local_live_feed_access: "disabled", remote_live_feed_access: "disabled", local_topic_feed_access: "authenticated", remote_topic_feed_access: "disabled" }],
     ["/admin/announcements", { text: "Forged announcement" }],
     ["/admin/announcements/1/delete", {}],
   ];
@@ -56,6 +58,7 @@ async function nothingChanged(ids: { report: string; account: string }) {
   expect(instanceRules(t.deps)).toEqual([]);
   expect(listAnnouncements(t.deps.store)).toEqual([]);
   expect(registrationMode(t.deps)).toBe("approval");
+  expect(feedAccess(t.deps, "local_live_feed_access")).toBe("public");
   if (ids.report !== "1") expect(findReport(t.deps.store, ids.report).actionTakenAt).toBeNull();
 }
 

@@ -30,7 +30,8 @@ async function act(page: string, action: string, fields: Record<string, string> 
 describe("the administration home", () => {
   test("lists every section for an Admin, and /settings links to it", async () => {
     const home = await validPage(browser, "/admin");
-    for (const path of ["/admin/sign-ups", "/admin/reports", "/admin/accounts", "/admin/domain-blocks", "/admin/email-domain-blocks", "/admin/rules", "/admin/registrations", "/admin/announcements"]) {
+    const sections = ["/admin/sign-ups", "/admin/reports", "/admin/accounts", "/admin/domain-blocks", "/admin/email-domain-blocks", "/admin/rules"];
+    for (const path of [...sections, "/admin/registrations", "/admin/feed-access", "/admin/announcements"]) {
       expect(home.html).toContain(`href="${path}"`);
     }
     for (const path of ["/settings/profile", "/settings/preferences"]) expect((await browser.open(path)).html).toContain('<a href="/admin">Administration</a>');
@@ -169,6 +170,18 @@ describe("domain blocks, e-mail domain blocks, rules, registrations and announce
     expect((await get(t, "/api/v2/instance")).body.registrations).toMatchObject({ enabled: true, approval_required: false });
     expect(await act("/admin/registrations", "/admin/registrations", { mode: "sometimes" }, 422)).toContain("Choose open, approval or closed.");
     expect(await act("/admin/registrations", "/admin/registrations", { mode: "approval" })).toContain("Registrations are now approval.");
+  });
+
+  test("feed access is saved, as /api/v2/instance shows; local hashtag feeds cannot be staff only", async () => {
+    await validPage(browser, "/admin/feed-access");
+    const fields = { local_live_feed_access: "public", remote_live_feed_access: "authenticated", local_topic_feed_access: "public", remote_topic_feed_access: "disabled" };
+    expect(await act("/admin/feed-access", "/admin/feed-access", fields)).toContain("Feed access saved.");
+    const access = (await get(t, "/api/v2/instance")).body.configuration.timelines_access;
+    expect(access).toMatchObject({ live_feeds: { local: "public", remote: "authenticated" }, hashtag_feeds: { local: "public", remote: "disabled" } });
+    expect(await act("/admin/feed-access", "/admin/feed-access", { ...fields, local_live_feed_access: "nobody" }, 422)).toContain("Choose who may read each feed.");
+    expect(await act("/admin/feed-access", "/admin/feed-access", { ...fields, local_topic_feed_access: "disabled" }, 422)).toContain("cannot be staff only");
+    const open = { local_live_feed_access: "public", remote_live_feed_access: "public", local_topic_feed_access: "public", remote_topic_feed_access: "public" };
+    expect(await act("/admin/feed-access", "/admin/feed-access", open)).toContain("Feed access saved.");
   });
 
   test("announcements are published to users and removed", async () => {

@@ -322,7 +322,10 @@ describe("POST /api/v1/emails/confirmations and API sign-ups", () => {
     expect(movedMail).toBeDefined();
 
     expect((await t.request(first)).status).toBe(410);
+    const confirmed = async () => (await (await t.request("/api/v1/emails/check_confirmation", { token: userToken })).json()) as boolean;
+    expect(await confirmed()).toBe(false);
     expect((await t.request(linkIn(movedMail!, "/auth/confirmation?confirmation_token="))).status).toBe(200);
+    expect(await confirmed()).toBe(true);
     const after = await t.request("/api/v1/emails/confirmations", { method: "POST", token: userToken, json: {} });
     expect(after.status).toBe(403);
     expect(await after.json()).toEqual({ error: "This method is only available while the e-mail is awaiting confirmation" });
@@ -398,6 +401,21 @@ describe("without e-mail confirmation", () => {
     expect(jar.cookies.get("warren_session")).toBeTruthy();
     expect((await open(plain, jar, "/auth/sign_in")).html).toContain("@instant");
     expect((await open(plain, jar, "/auth/sign_up")).html).not.toContain("We will e-mail you a link");
+    await plain.deps.jobs.drain();
+    expect(outbox(plain)).toEqual([]);
+  });
+
+  test("Mastodon.py's app sign-up then resend: a no-op 200 (nothing awaits confirmation); a new address is refused", async () => {
+    const app = await createClientApp(plain);
+    const appBearer = (await appToken(plain, app, "read write follow push")).access_token;
+    const form = { username: "coolguy12345", password: "swordfish", email: "email@localhost12345", agreement: "1", locale: "en" };
+    const signUp = await plain.request("/api/v1/accounts", { method: "POST", token: appBearer, form });
+    expect(signUp.status).toBe(200);
+    const userToken = ((await signUp.json()) as { access_token: string }).access_token;
+    const resend = await plain.request("/api/v1/emails/confirmations", { method: "POST", token: userToken, form: {} });
+    expect(resend.status).toBe(200);
+    const moved = await plain.request("/api/v1/emails/confirmations", { method: "POST", token: userToken, json: { email: "x@example.com" } });
+    expect(moved.status).toBe(403);
     await plain.deps.jobs.drain();
     expect(outbox(plain)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 // Conversations: built from direct statuses by the conversations subscriber; GET /api/v1/conversations (paged by
-// last status), POST /:id/read, DELETE /:id (for the viewer only); blocks, mutes and deletions; the `direct`
+// last status), POST /:id/read and /:id/unread, DELETE /:id (for the viewer only); blocks, mutes and deletions; the `direct`
 // stream's `conversation` event; other people's conversations and tokens without the scopes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
@@ -100,6 +100,18 @@ describe("reading, removing, deleting", () => {
     const res = await post(t, `/api/v1/conversations/${theirs.id}/read`, bob.token);
     expect(res).toMatchObject({ status: 200, body: { id: theirs.id, unread: false, accounts: [{ id: alice.id }] } });
     expect((await conversations(bob)).body[0].unread).toBe(false);
+  });
+
+  test("unread marks it unread again (masto.js 8), for the viewer only; nobody else's", async () => {
+    const [alice, bob, mallory] = [await newUser(t, "c"), await newUser(t, "c"), await newUser(t, "c")];
+    await dm(alice, [bob]);
+    const [theirs] = (await conversations(bob)).body;
+    await post(t, `/api/v1/conversations/${theirs.id}/read`, bob.token);
+    const res = await post(t, `/api/v1/conversations/${theirs.id}/unread`, bob.token);
+    expect(res).toMatchObject({ status: 200, body: { id: theirs.id, unread: true, accounts: [{ id: alice.id }] } });
+    expect((await conversations(bob)).body[0].unread).toBe(true);
+    expect((await conversations(alice)).body[0].unread).toBe(false);
+    expect((await post(t, `/api/v1/conversations/${theirs.id}/unread`, mallory.token)).status).toBe(404);
   });
 
   test("someone else's conversation id is not found, to read or to remove", async () => {

@@ -53,6 +53,19 @@ test("validation messages part by part, with attribute names and details", async
   expect(tooLong.body.details.display_name[0]).toEqual({ error: "ERR_TOO_LONG", description: "es demasiado largo (30 caracteres máximo)" });
 });
 
+test("lang in a form body (Mastodon.py): the status length error in German", async () => {
+  const status = `look at me i am funny shark gawr gura: ${"a".repeat(50_000)}`;
+  const headers = { "content-type": "application/x-www-form-urlencoded" };
+  const post = (lang?: string) =>
+    error("/api/v1/statuses", { method: "POST", token: alice.token, headers, body: new URLSearchParams({ status, ...(lang && { lang }) }).toString() });
+  expect((await post()).body.error).toBe("Validation failed: Text character limit of 500 exceeded");
+  expect(await post("de")).toMatchObject({
+    status: 422,
+    language: "de",
+    body: { error: "Validierung fehlgeschlagen: Text Zeichenlimit von 500 überschritten" },
+  });
+});
+
 test("authentication and missing parameters; unknown text stays English", async () => {
   const unauthenticated = await error("/api/v1/accounts/verify_credentials?lang=de", { token: "bad" });
   expect(unauthenticated).toMatchObject({ status: 401, body: { error: "Das Zugriffstoken ist ungültig" } });

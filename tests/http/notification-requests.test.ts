@@ -161,7 +161,20 @@ describe("filtered notifications", () => {
     await t.deps.jobs.drain();
     expect((await requests(owner)).body).toEqual([]);
     expect(((await notifications(t, owner)).body as unknown[]).length).toBe(2);
-    expect((await post(t, "/api/v1/notifications/requests/accept", owner.token, {})).status).toBe(400);
+    // No ids is nothing to do, as Mastodon's Array(params[:id]).
+    expect((await post(t, "/api/v1/notifications/requests/accept", owner.token, {})).status).toBe(200);
+  });
+
+  test("bulk dismiss reads Mastodon.py's id[][]= form (a list of one-id lists, as Rack parses it)", async () => {
+    const owner = await newUser(t, "p");
+    await setPolicy(owner, { for_not_following: "filter" });
+    for (const n of [1, 2, 3]) await postStatus(t, await newUser(t, "p"), `n${n} @${owner.username}`);
+    const [a, b, c] = ids((await requests(owner)).body);
+    const body = new URLSearchParams([["id[][]", a!], ["id[][]", b!]]).toString();
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    const res = await t.request("/api/v1/notifications/requests/dismiss", { method: "POST", token: owner.token, headers, body });
+    expect(res.status).toBe(200);
+    expect(ids((await requests(owner)).body)).toEqual([c!]);
   });
 
   test("requests page by id with Link headers", async () => {

@@ -130,6 +130,15 @@ describe("reading and voting", () => {
     expect(await res.json()).toMatchObject({ votes_count: 2, voters_count: 1, own_votes: [0, 2] });
   });
 
+  test("a multiple-choice poll takes later votes for new choices (Mastodon.py test_polls); a choice taken is 422", async () => {
+    const status = await postStatus(t, alice, poll(["four twenty", "sixty-nine", "other"], { multiple: true }));
+    expect((await vote(bob, status.id, ["1"])).body).toMatchObject({ votes_count: 1, voters_count: 1, own_votes: [1] });
+    expect((await vote(bob, status.id, ["0"])).body).toMatchObject({ votes_count: 2, voters_count: 1, own_votes: [1, 0] });
+    const again = await vote(bob, status.id, ["2", "1"]);
+    expect(again).toMatchObject({ status: 422, body: { error: "Validation failed: You have already voted on this poll" } });
+    expect((await get(t, `/api/v1/polls/${status.id}`, bob.token)).body).toMatchObject({ votes_count: 2, own_votes: [1, 0] });
+  });
+
   test("blocked either way: 403 (or 404 when the block hides the status)", async () => {
     const erin = await newUser(t, "erin");
     const status = await postStatus(t, erin, poll(["a", "b"]));

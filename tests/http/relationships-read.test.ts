@@ -1,5 +1,5 @@
-// GET /api/v1/accounts/relationships (every Relationship field, id forms, unknown ids) and
-// POST /api/v1/accounts/:id/note.
+// GET /api/v1/accounts/relationships (every Relationship field, id forms, unknown ids), GET /api/v1/accounts/familiar_followers
+// and POST /api/v1/accounts/:id/note.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp } from "../helpers/clients.ts";
@@ -100,5 +100,22 @@ describe("POST /api/v1/accounts/:id/note", () => {
     expect(res.body).toEqual({ error: "This action is outside the authorized scopes" });
     const accounts = await newUser(t, "wa", "write:accounts");
     expect((await post(t, `/api/v1/accounts/${other.id}/note`, accounts.token, { comment: "x" })).status).toBe(200);
+  });
+});
+
+describe("GET /api/v1/accounts/familiar_followers", () => {
+  test("the accounts you follow that follow each one, in the id[] and the plain id forms", async () => {
+    const [viewer, friend, target] = [await newUser(t, "ff"), await newUser(t, "ff"), await newUser(t, "ff")];
+    await post(t, `/api/v1/accounts/${friend.id}/follow`, viewer.token);
+    await post(t, `/api/v1/accounts/${target.id}/follow`, friend.token);
+    const res = await get(t, `/api/v1/accounts/familiar_followers?id[]=${target.id}&id[]=${friend.id}`, viewer.token);
+    expect(res.status).toBe(200);
+    expect(res.body.map((entry: any) => [entry.id, entry.accounts.map((a: any) => a.id)])).toEqual([[target.id, [friend.id]], [friend.id, []]]);
+    expect((await get(t, `/api/v1/accounts/familiar_followers?id=${target.id}`, viewer.token)).body[0].accounts[0].id).toBe(friend.id);
+  });
+
+  test("masto.js's top-level list (`0=…`) is a hash of odd names, as Rails reads it: an empty answer, not a 422", async () => {
+    const res = await get(t, `/api/v1/accounts/familiar_followers?0=${other.id}`, me.token);
+    expect(res).toMatchObject({ status: 200, body: [] });
   });
 });

@@ -3,7 +3,7 @@
 // status.update stream signal, `update` notifications to those who reblogged, fresh timeline pages.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { uploadImage } from "../helpers/media.ts";
+import { jpeg, uploadImage } from "../helpers/media.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 
@@ -156,6 +156,25 @@ describe("polls and attachments", () => {
     expect((await put(alice, status.id, { status: "theft", media_ids: [bobs.id] })).status).toBe(422);
     const tooLong = [{ id: second.id, description: "x".repeat(20_000) }];
     expect((await put(alice, status.id, { status: "long", media_attributes: tooLong })).status).toBe(422);
+  });
+
+  test("a thumbnail in media_attributes (Mastodon.py's data: URI) gives a new preview_url; a bad one changes nothing", async () => {
+    const media = await uploadImage(t, alice.token, "before");
+    const status = await postStatus(t, alice, { status: "thumbnailed", media_ids: [media.id] });
+    const before = status.media_attachments[0].preview_url as string;
+    const thumbnail = `data:image/jpeg;base64,${Buffer.from(await jpeg(40, 30)).toString("base64")}`;
+    const attributes = [{ id: media.id, description: "after", focus: "0.2,-0.1", thumbnail }];
+    const res = await put(alice, status.id, { status: "thumbnailed anew", media_ids: [media.id], media_attributes: attributes });
+    expect(res.status).toBe(200);
+    const [edited] = res.body.media_attachments;
+    expect(edited).toMatchObject({ id: media.id, description: "after", meta: { focus: { x: 0.2, y: -0.1 } } });
+    expect(edited.preview_url).not.toBe(before);
+    expect((await t.request(new URL(edited.preview_url).pathname)).status).toBe(200);
+    for (const bad of ["data:image/jpeg;base64,", "not a data uri", `data:image/jpeg;base64,${btoa("no picture")}`]) {
+      const refused = await put(alice, status.id, { status: "bad", media_attributes: [{ id: media.id, thumbnail: bad }] });
+      expect(refused.status).toBe(422);
+    }
+    expect((await get(t, `/api/v1/statuses/${status.id}`)).body.media_attachments[0].preview_url).toBe(edited.preview_url);
   });
 });
 

@@ -1,7 +1,7 @@
 // Media attachments on statuses, through HTTP: media_ids[] on POST /api/v1/statuses, the attachments in
 // every place a status is rendered (in the author's order, with every MediaAttachment key), only_media
-// filters, privacy, redraft (DELETE keeps the media), DELETE with delete_media=true, and the day-long wait
-// of an unattached upload (the domain function called with a later `now`, and the delayed job it enqueues).
+// filters, privacy, redraft (DELETE keeps the media), DELETE with delete_media=true (query or body), and the
+// day-long wait of an unattached upload (the domain function called with a later `now`, and the delayed job it enqueues).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { expireUnattached, UNATTACHED_TTL_MS } from "../../src/domain/media/cleanup.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
@@ -298,6 +298,16 @@ describe("deleting a status", () => {
     }
     const reuse = await post(t, "/api/v1/statuses", alice.token, { status: "try", media_ids: [media[0]!.id] });
     expect(reuse.status).toBe(422);
+  });
+
+  test("delete_media in a form body (Mastodon.py) is read as in the query", async () => {
+    const media = await upload(alice, "form-deleted");
+    const status = await postStatus(t, alice, { status: "gone by form", media_ids: [media.id] });
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    const res = await t.request(`/api/v1/statuses/${status.id}`, { method: "DELETE", token: alice.token, headers, body: "delete_media=1" });
+    expect(res.status).toBe(200);
+    await eventually(() => !getMedia(t.deps.store, storedId(media.id)), { what: "the media to be removed" });
+    expect((await post(t, "/api/v1/statuses", alice.token, { status: "try", media_ids: [media.id] })).status).toBe(422);
   });
 });
 

@@ -1,5 +1,6 @@
 // Trends: tags, statuses and links computed by the refresh job from recent public activity, listed once staff
-// approve them (or with auto-approval on), re-checked at read time, offset-paged; the admin review routes.
+// approve them (or with auto-approval on), re-checked at read time, offset-paged; the admin review routes,
+// link publishers (sites) included.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { suspendAccount } from "../helpers/moderation.ts";
@@ -164,6 +165,30 @@ describe("admin review", () => {
     expect((await post(t, "/api/v1/admin/trends/tags/nosuchtag/approve", staff.token)).status).toBe(404);
     expect((await post(t, "/api/v1/admin/trends/statuses/123/approve", staff.token)).status).toBe(404);
     expect((await post(t, "/api/v1/admin/trends/links/abc/reject", staff.token)).status).toBe(404);
+    expect((await post(t, "/api/v1/admin/trends/links/publishers/nowhere.example/approve", staff.token)).status).toBe(404);
+    expect((await get(t, "/api/v1/admin/trends/links/publishers", user.token)).status).toBe(403);
+  });
+
+  test("link publishers: a site's review decides its links that have none of their own", async () => {
+    await scene("autumn");
+    const autumn = `${base}/news-autumn`;
+    const publishers = await get(t, "/api/v1/admin/trends/links/publishers", staff.token);
+    expect(publishers.status).toBe(200);
+    expect(publishers.body).toEqual([
+      { id: "127.0.0.1", domain: "127.0.0.1", trendable: false, reviewed_at: null, requested_review_at: null, requires_review: true },
+    ]);
+    const trendingUrls = async () => ((await get(t, "/api/v1/trends/links")).body as { url: string }[]).map((l) => l.url);
+    expect(await trendingUrls()).not.toContain(autumn);
+    const approved = await post(t, "/api/v1/admin/trends/links/publishers/127.0.0.1/approve", staff.token);
+    expect(approved.body).toMatchObject({ domain: "127.0.0.1", trendable: true, requires_review: false });
+    expect(typeof approved.body.reviewed_at).toBe("string");
+    expect(await trendingUrls()).toContain(autumn);
+    const candidate = ((await get(t, "/api/v1/admin/trends/links", staff.token)).body as any[]).find((l) => l.url === autumn);
+    expect(candidate.requires_review).toBe(false);
+    // A link's own review wins over its site's.
+    await post(t, `/api/v1/admin/trends/links/${candidate.id}/reject`, staff.token);
+    expect(await trendingUrls()).not.toContain(autumn);
+    expect((await post(t, "/api/v1/admin/trends/links/publishers/127.0.0.1/reject", staff.token)).body.trendable).toBe(false);
   });
 });
 

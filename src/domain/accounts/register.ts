@@ -11,6 +11,8 @@ import { checkNewAccount, insertLocalAccount, prepareLocalAccount, type Prepared
 import { Problems, charLength, tooLong } from "./validation.ts";
 import { normaliseEmail } from "./email.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
+import { canonicalEmailBlocked } from "../admin/canonical-email-blocks.ts";
+import { ipBlockSeverityFor } from "../admin/ip-blocks.ts";
 import { requestConfirmationMail } from "../auth/confirmation.ts";
 
 export interface RegistrationInput {
@@ -47,6 +49,9 @@ export async function signUp<T>(
 ): Promise<T> {
   const mode = registrationMode(deps);
   if (mode === "closed") throw new Forbidden("Forbidden");
+  // IP blocks (domain/admin/ip-blocks.ts): refused as Mastodon's check_enabled_registrations does, or held.
+  const ipSeverity = ipBlockSeverityFor(deps.store, origin.clientIp);
+  if (ipSeverity === "sign_up_block" || ipSeverity === "no_access") throw new Forbidden();
 
   const candidate = {
     username: input.username ?? "",
@@ -54,7 +59,7 @@ export async function signUp<T>(
     password: input.password ?? "",
     locale: input.locale || "en",
     reason: input.reason?.trim() || null,
-    approved: mode === "open",
+    approved: mode === "open" && ipSeverity !== "sign_up_requires_approval",
     // With confirmation required, sign-ups stay unconfirmed until the mailed link is opened (domain/auth).
     confirmed: !deps.config.requireEmailConfirmation,
     createdByAppId: origin.appId,
@@ -64,6 +69,10 @@ export async function signUp<T>(
   // E-mail domain blocks (domain/admin): refused, or held for approval.
   const verdict = problems.has("email") ? "allowed" : await emailSignUpVerdict(deps, normaliseEmail(candidate.email));
   if (verdict === "blocked") problems.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+  // A canonical e-mail block answers as Mastodon's validator does, without saying the address is blocked.
+  else if (!problems.has("email") && canonicalEmailBlocked(deps.store, candidate.email)) {
+    problems.add("email", "ERR_TAKEN", "has already been taken");
+  }
   if (verdict === "approval") candidate.approved = false;
   if (!ACCEPTED.has(input.agreement)) problems.add("agreement", "ERR_ACCEPTED", "must be accepted");
   if (input.locale && !LOCALE_PATTERN.test(input.locale)) problems.add("locale", "ERR_INCLUSION", "is not included in the list");

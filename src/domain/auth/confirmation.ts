@@ -1,6 +1,7 @@
 // E-mail confirmation (docs/web.md): a sign-up that needs it, or a resend, records `user.confirmation_requested`;
 // its subscriber (mail.confirmation, network lane) issues a one-time token and mails the link; opening the link
 // confirms the user. Resends never tell whether an address is known.
+import { canonicalEmailBlocked } from "../admin/canonical-email-blocks.ts";
 import type { Deps } from "../../deps.ts";
 import { Forbidden } from "../../lib/errors.ts";
 import { sendMail } from "../../mail/mailer.ts";
@@ -76,13 +77,17 @@ export async function resendConfirmation(deps: Deps, rawEmail: string): Promise<
 export async function resendConfirmationForApp(deps: Deps, viewer: Viewer, rawEmail: string | undefined): Promise<void> {
   const user = viewer.user;
   if (!user || user.createdByAppId !== viewer.app.id) throw new Forbidden("This method is only available to the application the user originally signed-up with");
-  if (user.confirmedAt !== null) throw new Forbidden("This method is only available while the e-mail is awaiting confirmation");
   const email = rawEmail === undefined ? user.email : normaliseEmail(rawEmail);
+  // Where Mastodon would still be waiting for the link (it always mails one after an app's sign-up), an
+  // instance that confirms sign-ups at once has nothing to send: the same address is a no-op, not a refusal
+  // (Mastodon.py signs up and resends at once). A new address still needs an unconfirmed user.
+  if (user.confirmedAt !== null && !deps.config.requireEmailConfirmation && email === user.email) return;
+  if (user.confirmedAt !== null) throw new Forbidden("This method is only available while the e-mail is awaiting confirmation");
   if (email !== user.email) {
     const problems = new Problems();
     if (!email) problems.add("email", "ERR_BLANK", "can't be blank");
     else if (!isValidEmail(email)) problems.add("email", "ERR_INVALID", "is invalid");
-    else if (findUserByEmail(deps.store, email)) problems.add("email", "ERR_TAKEN", "has already been taken");
+    else if (findUserByEmail(deps.store, email) || canonicalEmailBlocked(deps.store, email)) problems.add("email", "ERR_TAKEN", "has already been taken");
     else if ((await emailSignUpVerdict(deps, email)) === "blocked") problems.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
     problems.throwIfAny();
   }

@@ -65,13 +65,16 @@ function ownConversation(store: Store, viewerId: string, rawId: string): Convers
   return record;
 }
 
-/** POST /api/v1/conversations/:id/read: the conversation as it is then (one, since it has a status to show). */
-export async function markConversationRead(deps: Deps, viewerId: string, rawId: string): Promise<LoadedConversations> {
+/**
+ * POST /api/v1/conversations/:id/read (unread = false) and /unread (unread = true, Mastodon 4.6): the
+ * conversation as it is then (one, since it has a status to show).
+ */
+export async function markConversationRead(deps: Deps, viewerId: string, rawId: string, unread = false): Promise<LoadedConversations> {
   const record = await deps.store.write(() => {
     const current = ownConversation(deps.store, viewerId, rawId);
-    const read = { ...current, unread: false };
-    if (current.unread) putConversation(deps.store, read);
-    return read;
+    const marked = { ...current, unread };
+    if (current.unread !== unread) putConversation(deps.store, marked);
+    return marked;
   });
   return loadConversations(deps, viewerId, [record]);
 }

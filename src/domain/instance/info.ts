@@ -1,5 +1,6 @@
 // The facts behind /api/v1/instance, /api/v2/instance and nodeinfo: user statistics, known peers, the
 // contact account and the operator's description. See docs/instance.md for what is counted.
+import { feedAccessOf, type FeedAccess, type FeedKind } from "./feed-access.ts";
 import type { Deps } from "../../deps.ts";
 import type { RegistrationMode } from "../../config.ts";
 import { log } from "../../lib/log.ts";
@@ -112,6 +113,8 @@ export interface InstanceFacts {
   languages: string[];
   vapidPublicKey: string;
   thumbnailBlurhash: string | null;
+  /** Who may read the live (public) and topic (hashtag) feeds: feed-access.ts */
+  feedAccess: Record<FeedKind, { local: FeedAccess; remote: FeedAccess }>;
 }
 
 export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
@@ -129,6 +132,7 @@ export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
     languages: SERVER_LANGUAGES,
     vapidPublicKey: appVapidKey(deps.store),
     thumbnailBlurhash: blurhash,
+    feedAccess: { live: feedAccessOf(deps, "live"), topic: feedAccessOf(deps, "topic") },
   };
 }
 

@@ -35,14 +35,31 @@ export function parseFocus(raw: string | undefined): Focus | null {
 
 export type PreparedThumbnail = Preview;
 
-/** A custom thumbnail, checked and shrunk; undefined or "" (an empty form field) mean none. */
+/** `data:image/png;base64,…`, as Mastodon.py sends a thumbnail in media_attributes (Paperclip reads these). */
+const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+;base64,([A-Za-z0-9+/=\s]*)$/;
+
+const tooLarge = () =>
+  new Unprocessable(`Validation failed: Thumbnail file size must be less than ${Math.round(MEDIA_LIMITS.imageSizeLimit / 1024 / 1024)} MB`);
+
+async function thumbnailBytes(upload: unknown): Promise<Uint8Array> {
+  const invalid = new Unprocessable("Validation failed: Thumbnail content type is invalid");
+  if (typeof upload === "string") {
+    const base64 = DATA_URI.exec(upload)?.[1];
+    if (!base64) throw invalid;
+    const bytes = new Uint8Array(Buffer.from(base64, "base64"));
+    if (bytes.length === 0) throw invalid;
+    if (bytes.length > MEDIA_LIMITS.imageSizeLimit) throw tooLarge();
+    return bytes;
+  }
+  if (!(upload instanceof UploadedFile) || upload.size === 0) throw invalid;
+  if (upload.size > MEDIA_LIMITS.imageSizeLimit) throw tooLarge();
+  return upload.bytes();
+}
+
+/** A custom thumbnail (an uploaded file or a data: URI), checked and shrunk; undefined or "" (an empty form field) mean none. */
 export async function prepareThumbnail(upload: unknown): Promise<PreparedThumbnail | null> {
   if (upload === undefined || upload === "") return null;
-  if (!(upload instanceof UploadedFile) || upload.size === 0) throw new Unprocessable("Validation failed: Thumbnail content type is invalid");
-  if (upload.size > MEDIA_LIMITS.imageSizeLimit) {
-    throw new Unprocessable(`Validation failed: Thumbnail file size must be less than ${Math.round(MEDIA_LIMITS.imageSizeLimit / 1024 / 1024)} MB`);
-  }
-  const bytes = await upload.bytes();
+  const bytes = await thumbnailBytes(upload);
   try {
     await inspectUploadedImage(bytes);
     return await makePreviewInTurn(bytes);

@@ -1,5 +1,6 @@
-// POST /api/v1/polls/:id/votes: one vote per account and poll, counted in the write that stores it, so
-// concurrent votes never lose a count (LMDB serialises writes; the poll is re-read inside the write).
+// POST /api/v1/polls/:id/votes: one vote per account on a single-choice poll, new choices only on a multiple-
+// choice one, counted in the write that stores them, so concurrent votes never lose a count (LMDB serialises
+// writes; the poll is re-read inside the write).
 import type { Deps } from "../../deps.ts";
 import { NotPermitted, Unprocessable } from "../../lib/errors.ts";
 import { getPoll, getPollVote, putPoll, putPollVote } from "../../store/polls.ts";
@@ -39,10 +40,16 @@ export async function voteOnPoll(deps: Deps, viewer: UserViewer, rawId: string, 
     if (!current || !sameOptions) throw new Unprocessable("Validation failed: Choice is not a valid option");
     const now = Date.now();
     if (pollExpired(current, now)) throw new Unprocessable("Validation failed: The poll has already ended");
-    if (getPollVote(store, status.id, voterId)) throw new Unprocessable("Validation failed: You have already voted on this poll");
-    putPollVote(store, status.id, voterId, { choices, at: now });
+    // As Mastodon's VoteValidator: one vote on a single-choice poll; on a multiple-choice one, more votes later
+    // for choices not yet taken (the voter is counted once).
+    const previous = getPollVote(store, status.id, voterId);
+    if (previous && (!current.multiple || choices.some((c) => previous.choices.includes(c)))) {
+      throw new Unprocessable("Validation failed: You have already voted on this poll");
+    }
+    putPollVote(store, status.id, voterId, { choices: [...(previous?.choices ?? []), ...choices], at: now });
     const optionVotes = current.optionVotes.map((count, i) => (choices.includes(i) ? count + 1 : count));
-    const updated = scheduleResults(deps, status, { ...current, optionVotes, votesCount: current.votesCount + choices.length, votersCount: current.votersCount + 1 }, now);
+    const votersCount = current.votersCount + (previous ? 0 : 1);
+    const updated = scheduleResults(deps, status, { ...current, optionVotes, votesCount: current.votesCount + choices.length, votersCount }, now);
     putPoll(store, updated);
     // A vote on another server's poll goes to its author (federation/poll-votes-out.ts).
     recordEvent(deps, "poll.voted", { statusId: status.id, accountId: voterId, choices }, "local", now);

@@ -6,7 +6,7 @@ import type { RuleRecord } from "../../store/rules.ts";
 import { instanceDescription } from "../instance/info.ts";
 import { registrationMode } from "../instance/registrations.ts";
 import { instanceRules } from "../instance/rules.ts";
-import { timelinePreview } from "../instance/timeline-preview.ts";
+import { feedAccess } from "../instance/feed-access.ts";
 import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
 import { publicTimeline } from "../timelines/read.ts";
 
@@ -17,12 +17,12 @@ export interface FrontPage {
   description: string;
   rules: RuleRecord[];
   registrations: RegistrationMode;
-  /** null when the timeline preview is off. */
+  /** null when visitors may not read the local live feed (feed-access.ts). */
   recent: LoadedStatuses | null;
 }
 
 export function frontPage(deps: Deps): FrontPage {
-  const recent = timelinePreview(deps)
+  const recent = feedAccess(deps, "local_live_feed_access") === "public"
     ? loadStatuses(deps, null, publicTimeline(deps.store, null, { origin: "local", onlyMedia: false }, { limit: FRONT_PAGE_POSTS }))
     : null;
   return { description: instanceDescription(deps).text, rules: instanceRules(deps), registrations: registrationMode(deps), recent };

@@ -1,6 +1,7 @@
-// What the quoted author does with quotes of their status (Mastodon 4.5's Api::V1::Statuses::QuotesController
-// and InteractionPoliciesController): list them, revoke one, change who may quote. Each needs the status to be
-// visible (404) and the viewer's own (403, as StatusPolicy#list_quotes?, QuotePolicy#revoke? and #update? say).
+// Quotes of a status (Mastodon 4.6's Api::V1::Statuses::QuotesController and InteractionPoliciesController):
+// anyone who may see the status lists its accepted quotes; its author revokes one or changes who may quote.
+// Each needs the status to be visible (404); revoking and the policy need it to be the viewer's own (403, as
+// QuotePolicy#revoke? and StatusPolicy#update? say).
 import type { Deps } from "../../deps.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
@@ -23,10 +24,17 @@ function ownStatus(store: Store, viewerId: string, rawId: string): StatusRecord 
   return status;
 }
 
-/** GET /api/v1/statuses/:id/quotes: the accepted quotes the viewer may see, newest quote first; as on Mastodon,
- * not those by accounts the viewer blocks or mutes. */
+/** The status behind `rawId` as the viewer may see it (a reblog stands for what it wraps): 404 unseen. */
+function seenStatus(store: Store, viewerId: string, rawId: string): StatusRecord {
+  const status = visibleStatus(store, viewerId, rawId);
+  const wrapped = status.reblogOfId ? getStatus(store, status.reblogOfId) : undefined;
+  return wrapped && canSeeStatus(store, viewerId, wrapped) ? wrapped : status;
+}
+
+/** GET /api/v1/statuses/:id/quotes: for anyone who may see the status (Mastodon 4.6 asks no more), the accepted
+ * quotes the viewer may see, newest quote first; as on Mastodon, not those by accounts the viewer blocks or mutes. */
 export function quotesOf(store: Store, viewerId: string, rawId: string, page: PageQuery): StatusRecord[] {
-  const quoted = ownStatus(store, viewerId, rawId);
+  const quoted = seenStatus(store, viewerId, rawId);
   const rows = pageQuoteRows(store, quoted.id, page, (row) => {
     const quoting = getStatus(store, row.statusId);
     return !!quoting && quoting.quote?.statusId === quoted.id && canSeeStatus(store, viewerId, quoting) && !hiddenByViewer(store, viewerId, quoting);

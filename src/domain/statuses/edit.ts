@@ -27,11 +27,14 @@ import { visibleStatus } from "./read.ts";
 import { setQuotePolicy } from "../quotes/manage.ts";
 import { withQuoteFieldsOf } from "../quotes/policy.ts";
 import { withQuoteFallback } from "../quotes/attach.ts";
+import { discardEditThumbnails, discardReplacedThumbnails, type NewThumbnail, prepareEditThumbnails } from "./edit-thumbnails.ts";
 
 export interface MediaAttributesInput {
   id: string;
   description?: string;
   focus?: string;
+  /** A new thumbnail: an uploaded file or a data: URI (edit-thumbnails.ts). */
+  thumbnail?: unknown;
 }
 
 /** What the client sent; a field left out keeps its value, except the poll, which an edit without one removes. */
@@ -69,14 +72,16 @@ function resolveMedia(store: Store, status: StatusRecord, rawIds: readonly strin
 }
 
 /** The attachments with the descriptions and focal points asked for (ids not on the status are ignored, as on Mastodon). */
-function withAttributes(media: MediaRecord[], attributes: readonly MediaAttributesInput[]): MediaRecord[] {
+function withAttributes(media: MediaRecord[], attributes: readonly MediaAttributesInput[], thumbnails: Map<string, NewThumbnail>): MediaRecord[] {
   return media.map((record) => {
     const asked = attributes.find((a) => normaliseId(a.id) === record.id);
     if (!asked) return record;
+    const thumbnail = thumbnails.get(record.id);
     return {
       ...record,
       description: asked.description === undefined ? record.description : checkDescription(asked.description),
       focus: asked.focus === undefined ? record.focus : parseFocus(asked.focus),
+      ...(thumbnail && { thumbnailUrl: thumbnail.url, blurhash: thumbnail.blurhash }),
     };
   });
 }
@@ -100,7 +105,8 @@ export function statusVersion(status: StatusRecord, media: MediaRecord[], poll: 
 }
 
 const sameAttributes = (a: MediaRecord, b: MediaRecord | undefined) =>
-  !!b && a.id === b.id && a.description === b.description && a.focus?.x === b.focus?.x && a.focus?.y === b.focus?.y;
+  !!b && a.id === b.id && a.description === b.description && a.focus?.x === b.focus?.x && a.focus?.y === b.focus?.y &&
+  a.thumbnailUrl === b.thumbnailUrl;
 
 const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -126,14 +132,28 @@ function pollUnchanged(before: PollRecord | null, draft: PollDraft | null): bool
 }
 
 export async function editStatus(deps: Deps, viewer: UserViewer, rawId: string, input: EditInput): Promise<StatusRecord> {
+  const status = visibleStatus(deps.store, viewer.account.id, rawId);
+  if (status.accountId !== viewer.account.id || status.reblogOfId) throw new NotPermitted();
+  const mediaBefore = status.mediaIds.flatMap((id) => getMedia(deps.store, id) ?? []);
+  const resolved = resolveMedia(deps.store, status, input.mediaIds);
+  const thumbnails = await prepareEditThumbnails(deps, resolved, input.mediaAttributes ?? []);
+  try {
+    const saved = await applyEdit(deps, viewer, rawId, input, withAttributes(resolved, input.mediaAttributes ?? [], thumbnails));
+    await discardReplacedThumbnails(deps, mediaBefore, thumbnails);
+    return saved;
+  } catch (error) {
+    await discardEditThumbnails(deps, thumbnails);
+    throw error;
+  }
+}
+
+async function applyEdit(deps: Deps, viewer: UserViewer, rawId: string, input: EditInput, media: MediaRecord[]): Promise<StatusRecord> {
   const { store } = deps;
   const author = viewer.account;
   const status = visibleStatus(store, author.id, rawId);
-  if (status.accountId !== author.id || status.reblogOfId) throw new NotPermitted();
   const pollBefore = status.hasPoll ? (getPoll(store, status.id) ?? null) : null;
   const poll = input.poll === undefined ? null : pollDraft(input.poll);
   const mediaBefore = status.mediaIds.flatMap((id) => getMedia(store, id) ?? []);
-  const media = withAttributes(resolveMedia(store, status, input.mediaIds), input.mediaAttributes ?? []);
   if (poll && media.length > 0) throw new Unprocessable("Validation failed: A post cannot have both a poll and media attachments");
   const spoiler = input.spoilerText ?? status.spoilerText;
   // A quote may go without text (domain/quotes).

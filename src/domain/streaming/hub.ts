@@ -3,12 +3,15 @@
 // same functions the REST timelines use. Payloads are rendered once per signal, by the transport's renderer.
 import { publicId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
+import { getUser } from "../../store/accounts.ts";
 import { getList } from "../../store/lists.ts";
 import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { homeHas, listFeedHas } from "../../store/timelines.ts";
 import { viewerFromToken } from "../auth/viewer.ts";
-import { homeShows, listShows, publicShows, tagShows, TimelineViewer } from "../timelines/policy.ts";
+import { homeShows, listShows, publicShows, tagShows, TimelineViewer, type Origin } from "../timelines/policy.ts";
+import { readableOrigin, type FeedKind } from "../instance/feed-access.ts";
+import type { Config } from "../../config.ts";
 import { channelKey, mayReadNotifications, mediaOnly, originOf, streamLabel, type Channel, type StreamViewer } from "./channels.ts";
 import type { AnnouncementReactionSignal, AnnouncementSignal, DeleteSignal, StreamSignal } from "./signals.ts";
 import type { FilterContext } from "../../store/filters.ts";
@@ -72,7 +75,15 @@ export class StreamHub {
   constructor(
     private readonly store: Store,
     private readonly renderer: Renderer,
+    /** The feed access settings' default (domain/instance/feed-access.ts) */
+    private readonly config: Config,
   ) {}
+
+  /** What a public or hashtag stream shows its subscriber under the feed access settings; null: nothing. */
+  private readableOriginOf(sub: Subscription, kind: FeedKind): Origin | null {
+    const role = getUser(this.store, sub.client.viewer.accountId)?.role ?? null;
+    return readableOrigin({ store: this.store, config: this.config }, kind, originOf(sub.channel), { signedIn: true, role });
+  }
 
   connect(client: StreamClient): void {
     if (!this.clients.has(client)) this.clients.set(client, new Map());
@@ -233,12 +244,16 @@ export class StreamHub {
     }
     if (!broadcast) return;
     for (const sub of this.publicSubs) {
-      const filter = { origin: originOf(sub.channel), onlyMedia: mediaOnly(sub.channel) };
+      const origin = this.readableOriginOf(sub, "live");
+      if (!origin) continue;
+      const filter = { origin, onlyMedia: mediaOnly(sub.channel) };
       deliver(sub, (viewer) => publicShows(viewer, status, filter), "public", false);
     }
     for (const tag of new Set(status.tags)) {
       for (const sub of this.byTag.get(tag) ?? []) {
-        const filter = { origin: originOf(sub.channel), onlyMedia: false, anyOf: [tag], allOf: [], noneOf: [] };
+        const origin = this.readableOriginOf(sub, "topic");
+        if (!origin) continue;
+        const filter = { origin, onlyMedia: false, anyOf: [tag], allOf: [], noneOf: [] };
         deliver(sub, (viewer) => tagShows(viewer, status, filter), "public", false);
       }
     }

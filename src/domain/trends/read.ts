@@ -9,7 +9,7 @@ import type { StatusRecord } from "../../store/records.ts";
 import { getMute, isBlocking } from "../../store/relationships.ts";
 import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { autoApprove, getReview, getTrendList, type LinkTrend, type TrendKind } from "../../store/trends.ts";
+import { autoApprove, getPublisherReview, getReview, getTrendList, type LinkTrend, type TrendKind } from "../../store/trends.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { loadTag, type LoadedTag } from "../tags/follow.ts";
 import { trendable } from "./compute.ts";
@@ -24,10 +24,27 @@ export interface OffsetPage {
   limit: number;
 }
 
-/** Shown to the public: approved, or not yet reviewed while auto-approval is on. */
-export function listed(store: Store, kind: TrendKind, key: string): boolean {
-  const review = getReview(store, kind, key);
+/** The site a link belongs to (Mastodon's PreviewCardProvider domain): its host, lower case; null if none. */
+export function publisherOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Shown to the public: approved, or not yet reviewed while auto-approval is on. A link without a review of its
+ * own follows its publisher's review, as Mastodon's PreviewCard#trendable? follows its provider's.
+ */
+export function listed(store: Store, kind: TrendKind, key: string, url?: string): boolean {
+  const review = getReview(store, kind, key) ?? (url ? reviewOfPublisher(store, url) : undefined);
   return review === "approved" || (review === undefined && autoApprove(store));
+}
+
+function reviewOfPublisher(store: Store, url: string) {
+  const domain = publisherOf(url);
+  return domain ? getPublisherReview(store, domain)?.review : undefined;
 }
 
 const slice = <T>(items: T[], page: OffsetPage) => items.slice(page.offset, page.offset + page.limit);
@@ -67,7 +84,7 @@ export function linksOf(store: Store, items: readonly LinkTrend[]): LoadedLink[]
 }
 
 export function trendingLinks(deps: Deps, page: OffsetPage): LoadedLink[] {
-  const items = getTrendList(deps.store, "links").items.filter((l) => listed(deps.store, "links", l.id));
+  const items = getTrendList(deps.store, "links").items.filter((l) => listed(deps.store, "links", l.id, l.url));
   return slice(linksOf(deps.store, items), page);
 }
 
@@ -80,7 +97,7 @@ export const LINK_TIMELINE_LIMIT = 20;
  */
 export function linkTimeline(deps: Deps, viewerId: string | null, url: string, query: PageQuery): StatusRecord[] {
   const link = getTrendList(deps.store, "links").items.find((l) => l.url === url);
-  if (!link || !listed(deps.store, "links", link.id)) throw new NotFound();
+  if (!link || !listed(deps.store, "links", link.id, link.url)) throw new NotFound();
   const { maxId, sinceId, minId } = query;
   // Lists computed before links kept their statuses know the newest one only.
   const ids = (link.statusIds ?? [link.statusId]).filter((id) => (!maxId || id < maxId) && (!sinceId || id > sinceId) && (!minId || id > minId));

@@ -7,6 +7,7 @@ import { adminDomainBlockPages } from "./domain-blocks.ts";
 import { adminEmailDomainBlockPages } from "./email-domain-blocks.ts";
 import { adminHomePage } from "./home.ts";
 import { adminRegistrationPages } from "./registrations.ts";
+import { adminFeedAccessPages } from "./feed-access.ts";
 import { adminReportPages } from "./reports.ts";
 import { adminRulePages } from "./rules.ts";
 import { adminSignUpPages } from "./sign-ups.ts";
@@ -21,4 +22,5 @@ export const adminPages = (deps: Deps) =>
     .use(adminEmailDomainBlockPages(deps))
     .use(adminRulePages(deps))
     .use(adminRegistrationPages(deps))
+    .use(adminFeedAccessPages(deps))
     .use(adminAnnouncementPages(deps));

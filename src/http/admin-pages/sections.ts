@@ -18,6 +18,7 @@ export const SECTIONS = {
   emailDomainBlocks: { path: "/admin/email-domain-blocks", title: "E-mail domain blocks", permissions: ["manage_blocks"] },
   rules: { path: "/admin/rules", title: "Server rules", permissions: ["manage_rules"] },
   registrations: { path: "/admin/registrations", title: "Registrations", permissions: ["manage_settings"] },
+  feedAccess: { path: "/admin/feed-access", title: "Feed access", permissions: ["manage_settings"] },
   announcements: { path: "/admin/announcements", title: "Announcements", permissions: ["manage_announcements"] },
 } as const satisfies Record<string, AdminSection>;
 

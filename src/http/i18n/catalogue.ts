@@ -87,6 +87,12 @@ export const DESCRIPTIONS: Record<string, Translations> = {
     es: "es demasiado largo (%{count} caracteres máximo)",
     ja: "は%{count}文字以内で入力してください",
   },
+  "character limit of %{count} exceeded": {
+    de: "Zeichenlimit von %{count} überschritten",
+    fr: "limite de %{count} caractères dépassée",
+    es: "límite de %{count} caracteres superado",
+    ja: "の上限%{count}文字を超えています",
+  },
   "is too short (minimum is %{count} characters)": {
     de: "ist zu kurz (weniger als %{count} Zeichen)",
     fr: "est trop court (au moins %{count} caractères)",

@@ -19,6 +19,7 @@ import { BadRequest } from "../../lib/errors.ts";
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from "../../lib/json-shape.ts";
 import { cleanText } from "../../lib/text.ts";
 import { removeUploadedFiles, UploadedFile } from "../../lib/uploaded-file.ts";
+import { noteBodyLang } from "../i18n/locale.ts";
 import { beforeBodyHooks } from "./before-body.ts";
 import { bodyLimitOf, checkRequestHead, readBody } from "./body-limits.ts";
 import { readMultipart } from "./multipart.ts";
@@ -62,6 +63,11 @@ function assign(bag: Bag, path: string[], value: Value): void {
       if (!Array.isArray(node)) return;
       if (last) {
         node.push(value);
+        return;
+      }
+      // `a[][]`: each value in an array of its own, as Rack reads it (Mastodon.py sends `id[][]` for id lists).
+      if (path[i + 1] === "" && i + 2 === path.length) {
+        node.push([value]);
         return;
       }
       // `a[][b]`: start a new element when the current one already has `b` (Rails semantics).
@@ -110,7 +116,10 @@ export function nestEntries(entries: Iterable<[string, string | UploadedFile]>):
     if (++count > MAX_PARAMS) throw new BadRequest("Too many parameters");
     assign(bag, parseKey(key), typeof value === "string" ? cleanText(value) : value);
   }
-  return indexedToArrays(bag) as Bag;
+  // The top level stays a hash whatever its names, as Rails' params do: masto.js sends an id list as `0=…&1=…`.
+  const out = emptyBag();
+  for (const k of Object.keys(bag)) out[k] = indexedToArrays(bag[k]!);
+  return out;
 }
 
 /** JSON bodies get the same scalar conventions, name rules and limits as forms. */
@@ -259,6 +268,7 @@ export const paramsPlugin = (config: BodyLimits) => {
       const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
       ctx.query = undeclaredDropped(schemas?.query, parseQuery(ctx.request.url)) as any;
       const body = ctx.body === undefined || ctx.body === null ? emptyBag() : (ctx.body as Bag);
+      noteBodyLang(ctx.request, body.lang);
       ctx.body = undeclaredDropped(schemas?.body, body) as any;
     })
     .onAfterResponse({ as: "global" }, (ctx) => {

@@ -52,7 +52,7 @@ function renderer(deps: AppDeps): Renderer {
 export function streamHub(deps: AppDeps): StreamHub {
   let hub = hubs.get(deps);
   if (!hub) {
-    const created = new StreamHub(deps.store, renderer(deps));
+    const created = new StreamHub(deps.store, renderer(deps), deps.config);
     deps.jobs.onEvent((event) => {
       if (!isStreamSignal(event)) return;
       // A signal follows its sender's commit, maybe from a worker thread: this thread's read snapshot may still

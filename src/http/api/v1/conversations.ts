@@ -1,5 +1,6 @@
 // Conversations: GET /api/v1/conversations (paged by last status), DELETE /api/v1/conversations/:id (gone for
-// you only), POST /api/v1/conversations/:id/read. Only your own conversations exist for you: any other id is 404.
+// you only), POST /api/v1/conversations/:id/read and /unread. Only your own conversations exist for you: any
+// other id is 404.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { conversationsPage, markConversationRead, removeViewerConversation } from "../../../domain/conversations/read.ts";
@@ -49,18 +50,22 @@ export const conversationRoutes = (deps: Deps) =>
         detail: { summary: "Remove a conversation from your list (the others keep theirs)", tags: ["conversations"] },
       },
     )
-    .post(
-      "/api/v1/conversations/:id/read",
-      async ({ viewer, params }) => {
-        const [conversation] = presentConversations(deps.config, await markConversationRead(deps, viewer.account.id, params.id));
-        // Gone between the write and the read (its last status deleted meanwhile).
-        if (!conversation) throw new NotFound();
-        return conversation;
-      },
-      {
-        auth: ["write:conversations"],
-        params: IdParams,
-        response: { 200: ConversationSchema, ...errors },
-        detail: { summary: "Mark a conversation read", tags: ["conversations"] },
-      },
-    );
+    .post("/api/v1/conversations/:id/read", ({ viewer, params }) => marked(deps, viewer.account.id, params.id, false), {
+      auth: ["write:conversations"],
+      params: IdParams,
+      response: { 200: ConversationSchema, ...errors },
+      detail: { summary: "Mark a conversation read", tags: ["conversations"] },
+    })
+    .post("/api/v1/conversations/:id/unread", ({ viewer, params }) => marked(deps, viewer.account.id, params.id, true), {
+      auth: ["write:conversations"],
+      params: IdParams,
+      response: { 200: ConversationSchema, ...errors },
+      detail: { summary: "Mark a conversation unread again (Mastodon 4.6)", tags: ["conversations"] },
+    });
+
+async function marked(deps: Deps, viewerId: string, id: string, unread: boolean) {
+  const [conversation] = presentConversations(deps.config, await markConversationRead(deps, viewerId, id, unread));
+  // Gone between the write and the read (its last status deleted meanwhile).
+  if (!conversation) throw new NotFound();
+  return conversation;
+}

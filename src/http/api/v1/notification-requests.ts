@@ -22,12 +22,17 @@ const READ = ["read:notifications"];
 const WRITE = ["write:notifications"];
 const oneErrors = { ...authErrors, 404: ErrorBody };
 const IdParams = t.Object({ id: t.String({ maxLength: 30, description: "Notification request id" }) });
+const RequestId = t.String({ maxLength: 30 });
 const IdsBody = t.Object({
-  id: t.Union([t.String({ maxLength: 30 }), t.Array(t.String({ maxLength: 30 }), { maxItems: BULK_IDS_MAX })], {
-    description: `Request ids (id[]=…, at most ${BULK_IDS_MAX}); unknown ones are ignored`,
-  }),
+  // Mastodon.py sends `id[][]=…` (its own `[]` added to a name that has one), which Rack reads as a list of
+  // one-id lists; Mastodon reads no id at all as none.
+  id: t.Optional(
+    t.Union([RequestId, t.Array(t.Union([RequestId, t.Array(RequestId, { maxItems: 1 })]), { maxItems: BULK_IDS_MAX })], {
+      description: `Request ids (id[]=…, at most ${BULK_IDS_MAX}); unknown ones are ignored`,
+    }),
+  ),
 });
-const ids = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
+const ids = (value: string | (string | string[])[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value.flat() : [value]);
 
 export const notificationRequestRoutes = (deps: Deps) =>
   new Elysia({ name: "notification-request-routes", seed: deps.store.dir })

@@ -1,16 +1,18 @@
 // GET /api/v1/timelines/home, /public, /tag/:hashtag and /list/:id: Status[], 20 by default and at most 40,
 // Link next (max_id) and prev (min_id) on every non-empty page, and past the last row examined when the
 // read ran out of its row budget (SCAN_ROW_BUDGET) first. Public and hashtag timelines answer without a
-// token, and those anonymous answers may be cached by proxies for 15 s.
+// token where the feed settings allow it (domain/instance/feed-access.ts), and those anonymous answers may be
+// cached by proxies for 15 s.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { findOwnList } from "../../../domain/lists/manage.ts";
 import { listTimeline } from "../../../domain/lists/timeline.ts";
 import type { Origin } from "../../../domain/timelines/policy.ts";
-import { assertTimelinePreview } from "../../../domain/instance/timeline-preview.ts";
+import { readableOrigin, type FeedReader } from "../../../domain/instance/feed-access.ts";
 import { homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
 import { StatusSchema } from "../../../entities/status.ts";
 import type { PageQuery } from "../../../store/paging.ts";
+import type { Viewer } from "../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, type PagingParams } from "../../plugins/paging.ts";
@@ -51,6 +53,9 @@ function tagNames(value: string | string[] | undefined): string[] {
 
 const page = (query: PagingParams) => boundedPageQuery(query, STATUS_LIST_LIMIT);
 
+/** Mastodon's require_user!: a user's token (an app's token reads as nobody). */
+const readerOf = (viewer: Viewer | null | undefined): FeedReader => ({ signedIn: !!viewer?.user, role: viewer?.user?.role ?? null });
+
 // The pages are sent as pre-rendered text (timeline-pages.ts StatusListAnswer), checked where they are rendered.
 const listResponse = { 200: Object.assign(t.Array(StatusSchema), { noValidate: true }), 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 
@@ -79,9 +84,11 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/public",
       ({ viewer, query, request, set }) => {
-        assertTimelinePreview(deps, !!viewer?.account);
-        const filter = { origin: originOf(query), onlyMedia: toBool(query.only_media) };
-        const read = (p: PageQuery) => publicTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
+        // The feed settings are read while the page is built, so that a kept page depends on them.
+        const read = (p: PageQuery) => {
+          const origin = readableOrigin(deps, "live", originOf(query), readerOf(viewer));
+          return origin ? publicTimeline(deps.store, viewer?.account?.id ?? null, { origin, onlyMedia: toBool(query.only_media) }, p) : [];
+        };
         return cachedStatusList(deps, cache, request, set, viewer, page(query), read, "public");
       },
       {
@@ -95,15 +102,16 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/tag/:hashtag",
       ({ viewer, params, query, request, set }) => {
-        assertTimelinePreview(deps, !!viewer?.account);
         const filter = {
-          origin: originOf(query),
           onlyMedia: toBool(query.only_media),
           anyOf: [normaliseTag(params.hashtag), ...tagNames(query.any)],
           allOf: tagNames(query.all),
           noneOf: tagNames(query.none),
         };
-        const read = (p: PageQuery) => tagTimeline(deps.store, viewer?.account?.id ?? null, filter, p);
+        const read = (p: PageQuery) => {
+          const origin = readableOrigin(deps, "topic", originOf(query), readerOf(viewer));
+          return origin ? tagTimeline(deps.store, viewer?.account?.id ?? null, { ...filter, origin }, p) : [];
+        };
         return cachedStatusList(deps, cache, request, set, viewer, page(query), read, "public");
       },
       {

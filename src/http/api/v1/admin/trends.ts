@@ -1,11 +1,19 @@
 // Staff review of trends (docs/trends.md): GET /api/v1/admin/trends/tags|statuses|links lists every candidate
 // the refresh job found with `requires_review`; POST …/:id/approve and …/:id/reject record a review (admin:read
-// / admin:write, role permission manage_taxonomies, as Mastodon's). Tags are addressed by name, links by id.
+// / admin:write, role permission manage_taxonomies, as Mastodon's). Tags are addressed by name, links by id, link
+// publishers (…/links/publishers) by domain.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
-import { linkCandidates, reviewTrend, statusCandidates, tagCandidates } from "../../../../domain/trends/review.ts";
+import { linkCandidates, publisherCandidates, reviewPublisher, reviewTrend, statusCandidates, tagCandidates } from "../../../../domain/trends/review.ts";
 import { presentTag } from "../../../../entities/tag.ts";
-import { AdminTrendLinkSchema, AdminTrendStatusSchema, AdminTrendTagSchema, presentTrendLink } from "../../../../entities/trends.ts";
+import {
+  AdminTrendLinkSchema,
+  AdminTrendPublisherSchema,
+  AdminTrendStatusSchema,
+  AdminTrendTagSchema,
+  presentTrendLink,
+  presentTrendPublisher,
+} from "../../../../entities/trends.ts";
 import type { Viewer } from "../../../../domain/auth/viewer.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { publicId } from "../../../../lib/ids.ts";
@@ -72,5 +80,30 @@ export const adminTrendRoutes = (deps: Deps) => {
     .use(review("statuses", "approve", "Let a status trend"))
     .use(review("statuses", "reject", "Keep a status out of trends"))
     .use(review("links", "approve", "Let a link trend"))
-    .use(review("links", "reject", "Keep a link out of trends"));
+    .use(review("links", "reject", "Keep a link out of trends"))
+    .get("/api/v1/admin/trends/links/publishers", () => publisherCandidates(deps).map(presentTrendPublisher), {
+      admin: READ,
+      response: { 200: t.Array(AdminTrendPublisherSchema), ...errors },
+      detail: { summary: "The sites of the trending link candidates, with their review", tags: ["admin"] },
+    })
+    .post(
+      "/api/v1/admin/trends/links/publishers/:id/approve",
+      async ({ params }) => presentTrendPublisher(await reviewPublisher(deps, params.id, "approved")),
+      {
+        admin: WRITE,
+        params: IdParams,
+        response: { 200: AdminTrendPublisherSchema, ...errors },
+        detail: { summary: "Let a site's links trend (those without a review of their own)", tags: ["admin"] },
+      },
+    )
+    .post(
+      "/api/v1/admin/trends/links/publishers/:id/reject",
+      async ({ params }) => presentTrendPublisher(await reviewPublisher(deps, params.id, "rejected")),
+      {
+        admin: WRITE,
+        params: IdParams,
+        response: { 200: AdminTrendPublisherSchema, ...errors },
+        detail: { summary: "Keep a site's links out of trends (those without a review of their own)", tags: ["admin"] },
+      },
+    );
 };

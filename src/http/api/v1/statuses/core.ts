@@ -130,12 +130,14 @@ export const statusCoreRoutes = (deps: Deps) =>
     )
     .delete(
       "/api/v1/statuses/:id",
-      async ({ viewer, params, query }) =>
-        deletedStatusFor(deps, viewer, await deleteStatus(deps, viewer, params.id, query.delete_media !== undefined && toBool(query.delete_media))),
+      async ({ viewer, params, query, body }) =>
+        // In the query or the body (Mastodon.py sends it form-encoded), as Rails' params merge both.
+        deletedStatusFor(deps, viewer, await deleteStatus(deps, viewer, params.id, toBool(query.delete_media ?? body.delete_media))),
       {
         auth: ["write:statuses"],
         params: StatusIdParams,
         query: t.Object({ delete_media: t.Optional(Flag({ description: "Remove the attachments now; by default they are freed for a redraft and removed a day later" })) }),
+        body: t.Object({ delete_media: t.Optional(Flag({ description: "The same, in the body" })) }),
         response: { 200: DeletedStatusSchema, ...actionErrors },
         detail: {
           summary: "Delete your status: answered at once with its source text; the rest of the removal runs in the background",

@@ -8,6 +8,7 @@ import { StatusSchema } from "../../../../entities/status.ts";
 import { presentStatusEdits, presentStatusSource, StatusEditSchema, StatusSourceSchema } from "../../../../entities/status-edit.ts";
 import { statusFor } from "../../../present.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
+import { uploadLimit } from "../../../plugins/body-limits.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { Flag } from "../../../schemas.ts";
 import { list, optionalFlag, PollParams, pollInput } from "./core.ts";
@@ -18,9 +19,13 @@ const MediaAttributes = t.Object({
   id: t.String({ description: "An attachment of the status" }),
   description: t.Optional(t.String({ description: `Alt text, at most ${MEDIA_LIMITS.descriptionLimit} characters` })),
   focus: t.Optional(t.String({ description: "x,y within -1..1" })),
+  thumbnail: t.Optional(t.Any({ description: "A new thumbnail: a file (multipart) or a data: URI (data:image/jpeg;base64,…)" })),
 });
 
-const EditBody = t.Object({
+/** One thumbnail's worth (base64 grows it by a third) beside the rest of an edit. */
+const EDIT_BODY_LIMIT = Math.ceil((MEDIA_LIMITS.imageSizeLimit * 4) / 3) + 1024 * 1024;
+
+const EditBody = uploadLimit(t.Object({
   status: t.Optional(t.String({ description: "The new text (left out: unchanged)" })),
   spoiler_text: t.Optional(t.String()),
   sensitive: t.Optional(Flag()),
@@ -28,12 +33,12 @@ const EditBody = t.Object({
   media_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: "The attachments after the edit (left out: unchanged)" })),
   media_attributes: t.Optional(
     t.Union([t.Array(MediaAttributes), t.Record(t.String(), MediaAttributes)], {
-      description: "media_attributes[][id]=…&media_attributes[][description]=…: descriptions and focal points of the attachments",
+      description: "media_attributes[][id]=…&media_attributes[][description]=…: descriptions, focal points and thumbnails of the attachments",
     }),
   ),
   poll: t.Optional(PollParams),
   quote_approval_policy: t.Optional(QuotePolicyParam),
-});
+}), EDIT_BODY_LIMIT);
 
 export const statusEditRoutes = (deps: Deps) =>
   new Elysia({ name: "status-edit-routes", seed: deps.store.dir })

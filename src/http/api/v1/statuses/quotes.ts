@@ -40,7 +40,7 @@ export const statusQuoteRoutes = (deps: Deps) =>
         params: StatusIdParams,
         query: t.Object(pagingQuery),
         response: { 200: t.Array(StatusSchema), ...actionErrors },
-        detail: { summary: "The accepted quotes of your status, newest first (someone else's: 403)", tags },
+        detail: { summary: "The accepted quotes of a status you may see, newest first", tags },
       },
     )
     .post(
