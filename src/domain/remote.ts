@@ -2,7 +2,8 @@
 // know yet, fetched and stored. The domain never imports src/federation; the composition root fills this in
 // with federation/remote.ts (GoToSocial's single door to federation, kept as an interface here).
 import type { Deps } from "../deps.ts";
-import type { AccountRecord, StatusRecord } from "../store/records.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 export interface RemoteLookups {
   /**

@@ -12,7 +12,6 @@ import { newId } from "../lib/ids.ts";
 import { safeFetch } from "../lib/safe-fetch.ts";
 import { warrenUserAgent } from "../domain/limits.ts";
 import { findAccountByAcct, findAccountByUri, insertAccount, putAccount, putAccountKeys } from "../store/accounts.ts";
-import type { AccountRecord, ProfileField } from "../store/records.ts";
 import { recordEvent } from "../domain/events.ts";
 import type { FederationDeps } from "./context.ts";
 import { FETCH_LIMITS } from "./loader.ts";
@@ -22,6 +21,7 @@ import { deliverableEndpoints } from "./delivery.ts";
 import { emojisUsed, emojiTags } from "./note-emojis.ts";
 import { readOptions } from "./note-attachments.ts";
 import { NOTE_LIMITS } from "./note-checks.ts";
+import type { AccountRecord, ProfileField } from "../model/accounts.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;

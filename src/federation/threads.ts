@@ -3,7 +3,6 @@
 // (signed GET, lib/safe-fetch.ts limits), its author is resolved like any remote actor, and its ancestors
 // (`inReplyTo`) are fetched the same way up to ANCESTOR_LIMIT. It is stored even when nobody here follows the
 // author: someone here asked for it. The same checks as for an incoming Create apply (note-draft.ts).
-import type { StatusRecord } from "../store/records.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { isBlockedUrl } from "./domain-policy.ts";
@@ -12,6 +11,7 @@ import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
 import { rawJsonOf } from "./note-attachments.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
 export const ANCESTOR_LIMIT = 5;

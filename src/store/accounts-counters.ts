@@ -2,9 +2,8 @@
 // statuses_count moves with the account's statuses_by_account rows except direct messages (reblogs count,
 // as on Mastodon); followers_count and following_count with the follow index rows.
 import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
-import type { AccountRecord, StatusRecord } from "./records.ts";
-
-export type AccountCounts = Pick<AccountRecord, "statusesCount" | "followersCount" | "followingCount">;
+import type { AccountCounts } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 export function countAccountRows(store: Store, accountId: string): AccountCounts {
   let statusesCount = 0;

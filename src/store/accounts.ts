@@ -1,6 +1,6 @@
 // Accounts (local and remote) and the local users behind them.
 import type { Store } from "./db.ts";
-import type { AccountKeysRecord, AccountRecord, UserRecord } from "./records.ts";
+import type { AccountKeysRecord, AccountRecord, UserRecord } from "../model/accounts.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {
   return store.db.accounts.get(id);

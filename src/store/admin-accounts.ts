@@ -3,7 +3,7 @@
 // ones only: far fewer rows when a filter needs a user anyway). Both are keyed by the plain account id.
 import type { Database } from "lmdb";
 import { END, type Store } from "./db.ts";
-import type { PageQuery } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export type AccountSource = "accounts" | "users";
 

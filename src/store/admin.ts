@@ -2,34 +2,9 @@
 // them; docs/admin.md) and e-mail domain blocks (sign-up refuses their addresses), each with a name index,
 // and the daily history of refused sign-ups per e-mail domain block. No rules here: src/domain/admin/ has them.
 import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export type DomainBlockSeverity = "silence" | "suspend" | "noop";
-
-export interface DomainBlockRecord {
-  v: 1;
-  id: string;
-  /** normalised: lower case, ASCII (punycode), no trailing dot */
-  domain: string;
-  severity: DomainBlockSeverity;
-  rejectMedia: boolean;
-  rejectReports: boolean;
-  privateComment: string | null;
-  publicComment: string | null;
-  /** show the domain partly masked in public lists */
-  obfuscate: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface EmailDomainBlockRecord {
-  v: 1;
-  id: string;
-  domain: string;
-  /** sign-ups from the domain are taken, but wait for approval, instead of being refused */
-  allowWithApproval: boolean;
-  createdAt: number;
-}
+import { scanPage } from "./paging.ts";
+import type { AccountWarningRecord, DomainBlockRecord, EmailDomainBlockRecord } from "../model/moderation.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export interface EmailBlockDay {
   /** refused (or held) sign-up attempts that day */
@@ -134,20 +109,6 @@ export function emailBlockDay(store: Store, blockId: string, day: number): Email
 }
 
 // Warnings (Mastodon's account strikes): what staff did to an account and told its owner
-
-export type WarningAction = "none" | "disable" | "sensitive" | "silence" | "suspend";
-
-export interface AccountWarningRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  /** the staff member's account; null for the operator at the console */
-  actorId: string | null;
-  action: WarningAction;
-  text: string;
-  reportId: string | null;
-  createdAt: number;
-}
 
 const WARNING = "warning";
 

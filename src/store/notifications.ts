@@ -1,7 +1,8 @@
 // Notification records and their indexes.
 import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-import type { NotificationRecord } from "./records.ts";
+import { scanPage } from "./paging.ts";
+import type { NotificationRecord } from "../model/notifications.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 /** Inside a write. */
 export function insertNotification(store: Store, n: NotificationRecord): void {

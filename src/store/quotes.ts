@@ -3,7 +3,8 @@
 // index lists a status's quotes (GET /api/v1/statuses/:id/quotes, quoted_update notifications). Typed reads and
 // writes only; the rules live in domain/quotes.
 import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export interface QuoteRow {
   /** The quoting status (the cursor of the list). */

@@ -1,7 +1,6 @@
 // Instance-wide settings changed at run time (CLI, admin). They win over the environment's defaults.
 import type { Store } from "./db.ts";
-
-export type SettingName = "registrations" | "description" | "timeline_preview";
+import type { SettingName } from "../model/instance.ts";
 
 export function getSetting<T>(store: Store, name: SettingName): T | undefined {
   return store.db.meta.get(`setting:${name}`);

@@ -5,14 +5,8 @@
 //   ["dismissed", viewerId, targetId]  → dismissedAt (ms) (DELETE /api/v1/suggestions/:account_id)
 import { END, type Store } from "./db.ts";
 import { idAtTime } from "../lib/ids.ts";
-import type { StatusRecord } from "./records.ts";
-
-export interface FeaturedRecord {
-  v: 1;
-  accountId: string;
-  /** when the operator picked it: picks are suggested oldest first */
-  addedAt: number;
-}
+import type { FeaturedRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 const FEATURED = "featured";
 const DISMISSED = "dismissed";

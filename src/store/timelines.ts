@@ -3,10 +3,11 @@
 // re-check visibility, blocks and mutes, so a row that outlives its reason is simply not shown.
 import type { Database } from "lmdb";
 import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery, type Row } from "./paging.ts";
+import { scanPage, type Row } from "./paging.ts";
 import { afterStatus, encodeHomeRow, statusPrefix, type HomeRow } from "./home-rows.ts";
 import { getStatus } from "./statuses.ts";
 import { noteRead, versionName } from "./versions.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 /** A home or list feed row. */
 export interface FeedEntry {

@@ -5,43 +5,7 @@
 //   ["auto_approve"]        → true: candidates are listed without review
 //   ["next"]                → runAt (ms) of the refresh job that keeps the chain going
 import type { Store } from "./db.ts";
-
-export type TrendKind = "tags" | "statuses" | "links";
-export type Review = "approved" | "rejected";
-
-export interface TagTrend {
-  name: string;
-  score: number;
-}
-
-export interface StatusTrend {
-  statusId: string;
-  score: number;
-}
-
-export interface LinkTrend {
-  /** a digest of the URL (admin review addresses links by it) */
-  id: string;
-  url: string;
-  /** the newest counted status carrying the card (the card is read from it) */
-  statusId: string;
-  /** the counted statuses that shared it, newest first (at most LINK_STATUSES_KEPT): its timeline */
-  statusIds: string[];
-  score: number;
-  /** the last 7 days, today first: distinct accounts and statuses that shared it */
-  history: { day: number; accounts: number; uses: number }[];
-}
-
-export interface TrendList<T> {
-  computedAt: number;
-  items: T[];
-}
-
-export interface TrendLists {
-  tags: TrendList<TagTrend>;
-  statuses: TrendList<StatusTrend>;
-  links: TrendList<LinkTrend>;
-}
+import type { Review, TrendKind, TrendLists } from "../model/instance.ts";
 
 const db = (store: Store) => store.db.trends;
 

@@ -2,20 +2,7 @@
 // token is kept, marked, until it expires, so a second visit can be told "already used"; expired ones are swept
 // a few at a time whenever a new one is issued.
 import { END, type Store } from "./db.ts";
-
-export type UserTokenPurpose = "confirmation" | "password_reset";
-
-export interface UserTokenRecord {
-  v: 1;
-  hash: string;
-  purpose: UserTokenPurpose;
-  accountId: string;
-  /** What the token is for: the address to confirm, or a digest of the password hash it may replace. */
-  stamp: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-}
+import type { UserTokenRecord } from "../model/auth.ts";
 
 const SWEEP_BATCH = 100;
 

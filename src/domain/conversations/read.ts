@@ -6,13 +6,14 @@ import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getConversation, pageConversations, putConversation, removeConversation, type ConversationRecord } from "../../store/conversations.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
+import { getConversation, pageConversations, putConversation, removeConversation } from "../../store/conversations.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { accountVisible, cachedAccount } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { loadStatuses, type LoadedStatus } from "../statuses/load.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { ConversationRecord, StatusRecord } from "../../model/statuses.ts";
 
 export interface LoadedConversation {
   record: ConversationRecord;

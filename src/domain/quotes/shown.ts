@@ -4,7 +4,6 @@
 // viewer blocks, whose domain it blocks, or whom it mutes `blocked_account` / `blocked_domain` / `muted_account`
 // (with the status, which clients hide behind a click).
 import type { Store } from "../../store/db.ts";
-import type { QuoteOfStatus, StatusRecord } from "../../store/records.ts";
 import { isBlocking, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
@@ -12,6 +11,7 @@ import { cachedAccount } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import type { LoadedStatus } from "../statuses/load.ts";
 import type { QuoteApproval } from "./policy.ts";
+import type { QuoteOfStatus, StatusRecord } from "../../model/statuses.ts";
 
 export type ShownQuoteState = QuoteOfStatus["state"] | "deleted" | "unauthorized" | "blocked_account" | "blocked_domain" | "muted_account";
 

@@ -3,17 +3,14 @@
 // whole page comes from one read snapshot. Output formats render what it returns and read nothing
 // themselves: the Mastodon entities (src/entities/status.ts) now, the ActivityPub converter next.
 import { emojisInText } from "../emojis/in-text.ts";
-import type { CustomEmojiRecord } from "../../store/emojis.ts";
 import type { Deps } from "../../deps.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { getApp } from "../../store/oauth.ts";
-import type { AccountRecord, AppRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, rebloggedAmong } from "../../store/statuses.ts";
-import { getMedia, type MediaRecord } from "../../store/media.ts";
-import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
+import { getMedia } from "../../store/media.ts";
+import { getCard } from "../../store/statuses-cards.ts";
 import { bookmarkedAmong, favouritedAmong, pinIdOf } from "../../store/statuses-interactions.ts";
-import type { FilterContext } from "../../store/filters.ts";
 import { activeFilters, type FilterMatch, type FilterSet } from "../filters/match.ts";
 import { searchableText } from "../filters/text.ts";
 import { getPoll } from "../../store/polls.ts";
@@ -23,6 +20,11 @@ import { mutesAnyThread } from "../../store/thread-mutes.ts";
 import { threadMuted } from "./thread-mute.ts";
 import { shownQuote, type LoadedQuote, type LoadedQuoteApproval } from "../quotes/shown.ts";
 import { automaticKeys, quoteApprovalFor } from "../quotes/policy.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { AppRecord } from "../../model/auth.ts";
+import type { FilterContext } from "../../model/filters.ts";
+import type { CustomEmojiRecord, MediaRecord } from "../../model/media.ts";
+import type { PreviewCardRecord, StatusRecord } from "../../model/statuses.ts";
 
 interface ViewerFlags {
   favourited: boolean;

@@ -3,11 +3,12 @@
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { getReview, getTrendList, putReview, type Review, type TrendKind } from "../../store/trends.ts";
+import { getReview, getTrendList, putReview } from "../../store/trends.ts";
 import { loadTag, type LoadedTag } from "../tags/follow.ts";
 import { linksOf, listed, type LoadedLink } from "./read.ts";
+import type { Review, TrendKind } from "../../model/instance.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export interface Reviewed<T> {
   item: T;

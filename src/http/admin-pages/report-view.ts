@@ -3,9 +3,9 @@
 import type { LoadedAdminReport } from "../../domain/reports/load.ts";
 import type { LoadedStatus } from "../../domain/statuses/load.ts";
 import { publicId } from "../../lib/ids.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { e } from "../auth/layout.ts";
 import { when } from "./page.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export const acct = (account: AccountRecord) => (account.domain ? `@${account.username}@${account.domain}` : `@${account.username}`);
 

@@ -15,9 +15,9 @@ import type { Deps } from "../../deps.ts";
 import type { LoadedStatus, LoadedStatuses } from "../../domain/statuses/load.ts";
 import { Value } from "@sinclair/typebox/value";
 import { presentStatuses, statusJson, statusJsonParts, StatusSchema, type StatusJsonParts } from "../../entities/status.ts";
-import type { AppRecord } from "../../store/records.ts";
 import { insideWrite, readVersions, registerCache, versionName, versionsUnchanged, type Versions } from "../../domain/caches/invalidate.ts";
 import { cacheCells } from "../../lib/metrics/counters.ts";
+import type { AppRecord } from "../../model/auth.ts";
 
 const MAX_CHARS = 32 * 1024 * 1024;
 registerCache("rendered statuses");

@@ -30,11 +30,11 @@ import {
   presentAdminDomainBlock,
   presentAdminEmailDomainBlock,
 } from "../../../../entities/admin-domain-block.ts";
-import type { EmailDomainBlockRecord } from "../../../../store/admin.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, Flag, Nullable, pagingQuery, toBool, type FlagValue } from "../../../schemas.ts";
+import type { EmailDomainBlockRecord } from "../../../../model/moderation.ts";
 
 const DOMAIN_READ = { scopes: ["admin:read:domain_blocks"], permission: "manage_federation" } as const;
 const DOMAIN_WRITE = { scopes: ["admin:write:domain_blocks"], permission: "manage_federation" } as const;

@@ -8,12 +8,12 @@ import {
   ADMIN_REPORT_LIMIT, ADMIN_REPORT_MAX, assignReportTo, findReport, reopenReport, reportsPage, resolveReport, unassignReport, updateReport,
 } from "../../../../domain/reports/admin.ts";
 import { loadAdminReports } from "../../../../domain/reports/load.ts";
-import type { ReportRecord } from "../../../../store/reports.ts";
 import { AdminReportSchema, presentAdminReport, presentAdminReports } from "../../../../entities/admin-report.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool } from "../../../schemas.ts";
+import type { ReportRecord } from "../../../../model/moderation.ts";
 
 const READ = { scopes: ["admin:read:reports"], permission: "manage_reports" } as const;
 const WRITE = { scopes: ["admin:write:reports"], permission: "manage_reports" } as const;
