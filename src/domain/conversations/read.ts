@@ -58,6 +58,12 @@ export function conversationsPage(deps: Deps, viewerId: string, query: PageQuery
   return { page: loadConversations(deps, viewerId, items), cursors };
 }
 
+/** One conversation of the viewer's as a page shows it (none when it is gone): what the streaming hub pushes. */
+export function loadConversationById(deps: Deps, viewerId: string, conversationId: string): LoadedConversations {
+  const record = getConversation(deps.store, viewerId, conversationId);
+  return loadConversations(deps, viewerId, record ? [record] : []);
+}
+
 /** One of the viewer's conversations that it lists (with a status left to show). */
 function ownConversation(store: Store, viewerId: string, rawId: string): ConversationRecord {
   const id = normaliseId(rawId);
