@@ -1,7 +1,7 @@
 // The stored counters of an account recomputed from the rows they count (`warren cache recount accounts`).
 // statuses_count moves with the account's statuses_by_account rows except direct messages (reblogs count,
 // as on Mastodon); followers_count and following_count with the follow index rows.
-import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
+import { countRecords, END, recordIdsAfter, type Store } from "./handle.ts";
 import type { AccountCounts } from "../model/accounts.ts";
 import type { StatusRecord } from "../model/statuses.ts";
 

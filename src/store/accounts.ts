@@ -1,5 +1,5 @@
 // Accounts (local and remote) and the local users behind them.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import type { AccountKeysRecord, AccountRecord, UserRecord } from "../model/accounts.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {

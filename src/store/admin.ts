@@ -1,7 +1,7 @@
 // Moderation records in the `moderation` keyspace (keys.ts): instance-wide domain blocks (federation enforces
 // them; docs/admin.md) and e-mail domain blocks (sign-up refuses their addresses), each with a name index,
 // and the daily history of refused sign-ups per e-mail domain block. No rules here: src/domain/admin/ has them.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { AccountWarningRecord, DomainBlockRecord, EmailDomainBlockRecord } from "../model/moderation.ts";
 import type { PageQuery } from "../model/paging.ts";

@@ -4,7 +4,7 @@
 //   ["d", accountId, announcementId]        → dismissedAt (ms)
 //   ["r", announcementId, name, accountId]  → reactedAt (ms); the name percent-encoded (ASCII, so that it
 //                                             sorts below END whatever the emoji)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { AnnouncementRecord, ReactionCount } from "../model/instance.ts";
 
 const db = (store: Store) => store.db.announcements;

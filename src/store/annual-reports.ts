@@ -6,7 +6,7 @@
 // The computation's reads walk existing indexes by id range (ids are times): an account's statuses
 // (`statuses_by_account`), its favourites (`favourites`), its follows both ways (`followers_index`,
 // `following_index`), in batches whose size the caller chooses.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { AnnualReportGeneration, AnnualReportRecord } from "../model/instance.ts";
 
 const REPORT = "r";

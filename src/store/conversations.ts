@@ -4,7 +4,7 @@
 //   ["l", accountId, lastStatusId, conversationId]  → null  (the list, paged by last status as on Mastodon)
 //   ["k", accountId, threadId]                      → conversationId
 //   ["t", statusId]                                 → ThreadEntry (a direct status's thread and where it went)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import type { ConversationRecord } from "../model/statuses.ts";

@@ -1,7 +1,7 @@
 // Custom emojis (keyspace `custom_emojis`; docs/instance.md#custom-emojis): one record per shortcode, its
 // image files under data/media/emojis/ (store/media.ts serves them).
 //   ["e", shortcode] → CustomEmojiRecord
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { CustomEmojiRecord } from "../model/media.ts";
 
 const db = (store: Store) => store.db.customEmojis;

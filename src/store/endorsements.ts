@@ -2,7 +2,7 @@
 // thread-mutes.ts, families by the key's first element):
 //   ["e", accountId, targetId]       → EndorsementRecord
 //   ["ei", accountId, endorsementId] → targetId   (the lists, paged by endorsement id)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { EndorsementRecord } from "../model/accounts.ts";
 import type { PageQuery } from "../model/paging.ts";

@@ -3,7 +3,7 @@
 //   ["fn", accountId, tag]        → featuredId
 //   ["fs", statusId, tag]         → FeaturedUse: this status is counted in its author's featured tag (so counting
 //                                   is idempotent and a deletion finds what to count down)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { FeaturedTagRecord } from "../model/accounts.ts";
 
 export interface FeaturedUse {

@@ -6,7 +6,7 @@
 // An entry keeps its original key, so a key too long for LMDB is stored under a digest and still listed
 // as it was given.
 import { createHash } from "node:crypto";
-import { END, fitsInKey, type Store } from "./db.ts";
+import { END, fitsInKey, type Store } from "./handle.ts";
 import type { ActorKeyOwner, ActorKeyRecord } from "../model/federation.ts";
 
 export type FederationKvKey = readonly string[];

@@ -4,7 +4,7 @@
 // id to its filter lets /api/v2/filters/keywords/:id find it. Both families live in the `filters` keyspace:
 // ["f", accountId, filterId] → FilterRecord and ["i", itemId] → FilterItemRef. Writing a filter record bumps
 // its owner's viewer version (store/versions.ts), which is what every cache of what the owner sees checks.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { FilterItemKind, FilterItemRef, FilterRecord } from "../model/filters.ts";
 
 const FILTER = "f";

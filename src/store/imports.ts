@@ -1,7 +1,7 @@
 // Imports of /settings/import (domain/accounts/import.ts), kept under their own prefixes of the user_tokens
 // keyspace (per-user records of the web pages): ["i", accountId, importId] → ImportRecord, and
 // ["j", importId, index] → ImportRow, the rows still to be processed (removed as they are).
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { ImportRecord } from "../model/accounts.ts";
 
 export interface ImportRow {

@@ -1,6 +1,6 @@
 // Read-only scans behind the instance statistics (nodeinfo, instance information, weekly activity). They walk
 // the local users (a self-hosted server has few) or index keys only, never the remote side record by record.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { AccountRecord, UserRecord } from "../model/accounts.ts";
 import type { TokenRecord } from "../model/auth.ts";
 import type { LocalMember } from "../model/instance.ts";

@@ -1,6 +1,6 @@
 // The durable job queue's records: waiting jobs by [lane, runAt, jobId], claimed jobs by id, dead letters by
 // id. A job lives in exactly one of the three keyspaces; every move between them happens inside a write.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { ClaimedJob, DeadJob, JobCounts, JobRecord, Lane } from "../model/jobs.ts";
 
 export const LANES: readonly Lane[] = ["realtime", "default", "index", "network", "backfill", "media"];

@@ -1,6 +1,6 @@
 // Lists: records by owner, members by list (paged by account id, as Mastodon pages list accounts), and the
 // reverse index from an account to the lists it is on, which fan-out and the exclusive-list rule read.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import type { ListRecord } from "../model/relationships.ts";

@@ -1,7 +1,7 @@
 // Media attachments: one record per upload, and an index of the uploads on no status, by the time since
 // when (upload, or the redraft that detached them), which the daily clean-up and `warren media remove` scan.
 // putMedia keeps the index in step with the record, so nothing else writes it.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 import type { MediaRecord } from "../model/media.ts";
 

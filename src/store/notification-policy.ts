@@ -5,7 +5,7 @@
 //   ["s", recipientId, fromAccountId]     → requestId (the pending request of a sender)
 //   ["a", recipientId, fromAccountId]     → acceptedAt (ms): a sender let through from then on
 //   ["m", recipientId, requestId]         → fromAccountId: accepted, its notifications not yet merged
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { NotificationPolicyRecord, NotificationRequestRecord } from "../model/notifications.ts";
 import type { PageQuery } from "../model/paging.ts";

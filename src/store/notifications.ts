@@ -1,5 +1,5 @@
 // Notification records and their indexes.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { NotificationRecord } from "../model/notifications.ts";
 import type { PageQuery } from "../model/paging.ts";

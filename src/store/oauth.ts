@@ -1,5 +1,5 @@
 // OAuth applications, access tokens and authorization codes. Secrets are only ever stored hashed.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { removePushSubscription } from "./push.ts";
 import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "../model/auth.ts";
 

@@ -1,6 +1,6 @@
 // Mastodon cursor paging as one range scan over keys shaped [...prefix, id].
 import type { Database, Key } from "lmdb";
-import { END } from "./db.ts";
+import { END } from "./handle.ts";
 import type { PageQuery } from "../model/paging.ts";
 
 export interface Row<V> {

@@ -1,6 +1,6 @@
 // Polls, keyed by the status they belong to (a status has at most one), and each account's vote on them.
 // Typed reads and writes only; the rules live in domain/polls.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { PollRecord, PollVoteRecord } from "../model/statuses.ts";
 
 export function getPoll(store: Store, statusId: string): PollRecord | undefined {

@@ -6,7 +6,7 @@
 //   ["a", accountId, tokenHash]          → null   (the account's subscriptions, for delivery)
 //   ["d", notificationId, subscriptionId] → at (ms): delivered already by a job that failed for another
 //                                           subscription of the account and will be retried (no duplicates)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { PushSubscriptionRecord, VapidKeys } from "../model/notifications.ts";
 
 const BY_TOKEN = "t";

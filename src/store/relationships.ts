@@ -3,7 +3,7 @@
 import { getList, ownerListsContaining, removeMember } from "./lists.ts";
 import { getEndorsement } from "./endorsements.ts";
 import { blocksDomainOf } from "./user-domain-blocks.ts";
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { putAccount } from "./accounts.ts";
 import type { AccountRecord } from "../model/accounts.ts";
 import type { BlockRecord, FollowRecord, MuteRecord, RelationshipFacts } from "../model/relationships.ts";

@@ -5,7 +5,7 @@
 //   ["a", accountId, reportId]         → null: by reporter (admin filter account_id)
 //   ["t", targetAccountId, reportId]   → null: by reported account (admin filter target_account_id, siblings)
 // Report ids are snowflakes, so every family pages newest first by id with one range scan.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { RoleName, UserRecord } from "../model/accounts.ts";
 import type { ReportRecord } from "../model/moderation.ts";

@@ -1,5 +1,5 @@
 // The server rules shown in the instance information and at sign-up. Managed by the operator (CLI).
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import type { RuleRecord } from "../model/instance.ts";
 
 /** Every rule, oldest first (ids are time-sortable). */

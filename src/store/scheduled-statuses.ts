@@ -1,6 +1,6 @@
 // Scheduled statuses: what to post and when, until the publishing job posts it. Typed reads and writes only;
 // the rules live in domain/statuses/scheduled.ts.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import type { ScheduledStatusRecord } from "../model/statuses.ts";

@@ -1,5 +1,5 @@
 // Instance-wide settings changed at run time (CLI, admin). They win over the environment's defaults.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import type { SettingName } from "../model/instance.ts";
 
 export function getSetting<T>(store: Store, name: SettingName): T | undefined {

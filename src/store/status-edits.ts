@@ -1,6 +1,6 @@
 // The versions of an edited status (GET /api/v1/statuses/:id/history): the original, stored by the first
 // edit, then one per edit, oldest first. Typed reads and writes only; the rules live in domain/statuses/edit.ts.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { StatusEditRecord } from "../model/statuses.ts";
 
 /** Inside a write. */

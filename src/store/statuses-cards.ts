@@ -1,5 +1,5 @@
 // Link preview cards, one per status, written by the cards.fetch subscriber.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 import type { PreviewCardRecord } from "../model/statuses.ts";
 

@@ -4,7 +4,7 @@
 // reblogs_by_status row that reblog_of still points at), favourites_count with the live favourites (a
 // favourites_by_status row that favourite_of still points at).
 import type { Database } from "lmdb";
-import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
+import { countRecords, END, recordIdsAfter, type Store } from "./handle.ts";
 import { favouriteIdOf } from "./statuses-interactions.ts";
 import { reblogIdOf } from "./statuses.ts";
 import type { StatusCounts } from "../model/statuses.ts";

@@ -1,6 +1,6 @@
 // Statuses (and reblogs, which are statuses with reblogOfId) with their indexes: by account, replies by
 // parent, reblogs by original. Typed reads and writes only; the rules live in domain/statuses.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage, type Row } from "./paging.ts";
 import { joinedAmong } from "./statuses-interactions.ts";
 import { KeptRecords, versionName } from "./versions.ts";

@@ -2,7 +2,7 @@
 //   ["f", accountId, tag]       → TagFollowRecord
 //   ["fi", accountId, followId] → tag     (GET /api/v1/followed_tags, paged by follow id as Mastodon's TagFollow ids)
 //   ["by", tag, accountId]      → null    (the local accounts following a tag: fan-out)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import type { TagFollowRecord } from "../model/relationships.ts";

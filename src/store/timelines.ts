@@ -2,7 +2,7 @@
 // public and hashtag feeds (one row per eligible status). Rows carry ids only; readers re-read the status and
 // re-check visibility, blocks and mutes, so a row that outlives its reason is simply not shown.
 import type { Database } from "lmdb";
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage, type Row } from "./paging.ts";
 import { afterStatus, encodeHomeRow, statusPrefix, type HomeRow } from "./home-rows.ts";
 import { getStatus } from "./statuses.ts";

@@ -4,7 +4,7 @@
 //   ["review", kind, key]   → "approved" | "rejected" (tag name, status id or link id)
 //   ["auto_approve"]        → true: candidates are listed without review
 //   ["next"]                → runAt (ms) of the refresh job that keeps the chain going
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import type { Review, TrendKind, TrendLists } from "../model/instance.ts";
 
 const db = (store: Store) => store.db.trends;

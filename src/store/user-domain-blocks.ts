@@ -1,7 +1,7 @@
 // Domains a user blocks (Mastodon's AccountDomainBlock; keyspace `account_choices`, families by the key's first element):
 //   ["d", accountId, domain]  → UserDomainBlockRecord
 //   ["di", accountId, blockId] → domain   (GET /api/v1/domain_blocks, paged by block id)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import type { UserDomainBlockRecord } from "../model/relationships.ts";

@@ -2,7 +2,7 @@
 // its SHA-256 digest, as with access tokens, so a copy of the data directory signs nobody in. Each user's
 // sessions are also listed under [accountId, publicId]; the public id (a snowflake) names a session on the
 // sessions page without revealing the cookie.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import type { WebSessionRecord } from "../model/auth.ts";
 
 export function getWebSession(store: Store, hash: string): WebSessionRecord | undefined {

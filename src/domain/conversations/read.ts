@@ -10,10 +10,11 @@ import { getConversation, pageConversations, putConversation, removeConversation
 import { getStatus } from "../../store/statuses.ts";
 import { accountVisible, cachedAccount } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import { loadStatuses, type LoadedStatus } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import type { AccountRecord } from "../../model/accounts.ts";
 import type { PageQuery } from "../../model/paging.ts";
 import type { ConversationRecord, StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatus } from "../statuses/loaded.ts";
 
 export interface LoadedConversation {
   record: ConversationRecord;

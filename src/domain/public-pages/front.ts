@@ -6,9 +6,10 @@ import { instanceDescription } from "../instance/info.ts";
 import { registrationMode } from "../instance/registrations.ts";
 import { instanceRules } from "../instance/rules.ts";
 import { timelinePreview } from "../instance/timeline-preview.ts";
-import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { publicTimeline } from "../timelines/read.ts";
 import type { RuleRecord } from "../../model/instance.ts";
+import type { LoadedStatuses } from "../statuses/loaded.ts";
 
 /** Posts on the front page. */
 export const FRONT_PAGE_POSTS = 10;

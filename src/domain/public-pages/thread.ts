@@ -7,10 +7,11 @@ import { isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { contextLimits, statusContext } from "../statuses/read.ts";
-import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { localPublicAccount } from "./profile.ts";
 import type { AccountRecord } from "../../model/accounts.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatuses } from "../statuses/loaded.ts";
 
 export interface PublicThread {
   account: AccountRecord;

@@ -8,7 +8,7 @@
 import type { Deps } from "../../deps.ts";
 import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
 import { changedVersions, mirrorStamp, recordingReads, registerCache, syncVersionsTo, versionName, versionsUnchanged, type Stamp } from "../../domain/caches/invalidate.ts";
-import { withCurrentAccounts, type LoadedStatuses } from "../../domain/statuses/load.ts";
+import { withCurrentAccounts } from "../../domain/statuses/load.ts";
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { Status } from "../../entities/status.ts";
@@ -16,6 +16,7 @@ import { cacheCells } from "../../lib/metrics/counters.ts";
 import type { FilterContext } from "../../model/filters.ts";
 import type { PageQuery } from "../../model/paging.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatuses } from "../../domain/statuses/loaded.ts";
 
 const MAX_PAGES = 2000;
 const ACCOUNT_VERSION = versionName.account("");
