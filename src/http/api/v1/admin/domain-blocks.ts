@@ -93,9 +93,8 @@ function setLink(deps: Deps, request: Request, set: { headers: Record<string, un
   if (link) set.headers["link"] = link;
 }
 
-export const adminDomainBlockRoutes = (deps: Deps) => {
-  const presentEmail = (block: EmailDomainBlockRecord) => presentAdminEmailDomainBlock(block, emailBlockHistory(deps.store, block));
-  return new Elysia({ name: "admin-domain-block-routes", seed: deps.store.dir })
+const domainBlockRoutes = (deps: Deps) =>
+  new Elysia({ name: "admin-domain-block-list-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
@@ -163,7 +162,13 @@ export const adminDomainBlockRoutes = (deps: Deps) => {
         response: { 200: EmptyObject, ...errors },
         detail: { summary: "Lift a domain block", tags: ["admin"] },
       },
-    )
+    );
+
+const emailDomainBlockRoutes = (deps: Deps) => {
+  const presentEmail = (block: EmailDomainBlockRecord) => presentAdminEmailDomainBlock(block, emailBlockHistory(deps.store, block));
+  return new Elysia({ name: "admin-email-domain-block-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
     .get(
       "/api/v1/admin/email_domain_blocks",
       ({ query, request, set }) => {
@@ -218,3 +223,8 @@ export const adminDomainBlockRoutes = (deps: Deps) => {
       },
     );
 };
+
+export const adminDomainBlockRoutes = (deps: Deps) =>
+  new Elysia({ name: "admin-domain-block-routes", seed: deps.store.dir })
+    .use(domainBlockRoutes(deps))
+    .use(emailDomainBlockRoutes(deps));
