@@ -9,12 +9,12 @@ import type { Deps } from "../src/deps.ts";
 import { loadStatuses } from "../src/domain/statuses/load.ts";
 import { homeTimeline } from "../src/domain/timelines/read.ts";
 import { openStore } from "../src/store/db.ts";
-import type { StatusRecord } from "../src/store/records.ts";
 import { readManifest } from "./seed/manifest.ts";
 import { bookmarkIdOf, bookmarkedAmong, favouriteIdOf, favouritedAmong } from "../src/store/statuses-interactions.ts";
 import { reblogIdOf, rebloggedAmong } from "../src/store/statuses.ts";
 import { END } from "../src/store/db.ts";
 import { flag } from "./seed/options.ts";
+import type { StatusRecord } from "../src/model/statuses.ts";
 
 const args = process.argv.slice(2);
 const data = flag(args, "data") ?? join(import.meta.dir, "../.bench/seeds/a10000-s1000000-seed1");

@@ -1,9 +1,12 @@
 // `bun scripts/check-arrows.ts`: the layering of src/ (docs/architecture.md) as a check. Parses the imports of
 // every file under src/ (static, re-exports, dynamic `import()`, type-only ones too: a type is an arrow as
-// well) and fails on a forbidden arrow between top-level folders, and on any file over MAX_LINES lines.
-// tests/arrows.test.ts runs it, so the layering stays true.
+// well) and fails on a forbidden arrow between top-level folders, on a circle of imports (leaving out a
+// folder's own index.ts and the files under it, which it composes), on any file over MAX_LINES lines and on
+// any function over MAX_FUNCTION_LINES (scripts/long-functions.ts). tests/arrows.test.ts runs it, so the
+// layering stays true.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { longFunctions, MAX_FUNCTION_LINES } from "./long-functions.ts";
 
 export const MAX_LINES = 400;
 
@@ -18,74 +21,17 @@ export const FORBIDDEN: ReadonlyArray<readonly [string, string]> = [
   ["media", "domain"],
 ];
 
-/**
- * Arrows that still break the rules, being fixed by other work: "from-file -> to-file" (paths under src/).
- * Remove an entry once its import is gone; the check fails on an entry that no longer matches anything, so
- * the list only shrinks.
- */
-export const ALLOWED: ReadonlySet<string> = new Set<string>([
-  // entities → store
-  "entities/account.ts -> store/records.ts",
-  "entities/admin-domain-block.ts -> store/admin.ts",
-  "entities/annual-report.ts -> store/annual-reports.ts",
-  "entities/application.ts -> store/records.ts",
-  "entities/custom-emoji.ts -> store/emojis.ts",
-  "entities/custom-emoji.ts -> store/records.ts",
-  "entities/filter.ts -> store/filters.ts",
-  "entities/list.ts -> store/lists.ts",
-  "entities/marker.ts -> store/markers.ts",
-  "entities/media-attachment.ts -> store/media.ts",
-  "entities/mention.ts -> store/records.ts",
-  "entities/notification-policy.ts -> store/notification-policy.ts",
-  "entities/preview-card.ts -> store/statuses-cards.ts",
-  "entities/push-subscription.ts -> store/push.ts",
-  "entities/report.ts -> store/reports.ts",
-  "entities/scheduled-status.ts -> store/media.ts",
-  "entities/scheduled-status.ts -> store/scheduled-statuses.ts",
-  "entities/status-edit.ts -> store/records.ts",
-  "entities/status.ts -> store/records.ts",
-  "entities/userinfo.ts -> store/records.ts",
-  "entities/webfinger.ts -> store/records.ts",
-  // http → store
-  "http/admin-pages/action-form.ts -> store/records.ts",
-  "http/admin-pages/domain-blocks.ts -> store/admin.ts",
-  "http/admin-pages/email-domain-blocks.ts -> store/admin.ts",
-  "http/admin-pages/page.ts -> store/records.ts",
-  "http/admin-pages/report-view.ts -> store/records.ts",
-  "http/admin-pages/sections.ts -> store/records.ts",
-  "http/api/v1/admin/domain-blocks.ts -> store/admin.ts",
-  "http/api/v1/admin/reports.ts -> store/reports.ts",
-  "http/api/v1/admin/trends.ts -> store/trends.ts",
-  "http/api/v1/media.ts -> store/media.ts",
-  "http/api/v1/push.ts -> store/push.ts",
-  "http/api/v1/scheduled-statuses.ts -> store/scheduled-statuses.ts",
-  "http/api/v1/statuses/people.ts -> store/records.ts",
-  "http/api/v1/statuses/shared.ts -> store/filters.ts",
-  "http/api/v1/statuses/shared.ts -> store/paging.ts",
-  "http/api/v1/statuses/shared.ts -> store/records.ts",
-  "http/api/v1/timelines.ts -> store/paging.ts",
-  "http/auth/browser.ts -> store/records.ts",
-  "http/auth/settings-email.ts -> store/records.ts",
-  "http/auth/settings-import.ts -> store/imports.ts",
-  "http/auth/settings-preferences.ts -> store/records.ts",
-  "http/auth/settings-sessions.ts -> store/web-sessions.ts",
-  "http/auth/settings.ts -> store/records.ts",
-  "http/cache/rendered-statuses.ts -> store/records.ts",
-  "http/cache/timeline-pages.ts -> store/filters.ts",
-  "http/cache/timeline-pages.ts -> store/paging.ts",
-  "http/cache/timeline-pages.ts -> store/records.ts",
-  "http/instance/health.ts -> store/settings.ts",
-  "http/metrics/collect.ts -> store/stats.ts",
-  "http/plugins/paging.ts -> store/paging.ts",
-  "http/present.ts -> store/filters.ts",
-  "http/present.ts -> store/records.ts",
-  "http/streaming/hub.ts -> store/conversations.ts",
-  // media → domain
-  "media/sniff.ts -> domain/limits.ts",
-]);
-
 /** Files allowed past MAX_LINES (none): add none, split the file instead. */
 export const LONG_FILES: ReadonlySet<string> = new Set<string>([]);
+
+/**
+ * Functions still over MAX_FUNCTION_LINES ("path:name"), to be split: the list only shrinks (an entry that
+ * names no long function any more fails the check).
+ */
+export const LONG_FUNCTIONS: ReadonlySet<string> = new Set<string>([
+  "jobs/runner.ts:createJobQueue",
+  "search/meilisearch.ts:createMeilisearchEngine",
+]);
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -123,22 +69,81 @@ export function arrows(srcDir: string): Arrow[] {
   return found;
 }
 
-/** What breaks the rules: forbidden arrows not allowed, allow-list entries that match nothing, long files. */
-export function problems(srcDir: string, allowed: ReadonlySet<string> = ALLOWED): string[] {
-  const out: string[] = [];
-  const used = new Set<string>();
-  for (const { from, to } of arrows(srcDir)) {
-    if (!FORBIDDEN.some(([a, b]) => folderOf(from) === a && folderOf(to) === b)) continue;
-    const key = `${from} -> ${to}`;
-    if (allowed.has(key)) used.add(key);
-    else out.push(`forbidden arrow ${folderOf(from)} → ${folderOf(to)}: ${key}`);
+/** A folder's index.ts and a file under that folder: the index composes it, so their arrows make no circle. */
+function ownIndex(index: string, file: string): boolean {
+  return (index === "index.ts" || index.endsWith("/index.ts")) && file.startsWith(index.slice(0, -"index.ts".length));
+}
+
+/** The circles of imports between files (strongly connected components of two files or more), sorted. */
+export function circles(found: readonly Arrow[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of found) {
+    if (ownIndex(to, from) || ownIndex(from, to)) continue;
+    if (!graph.has(to)) graph.set(to, new Set());
+    graph.set(from, (graph.get(from) ?? new Set()).add(to));
   }
-  for (const key of allowed) if (!used.has(key)) out.push(`allow-list entry matches no import any more, remove it: ${key}`);
+  // Tarjan's algorithm, iteratively, so that a long chain of imports cannot overflow the stack.
+  const index = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>();
+  const stack: string[] = [], out: string[][] = [];
+  for (const root of graph.keys()) {
+    if (index.has(root)) continue;
+    const work: Array<[string, string[]]> = [];
+    const enter = (v: string) => {
+      index.set(v, index.size);
+      low.set(v, index.get(v)!);
+      stack.push(v);
+      onStack.add(v);
+      work.push([v, [...graph.get(v)!]]);
+    };
+    enter(root);
+    while (work.length) {
+      const [v, next] = work[work.length - 1]!;
+      const w = next.shift();
+      if (w !== undefined) {
+        if (!index.has(w)) enter(w);
+        else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1]![0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(v)!));
+      }
+      if (low.get(v) !== index.get(v)) continue;
+      const component: string[] = [];
+      let w2: string;
+      do {
+        w2 = stack.pop()!;
+        onStack.delete(w2);
+        component.push(w2);
+      } while (w2 !== v);
+      if (component.length > 1) out.push(component.sort());
+    }
+  }
+  return out.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** What breaks the rules: forbidden arrows, circles of imports, long files, long functions. */
+export function problems(srcDir: string, longFunctionsAllowed: ReadonlySet<string> = LONG_FUNCTIONS): string[] {
+  const out: string[] = [];
+  const found = arrows(srcDir);
+  const used = new Set<string>();
+  for (const { from, to } of found) {
+    if (!FORBIDDEN.some(([a, b]) => folderOf(from) === a && folderOf(to) === b)) continue;
+    out.push(`forbidden arrow ${folderOf(from)} → ${folderOf(to)}: ${from} -> ${to}`);
+  }
   for (const file of sourceFiles(srcDir)) {
     const lines = readFileSync(file, "utf8").split("\n").length - 1;
     const path = relative(srcDir, file);
     if (lines > MAX_LINES && !LONG_FILES.has(path)) out.push(`${path} has ${lines} lines (over ${MAX_LINES}): split it`);
+    for (const { name, line, length } of longFunctions(readFileSync(file, "utf8"))) {
+      const key = `${path}:${name}`;
+      if (longFunctionsAllowed.has(key)) used.add(key);
+      else out.push(`${path}:${line} ${name} has ${length} lines (over ${MAX_FUNCTION_LINES}): split it`);
+    }
   }
+  for (const key of longFunctionsAllowed) if (!used.has(key)) out.push(`LONG_FUNCTIONS entry is no long function any more, remove it: ${key}`);
+  for (const circle of circles(found)) out.push(`import circle: ${circle.join(", ")}`);
   return out;
 }
 

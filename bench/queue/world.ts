@@ -10,10 +10,11 @@ import type { AppDeps, Deps } from "../../src/deps.ts";
 import { onStatusCreated } from "../../src/domain/timelines/distribute.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { insertAccount } from "../../src/store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../../src/store/records.ts";
 import { putFollow } from "../../src/store/relationships.ts";
 import { insertStatus } from "../../src/store/statuses.ts";
 import { localAccount, statusOf } from "../scenarios/fan-out.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
+import type { StatusRecord } from "../../src/model/statuses.ts";
 
 const WRITE_BATCH = 2_000;
 

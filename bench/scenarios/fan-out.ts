@@ -12,10 +12,11 @@ import { localAccountUrls } from "../../src/domain/accounts/create.ts";
 import { onStatusCreated } from "../../src/domain/timelines/distribute.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { insertAccount } from "../../src/store/accounts.ts";
-import type { AccountRecord, StatusRecord, UserRecord } from "../../src/store/records.ts";
 import { putFollow } from "../../src/store/relationships.ts";
 import { insertStatus } from "../../src/store/statuses.ts";
 import { homeHas } from "../../src/store/timelines.ts";
+import type { AccountRecord, UserRecord } from "../../src/model/accounts.ts";
+import type { StatusRecord } from "../../src/model/statuses.ts";
 
 /** A measurement that is one timed operation rather than a request rate (see bench/run.ts). */
 export interface TimedCheck {

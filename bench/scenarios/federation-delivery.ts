@@ -36,10 +36,10 @@ import { loadConfig } from "../../src/config.ts";
 import { LANE_POLICY } from "../../src/jobs/lanes.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { END, openStore, type Store } from "../../src/store/db.ts";
-import type { JobRecord } from "../../src/store/jobs.ts";
 import { BenchClient } from "../lib/client.ts";
 import { captureOutput, stop } from "../lib/process.ts";
 import { startWarren, type Warren } from "../lib/servers.ts";
+import type { JobRecord } from "../../src/model/jobs.ts";
 
 export const SERVERS = 500;
 export const FOLLOWERS_PER_SERVER = 10;

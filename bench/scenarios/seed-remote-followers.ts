@@ -11,8 +11,8 @@ import { readFileSync } from "node:fs";
 import { createDeps } from "../../src/app.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { insertAccount } from "../../src/store/accounts.ts";
-import type { AccountRecord } from "../../src/store/records.ts";
 import { putFollow } from "../../src/store/relationships.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
 
 const WRITE_BATCH = 1_000;
 

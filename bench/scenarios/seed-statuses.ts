@@ -10,9 +10,10 @@ import { createDeps } from "../../src/app.ts";
 import { addToHome, FAN_OUT_BATCH, putPublicEntries } from "../../src/domain/timelines/distribute.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { insertAccount } from "../../src/store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../../src/store/records.ts";
 import { putFollow } from "../../src/store/relationships.ts";
 import { insertStatus } from "../../src/store/statuses.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
+import type { StatusRecord } from "../../src/model/statuses.ts";
 
 const MEDIA_EVERY = 1000;
 

@@ -14,12 +14,12 @@ import type { UserViewer } from "../../src/domain/auth/viewer.ts";
 import { postStatus, type StatusDraft } from "../../src/domain/statuses/create.ts";
 import { favourite } from "../../src/domain/statuses/favourite.ts";
 import { reblog } from "../../src/domain/statuses/reblog.ts";
-import type { StatusRecord, Visibility } from "../../src/store/records.ts";
 import { usernameOf } from "./accounts.ts";
 import type { FollowGraph } from "./graph.ts";
 import type { SeedJobQueue } from "./jobs.ts";
 import { Progress } from "./progress.ts";
 import { Random, Zipf } from "./random.ts";
+import type { StatusRecord, Visibility } from "../../src/model/statuses.ts";
 
 export const THREAD_REPLIES = 200;
 /** Actions per wave. Larger waves share commits (1,000 → 5,000 took 100k statuses from 91 to 44 s); the

@@ -8,9 +8,9 @@ import { generatePassword } from "../domain/auth/password.ts";
 import { createLocalAccount } from "../domain/accounts/create.ts";
 import { changeUser, findLocalUser, type UserChanges } from "../domain/accounts/manage.ts";
 import { parseRoleName, ROLE_NAMES } from "../domain/accounts/roles.ts";
-import type { RoleName } from "../store/records.ts";
 import { approveAccount, deleteAccountNow, rejectAccount } from "../domain/admin/accounts-actions.ts";
 import { pendingSignUps } from "../domain/admin/accounts-read.ts";
+import type { RoleName } from "../model/accounts.ts";
 
 const USAGE = `usage:
   warren accounts create USERNAME --email=EMAIL [--confirmed] [--role=${ROLE_NAMES.join("|")}] [--approve]

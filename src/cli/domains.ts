@@ -13,7 +13,7 @@ import {
   listDomainBlocks,
   SEVERITIES,
 } from "../domain/admin/domain-blocks.ts";
-import type { DomainBlockRecord } from "../store/admin.ts";
+import type { DomainBlockRecord } from "../model/moderation.ts";
 
 const USAGE = `usage:
   warren domains block DOMAIN [--severity=${SEVERITIES.join("|")}] [--reject-media] [--reject-reports] [--public-comment=TEXT] [--private-comment=TEXT] [--obfuscate]

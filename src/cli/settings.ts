@@ -9,7 +9,8 @@ import { registrationMode, setRegistrationMode } from "../domain/instance/regist
 import { addRule, deleteRule, instanceRules } from "../domain/instance/rules.ts";
 import { instanceDescription, setInstanceDescription } from "../domain/instance/info.ts";
 import { setTimelinePreview, timelinePreview } from "../domain/instance/timeline-preview.ts";
-import { FEED_ACCESS_VALUES, FEED_SETTINGS, feedAccess, setFeedAccess } from "../domain/instance/feed-access.ts";
+import { FEED_ACCESS_VALUES, feedAccess, setFeedAccess } from "../domain/instance/feed-access.ts";
+import { FEED_SETTINGS } from "../model/instance.ts";
 
 const USAGE = `usage:
   warren settings registrations open|approved|close

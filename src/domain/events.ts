@@ -9,8 +9,8 @@
 // kept inside our transactions.
 import type { Deps } from "../deps.ts";
 import type { EnqueueOptions, JobEnqueuer } from "../jobs/queue.ts";
-import type { Visibility } from "../store/records.ts";
 import type { EmitSignal } from "./streaming/signals.ts";
+import type { Visibility } from "../model/statuses.ts";
 
 /** About a new status, for the subscribers of `status.created` that have nothing to do without it. */
 export interface StatusCreatedFacts {

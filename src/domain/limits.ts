@@ -1,5 +1,6 @@
 // Every number the instance reports and enforces. The instance endpoints read from here and so do the
 // validators, so what is reported is what is enforced.
+import { SUPPORTED_MIME_TYPES } from "../media/mime-types.ts";
 
 export const STATUS_LIMITS = {
   maxCharacters: 500,
@@ -25,15 +26,8 @@ export const MEDIA_LIMITS = {
   maxDurationSeconds: 3 * 3600,
   /** Each ffprobe run and the preview frame's ffmpeg run; a transcode has its own budget (config). */
   probeTimeoutMs: 30_000,
-  // What uploads may be (media/sniff.ts accepts exactly these): Mastodon's list without HEIC, whose HEVC
-  // images this build of libvips cannot decode.
-  supportedMimeTypes: [
-    "image/jpeg", "image/png", "image/gif", "image/webp", "image/avif",
-    "video/webm", "video/mp4", "video/quicktime", "video/ogg",
-    "audio/wave", "audio/wav", "audio/x-wav", "audio/x-pn-wave", "audio/vnd.wave", "audio/ogg", "audio/vorbis",
-    "audio/mpeg", "audio/mp3", "audio/webm", "audio/flac", "audio/aac", "audio/m4a", "audio/x-m4a", "audio/mp4",
-    "audio/3gpp", "video/x-ms-asf",
-  ],
+  /** What uploads may be (media/sniff.ts accepts exactly these). */
+  supportedMimeTypes: SUPPORTED_MIME_TYPES,
 } as const;
 
 export const ACCOUNT_LIMITS = {

@@ -5,7 +5,8 @@ import type { Deps } from "../deps.ts";
 import { Unprocessable } from "../lib/errors.ts";
 import { normaliseId, publicId } from "../lib/ids.ts";
 import type { Store } from "../store/db.ts";
-import { getMarker, putMarker, type MarkerRecord, type MarkerTimeline } from "../store/markers.ts";
+import { getMarker, putMarker } from "../store/markers.ts";
+import type { MarkerRecord, MarkerTimeline } from "../model/notifications.ts";
 
 export const MARKER_TIMELINES: readonly MarkerTimeline[] = ["home", "notifications"];
 

@@ -11,9 +11,9 @@ import { mediaUrl } from "../media/storage.ts";
 import { publicId } from "../lib/ids.ts";
 import { roleOf, type Role } from "../domain/accounts/roles.ts";
 import { fieldValueHtml } from "../domain/accounts/field-html.ts";
-import type { AccountRecord, ProfileField, UserRecord } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
 import { presentRemoteEmoji } from "./custom-emoji.ts";
+import type { AccountRecord, ProfileField, UserRecord } from "../model/accounts.ts";
 
 const FieldSchema = t.Object({
   name: t.String(),

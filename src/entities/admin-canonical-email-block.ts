@@ -1,7 +1,7 @@
 // Admin::CanonicalEmailBlock (Mastodon's REST::Admin::CanonicalEmailBlockSerializer): every key of Mastodon 4.6.
 import { t, type Static } from "elysia";
 import { publicId } from "../lib/ids.ts";
-import type { CanonicalEmailBlockRecord } from "../store/admin.ts";
+import type { CanonicalEmailBlockRecord } from "../model/moderation.ts";
 
 export const AdminCanonicalEmailBlockSchema = t.Object(
   {

@@ -1,7 +1,7 @@
 // Admin::DomainAllow (Mastodon's REST::Admin::DomainAllowSerializer).
 import { t, type Static } from "elysia";
 import { publicId } from "../lib/ids.ts";
-import type { DomainAllowRecord } from "../store/admin.ts";
+import type { DomainAllowRecord } from "../model/moderation.ts";
 
 export const AdminDomainAllowSchema = t.Object(
   { id: t.String(), domain: t.String(), created_at: t.String() },

@@ -5,8 +5,8 @@ import { t, type Static } from "elysia";
 import { createHash } from "node:crypto";
 import type { EmailBlockHistory } from "../domain/admin/domain-blocks-email.ts";
 import { publicId } from "../lib/ids.ts";
-import type { DomainBlockRecord, EmailDomainBlockRecord } from "../store/admin.ts";
 import { Nullable } from "./nullable.ts";
+import type { DomainBlockRecord, EmailDomainBlockRecord } from "../model/moderation.ts";
 
 export const AdminDomainBlockSchema = t.Object(
   {

@@ -5,11 +5,11 @@ import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedAnnualReports } from "../domain/annual-reports/load.ts";
 import { publicId } from "../lib/ids.ts";
-import type { AccountCount, AnnualReportData, AnnualReportRecord, NameCount } from "../store/annual-reports.ts";
 import { AccountSchema, presentAccounts } from "./account.ts";
 import { Int } from "./integer.ts";
 import { Nullable } from "./nullable.ts";
 import { presentStatuses, StatusSchema } from "./status.ts";
+import type { AccountCount, AnnualReportData, AnnualReportRecord, NameCount } from "../model/instance.ts";
 
 const NameCountSchema = t.Object({ name: t.String(), count: Int() });
 const AccountCountSchema = t.Object({ account_id: t.String(), count: Int() });

@@ -3,8 +3,8 @@
 import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import { publicId } from "../lib/ids.ts";
-import type { AppRecord } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
+import type { AppRecord } from "../model/auth.ts";
 
 export const ApplicationSchema = t.Object(
   {

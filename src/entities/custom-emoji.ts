@@ -2,9 +2,8 @@
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import { mediaUrl } from "../media/storage.ts";
-import type { CustomEmojiRecord } from "../store/emojis.ts";
-import type { RemoteEmoji } from "../store/records.ts";
 import { Nullable } from "./nullable.ts";
+import type { CustomEmojiRecord, RemoteEmoji } from "../model/media.ts";
 
 export const CustomEmojiSchema = t.Object(
   {

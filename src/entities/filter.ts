@@ -3,8 +3,8 @@
 import { t, type Static } from "elysia";
 import type { FilterMatch } from "../domain/filters/match.ts";
 import { publicId } from "../lib/ids.ts";
-import type { FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../store/filters.ts";
 import { Nullable } from "./nullable.ts";
+import type { FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../model/filters.ts";
 
 const ContextSchema = t.Union([t.Literal("home"), t.Literal("notifications"), t.Literal("public"), t.Literal("thread"), t.Literal("account")]);
 const ActionSchema = t.Union([t.Literal("warn"), t.Literal("hide"), t.Literal("blur")], {

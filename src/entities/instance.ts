@@ -10,9 +10,9 @@ import { ICON_SIZES, THUMBNAIL_DESCRIPTION } from "../domain/instance/artwork.ts
 import { SOURCE_URL, type InstanceDescription, type InstanceFacts } from "../domain/instance/info.ts";
 import type { PrivacyPolicy } from "../domain/instance/privacy-policy.ts";
 import type { ActivityWeek } from "../domain/instance/activity.ts";
-import type { RuleRecord } from "../store/rules.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Nullable } from "./nullable.ts";
+import type { RuleRecord } from "../model/instance.ts";
 
 export const RuleSchema = t.Object(
   {

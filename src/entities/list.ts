@@ -1,7 +1,7 @@
 // List entity: {id, title, replies_policy, exclusive}.
 import { t, type Static } from "elysia";
 import { publicId } from "../lib/ids.ts";
-import type { ListRecord } from "../store/lists.ts";
+import type { ListRecord } from "../model/relationships.ts";
 
 export const ListSchema = t.Object(
   {

@@ -1,8 +1,8 @@
 // Marker entity and the markers map of GET/POST /api/v1/markers: {home?: Marker, notifications?: Marker}.
 import { t, type Static } from "elysia";
 import type { Markers } from "../domain/markers.ts";
-import type { MarkerRecord } from "../store/markers.ts";
 import { Int } from "./integer.ts";
+import type { MarkerRecord } from "../model/notifications.ts";
 
 const MarkerSchema = t.Object(
   {

@@ -5,8 +5,8 @@ import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import { mediaUrl } from "../media/storage.ts";
 import { publicId } from "../lib/ids.ts";
-import type { MediaRecord } from "../store/media.ts";
 import { Nullable } from "./nullable.ts";
+import type { MediaRecord } from "../model/media.ts";
 
 const Dimensions = t.Object(
   {

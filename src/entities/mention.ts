@@ -1,8 +1,8 @@
 // Status.mentions[] entries.
 import { t, type Static } from "elysia";
 import { publicId } from "../lib/ids.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { acctOf } from "./account.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 export const MentionSchema = t.Object(
   { id: t.String({ description: "Account id" }), username: t.String(), url: t.String(), acct: t.String() },

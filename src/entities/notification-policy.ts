@@ -2,8 +2,8 @@
 // the pending requests it made.
 import { t, type Static } from "elysia";
 import type { PolicySummary } from "../domain/notifications/policy.ts";
-import type { NotificationPolicyRecord } from "../store/notification-policy.ts";
 import { Int } from "./integer.ts";
+import type { NotificationPolicyRecord } from "../model/notifications.ts";
 
 export const PolicyValueSchema = t.Union([t.Literal("accept"), t.Literal("filter"), t.Literal("drop")]);
 

@@ -3,7 +3,7 @@ import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import type { Config } from "../config.ts";
 import { Nullable } from "./nullable.ts";
-import type { PreviewCardRecord } from "../store/statuses-cards.ts";
+import type { PreviewCardRecord } from "../model/statuses.ts";
 
 export const PreviewCardSchema = t.Object(
   {

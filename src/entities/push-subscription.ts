@@ -4,7 +4,7 @@
 import { t, type Static } from "elysia";
 import { Int } from "./integer.ts";
 import { PUSH_ALERT_TYPES } from "../domain/push/subscriptions.ts";
-import type { PushSubscriptionRecord } from "../store/push.ts";
+import type { PushSubscriptionRecord } from "../model/notifications.ts";
 
 export const PushAlertsSchema = t.Object(
   Object.fromEntries(PUSH_ALERT_TYPES.map((type) => [type, t.Boolean()])) as Record<(typeof PUSH_ALERT_TYPES)[number], ReturnType<typeof t.Boolean>>,

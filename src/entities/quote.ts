@@ -1,9 +1,9 @@
 // Quote and ShallowQuote (Mastodon 4.5) and a status's quote_approval, rendered from what the status loader
 // read (domain/quotes/shown.ts). The quoted Status itself is rendered by entities/status.ts.
 import { t, type TSchema } from "elysia";
-import type { LoadedQuote, LoadedQuoteApproval } from "../domain/quotes/shown.ts";
 import { publicId } from "../lib/ids.ts";
 import { Nullable } from "./nullable.ts";
+import type { LoadedQuote, LoadedQuoteApproval } from "../domain/statuses/loaded.ts";
 
 const QuoteStateSchema = t.String({
   description:

@@ -5,9 +5,9 @@ import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedReport } from "../domain/reports/load.ts";
 import { publicId } from "../lib/ids.ts";
-import type { ReportRecord } from "../store/reports.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { Nullable } from "./nullable.ts";
+import type { ReportRecord } from "../model/moderation.ts";
 
 /** The fields Report and Admin::Report (admin-report.ts) share, as reportFields renders them. */
 export const REPORT_FIELDS = {

@@ -2,11 +2,11 @@
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import { publicId } from "../lib/ids.ts";
-import type { MediaRecord } from "../store/media.ts";
-import type { ScheduledStatusRecord } from "../store/scheduled-statuses.ts";
 import { Int } from "./integer.ts";
 import { MediaAttachmentSchema, presentMediaAttachment } from "./media-attachment.ts";
 import { Nullable } from "./nullable.ts";
+import type { MediaRecord } from "../model/media.ts";
+import type { ScheduledStatusRecord } from "../model/statuses.ts";
 
 const ParamsSchema = t.Object({
   text: t.String(),

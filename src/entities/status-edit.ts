@@ -3,9 +3,9 @@ import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import type { LoadedHistory } from "../domain/statuses/history.ts";
 import { publicId } from "../lib/ids.ts";
-import type { StatusRecord } from "../store/records.ts";
 import { AccountSchema, presentAccount } from "./account.ts";
 import { MediaAttachmentSchema, presentMediaAttachment } from "./media-attachment.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 export const StatusEditSchema = t.Object(
   {

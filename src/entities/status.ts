@@ -4,10 +4,7 @@
 import { presentCustomEmoji, presentRemoteEmoji } from "./custom-emoji.ts";
 import { t, type Static, type TSchema } from "elysia";
 import type { Config } from "../config.ts";
-import type { LoadedStatus, LoadedStatuses } from "../domain/statuses/load.ts";
-import type { LoadedQuote } from "../domain/quotes/shown.ts";
 import { publicId } from "../lib/ids.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { AccountSchema, presentAccount, type Account } from "./account.ts";
 import { presentStatusApplication, StatusApplicationSchema } from "./application.ts";
 import { FilterResultSchema, presentFilterResult } from "./filter.ts";
@@ -19,6 +16,8 @@ import { PollSchema, presentPoll } from "./poll.ts";
 import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
 import { presentStatusTag, StatusTagSchema } from "./tag.ts";
 import { presentQuote, presentQuoteApproval, QuoteApprovalSchema, quoteSchema, ShallowQuoteSchema } from "./quote.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { LoadedQuote, LoadedStatus, LoadedStatuses } from "../domain/statuses/loaded.ts";
 
 const VisibilitySchema = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Literal("private"), t.Literal("direct")]);
 

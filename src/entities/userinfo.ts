@@ -2,7 +2,7 @@
 import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import { mediaUrl } from "../media/storage.ts";
-import type { AccountRecord } from "../store/records.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 export const UserinfoSchema = t.Object(
   {

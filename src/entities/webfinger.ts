@@ -3,7 +3,7 @@ import { t, type Static } from "elysia";
 import type { Config } from "../config.ts";
 import { mediaUrl } from "../media/storage.ts";
 import { escapeHtml } from "../lib/html.ts";
-import type { AccountRecord } from "../store/records.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 export const JrdSchema = t.Object(
   {

@@ -10,7 +10,6 @@
 import { Announce, Create, Hashtag, isActor, Object as APObject, type Actor, type Collection } from "@fedify/vocab";
 import { newId } from "../lib/ids.ts";
 import { findAccountByUri, getAccount, putAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { featuredTagsOf, putFeaturedTag, removeFeaturedTag } from "../store/featured-tags.ts";
 import { insertPin, pinsOf, removePin } from "../store/statuses-interactions.ts";
 import { getStatus } from "../store/statuses.ts";
@@ -21,6 +20,7 @@ import { collectionItems } from "./collection-items.ts";
 import { isFresh, remoteAccountByUri, storeActor } from "./remote-accounts.ts";
 import { enqueueRemoteFetch, REMOTE_ACCOUNT_REFRESH } from "./remote-jobs.ts";
 import { fetchStatus } from "./threads.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 export const FEATURED_LIMIT = 5;
 export const OUTBOX_LIMIT = 5;

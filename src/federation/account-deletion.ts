@@ -10,10 +10,10 @@
 import { Delete, PUBLIC_COLLECTION, type Recipient } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import { getAccount, remoteAccountIdsWhere } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import type { SubscriberContext } from "../domain/events.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** One remote account per inbox a delivery would use (shared inbox, else its own), suspended ones aside. */
 function knownServers(store: Store): Recipient[] {

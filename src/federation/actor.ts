@@ -4,10 +4,10 @@ import { Application, Endpoints, Hashtag, Image, Mention, Person, PropertyValue,
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
 import { mediaUrl } from "../media/storage.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { fieldValueHtml, profileTags } from "../domain/accounts/field-html.ts";
 import { emojiTags } from "./emojis.ts";
 import { CompactedPerson, CompactedService } from "./mastodon-terms.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 const DAY_MS = 86_400_000;
 

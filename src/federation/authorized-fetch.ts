@@ -9,10 +9,10 @@ import type { ActorKeyPair, AuthorizePredicate, Context, RequestContext } from "
 import { Endpoints, Person, Service } from "@fedify/vocab";
 import { domainBlockFor } from "../domain/admin/domain-blocks.ts";
 import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { isBlocking } from "../store/relationships.ts";
 import type { FederationDeps } from "./context.ts";
 import { signerOf } from "./mastodon-signatures.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 type Refusal = 401 | 403 | 404;
 

@@ -9,7 +9,6 @@ import { Block, Undo } from "@fedify/vocab";
 import type { Context, InboxContext } from "@fedify/fedify";
 import { NotPermitted } from "../lib/errors.ts";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { getBlock, isBlocking } from "../store/relationships.ts";
 import { block, unblock } from "../domain/relationships/block.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
@@ -18,6 +17,7 @@ import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
 import { blockUriOf } from "../domain/relationships/activity-uris.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** The remote blocker and local target of a Block (or of the Block an Undo carries). */
 async function parties(deps: FederationDeps, ctx: Context<void>, activity: Block) {

@@ -13,11 +13,11 @@ import { followersPage, followingPage, type AccountPage } from "../domain/relati
 import { accountVisible } from "../domain/accounts/read.ts";
 import { normaliseId, publicId } from "../lib/ids.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
-import { RowBudget, type PageQuery } from "../store/paging.ts";
-import type { AccountRecord } from "../store/records.ts";
 import type { FederationDeps } from "./context.ts";
 import { recipientOf, remoteFollowers } from "./recipients.ts";
 import { isGetOf } from "./authorized-fetch.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import { type PageQuery, RowBudget } from "../model/paging.ts";
 
 const PAGE_SIZE = 40;
 /** The cursor of the first page (the newest rows); later cursors are row ids. */

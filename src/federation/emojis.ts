@@ -6,9 +6,10 @@ import type { Federation } from "@fedify/fedify";
 import { Emoji, Image } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
-import { getEmoji, type CustomEmojiRecord } from "../store/emojis.ts";
+import { getEmoji } from "../store/emojis.ts";
 import { emojisInText } from "../domain/emojis/in-text.ts";
 import { SHORTCODE } from "../domain/emojis/import.ts";
+import type { CustomEmojiRecord } from "../model/media.ts";
 
 const MEDIA_TYPES: Record<string, string> = { png: "image/png", gif: "image/gif", webp: "image/webp" };
 

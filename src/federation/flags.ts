@@ -8,9 +8,10 @@ import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getReport } from "../store/reports.ts";
 import { getStatus } from "../store/statuses.ts";
-import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** Remote authors of what the reported statuses replied to, on the chosen domains, but the target's inboxes. */
 function replyTargets(ctx: SubscriberContext, target: AccountRecord, statuses: StatusRecord[], domains: string[]): AccountRecord[] {

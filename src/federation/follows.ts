@@ -11,7 +11,6 @@ import type { Context, InboxContext } from "@fedify/fedify";
 import { NotFound, NotPermitted } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { getFollow, getFollowRequest, isFollowing } from "../store/relationships.ts";
 import { follow as followCore, unfollow } from "../domain/relationships/follow.ts";
 import { authorize, reject } from "../domain/relationships/follow-requests.ts";
@@ -22,6 +21,7 @@ import { context } from "./fedify-context.ts";
 import { recipientOf } from "./recipients.ts";
 import { followUriOf } from "../domain/relationships/activity-uris.ts";
 import { followOwnerOf } from "./relationship-objects.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 async function sendAccept(ctx: Context<void>, owner: AccountRecord, follower: AccountRecord, followUri: string | null): Promise<void> {
   const actor = ctx.getActorUri(owner.username);

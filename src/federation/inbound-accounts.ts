@@ -2,9 +2,9 @@
 // actor URI in it designates.
 import type { Context } from "@fedify/fedify";
 import { findAccountByAcct } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import type { FederationDeps } from "./context.ts";
 import { remoteAccountByUri } from "./remote-accounts.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** The local account an actor URI of ours names, if any. */
 export function localAccountOf(ctx: Context<void>, deps: FederationDeps, uri: URL | null): AccountRecord | null {

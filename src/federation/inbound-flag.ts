@@ -14,10 +14,10 @@ import { domainBlockFor } from "../domain/admin/domain-blocks.ts";
 import { recordReport, REPORT_LIMITS } from "../domain/reports/create.ts";
 import { statusByUri } from "../domain/statuses/remote.ts";
 import { getAccount } from "../store/accounts.ts";
-import type { StatusRecord } from "../store/records.ts";
 import { getReport, openReportIdsAbout } from "../store/reports.ts";
 import type { FederationDeps } from "./context.ts";
 import { localAccountOf, remoteSender } from "./inbound-accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** How many objects of one Flag are looked at: a report names a few statuses, not thousands. */
 const MAX_OBJECTS = 100;

@@ -13,7 +13,6 @@ import { discardAndRecord } from "../domain/statuses/delete.ts";
 import { statusByUri } from "../domain/statuses/remote.ts";
 import { editRemoteStatus } from "../domain/statuses/remote-edit.ts";
 import { putStatusTombstone } from "../store/status-tombstones.ts";
-import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { settleQuote } from "../domain/quotes/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
@@ -22,6 +21,8 @@ import { isNoteLike, isPublic, NOTE_LIMITS, sameOrigin } from "./note-checks.ts"
 import { noteDraft } from "./note-draft.ts";
 import { rawJsonOf } from "./note-attachments.ts";
 import { fetchStatus } from "./threads.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** What a core refuses (not visible, blocked, a private status reblogged) is ignored, not retried. */
 async function unlessRefused(action: Promise<unknown>): Promise<void> {

@@ -10,7 +10,6 @@
 import type { Create } from "@fedify/vocab";
 import type { InboxContext } from "@fedify/fedify";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { followerIdsOf } from "../store/relationships.ts";
 import { statusByUri, storeRemoteStatus, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import { getStatus } from "../store/statuses.ts";
@@ -21,7 +20,8 @@ import { noteDraft } from "./note-draft.ts";
 import { fetchStatus } from "./threads.ts";
 import { rawJsonOf } from "./note-attachments.ts";
 import { countedAsVote } from "./poll-votes-in.ts";
-import { queueStatusFetches } from "./thread-fetch.ts";
+import { queueStatusFetches } from "./thread-queue.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** Is this account followed from here? (Remote accounts' followers rows are all local accounts.) */
 export function followedFromHere(deps: FederationDeps, accountId: string): boolean {

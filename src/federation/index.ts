@@ -13,7 +13,6 @@ import type { Store } from "../store/db.ts";
 import type { Deps } from "../deps.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
 import { accountVisible } from "../domain/accounts/read.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { LmdbKvStore } from "./kv.ts";
 import { federationRemote } from "./remote.ts";
 import { JobMessageQueue } from "./queue.ts";
@@ -37,6 +36,7 @@ import { fetchPolicy, reducedActor } from "./authorized-fetch.ts";
 import { onMove } from "./moves.ts";
 import { setRelationshipObjects } from "./relationship-objects.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** What a thread's federation is built from: a job context has these, and the federation adds `remote`. */
 type ThreadDeps = Pick<Deps, "store" | "config" | "jobs">;

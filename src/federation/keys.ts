@@ -5,9 +5,10 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
 import type { Store } from "../store/db.ts";
-import { getActorKey, putActorKeyIfAbsent, type ActorKeyOwner, type Jwk } from "../store/federation-kv.ts";
-import type { AccountKeysRecord } from "../store/records.ts";
+import { getActorKey, putActorKeyIfAbsent } from "../store/federation-kv.ts";
 import { getAccountKeys } from "../store/account-keys-packing.ts";
+import type { AccountKeysRecord } from "../model/accounts.ts";
+import type { ActorKeyOwner, Jwk } from "../model/federation.ts";
 
 export const INSTANCE_KEY_OWNER = "instance";
 const RSA = "RSASSA-PKCS1-v1_5";

@@ -8,7 +8,6 @@
 import { Move } from "@fedify/vocab";
 import type { InboxContext } from "@fedify/fedify";
 import { getAccount, putAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { recordEvent, type EventPayloads, type SubscriberContext } from "../domain/events.ts";
 import { MOVE_COOLDOWN_MS } from "../domain/accounts/migration.ts";
 import type { FederationDeps } from "./context.ts";
@@ -16,6 +15,7 @@ import { context } from "./fedify-context.ts";
 import { remoteSender } from "./inbound-accounts.ts";
 import { recipientOf, remoteFollowerRecipients } from "./recipients.ts";
 import { remoteAccountByUri } from "./remote-accounts.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 // Incoming
 

@@ -6,9 +6,9 @@
 import { Audio, Document, Image, Link, Video } from "@fedify/vocab";
 import type { DocumentLoader } from "@fedify/vocab-runtime";
 import { plainText } from "../lib/sanitize.ts";
-import type { MediaType } from "../store/media.ts";
 import type { RemoteAttachment } from "../domain/statuses/remote.ts";
 import { NOTE_LIMITS, type NoteLike } from "./note-checks.ts";
+import type { MediaType } from "../model/media.ts";
 
 /** Only what a Note embeds is read: its tags and attachments are never fetched. */
 const embeddedOnly: DocumentLoader = async (url) => {

@@ -5,7 +5,6 @@ import { Emoji, Hashtag, Link, Mention } from "@fedify/vocab";
 import type { Context } from "@fedify/fedify";
 import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
 import { findAccountByUri } from "../store/accounts.ts";
-import type { AccountRecord, Visibility } from "../store/records.ts";
 import { statusByUri, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { localAccountOf } from "./inbound-accounts.ts";
@@ -14,6 +13,8 @@ import { attachmentsOf, httpUrl, readOptions } from "./note-attachments.ts";
 import { emojisUsed } from "./note-emojis.ts";
 import { pollOf } from "./note-poll.ts";
 import { readQuote, readQuotePolicy, type QuotedFetcher } from "./quotes-in.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { Visibility } from "../model/statuses.ts";
 
 const TAG_NAME = /^[\p{L}\p{N}_·]*[\p{L}_·][\p{L}\p{N}_·]*$/u;
 

@@ -3,8 +3,8 @@
 // `:shortcode:` the texts use, each once, at most MAX_EMOJIS, with http(s) image URLs (the icon's URL is also the
 // static one until remote media is kept locally).
 import { Emoji, Image, Link } from "@fedify/vocab";
-import type { RemoteEmoji } from "../store/records.ts";
 import { httpUrl, readOptions } from "./note-attachments.ts";
+import type { RemoteEmoji } from "../model/media.ts";
 
 /** Emojis kept per status or account; Mastodon has no fixed limit, but a Note may tag thousands. */
 export const MAX_EMOJIS = 50;

@@ -12,14 +12,15 @@ import { mediaUrl } from "../media/storage.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
 import { getMedia } from "../store/media.ts";
-import { getPoll, type PollRecord } from "../store/polls.ts";
-import type { AccountRecord, QuoteOfStatus, StatusRecord, Visibility } from "../store/records.ts";
+import { getPoll } from "../store/polls.ts";
 import { getStatus } from "../store/statuses.ts";
 import { getFollowRequest, isFollowing } from "../store/relationships.ts";
 import { localAuthorizationUri } from "../domain/quotes/remote.ts";
 import { emojiTags } from "./emojis.ts";
 import { hashtagsAsWritten, parseStatusText } from "../domain/statuses/format.ts";
 import { CompactedCreate, CompactedNote, CompactedQuestion, mastodonDocument } from "./mastodon-terms.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { PollRecord, QuoteOfStatus, StatusRecord, Visibility } from "../model/statuses.ts";
 
 interface Addressing {
   to: URL[];

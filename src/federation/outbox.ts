@@ -9,10 +9,10 @@ import { accountStatuses, type AccountStatusFilters } from "../domain/statuses/l
 import { accountVisible } from "../domain/accounts/read.ts";
 import { normaliseId, publicId } from "../lib/ids.ts";
 import { findAccountByAcct } from "../store/accounts.ts";
-import { RowBudget } from "../store/paging.ts";
-import type { AccountRecord } from "../store/records.ts";
 import type { FederationDeps } from "./context.ts";
 import { announceOf, createOf, noteOf } from "./notes.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import { RowBudget } from "../model/paging.ts";
 
 const PAGE_SIZE = 20;
 const FIRST = "first";

@@ -2,12 +2,12 @@
 // a Note whose `name` is the option's title, `inReplyTo` the Question, addressed to its author. Such a Note is
 // a vote, never a status; domain/polls/vote-remote.ts decides whether it counts.
 import { plainText } from "../lib/sanitize.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { statusByUri } from "../domain/statuses/remote.ts";
 import { recordRemoteVote } from "../domain/polls/vote-remote.ts";
 import type { FederationDeps } from "./context.ts";
 import type { NoteLike } from "./note-checks.ts";
 import { POLL_IN_LIMITS } from "./note-poll.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** Whether `note` is a vote on a local poll (counted or not): then it is not to be stored as a status. */
 export async function countedAsVote(deps: FederationDeps, note: NoteLike, voter: AccountRecord): Promise<boolean> {

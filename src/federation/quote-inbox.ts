@@ -5,7 +5,6 @@
 import type { Context, InboxContext } from "@fedify/fedify";
 import { Accept, type Delete, QuoteRequest, Reject } from "@fedify/vocab";
 import { getAccount } from "../store/accounts.ts";
-import type { StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { localAuthorizationUri, revokeByAuthorization, settleQuote } from "../domain/quotes/remote.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
@@ -16,6 +15,7 @@ import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
 import { verifiedAuthorization } from "./quotes-in.ts";
 import { localAuthorOf } from "./notes.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** A QuoteRequest to a local author: its instrument (the quoting Note, on the sender's origin, by the sender)
  * is stored, which decides the quote by the quoted status's policy; the answer is Accept or Reject. */

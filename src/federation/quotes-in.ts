@@ -5,11 +5,12 @@
 import type { Context } from "@fedify/fedify";
 import { QuoteAuthorization } from "@fedify/vocab";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord } from "../store/records.ts";
 import { incomingQuote } from "../domain/quotes/remote.ts";
 import { statusByUri } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { isPublic, NOTE_LIMITS, sameOrigin, type NoteLike } from "./note-checks.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { QuoteOfStatus, QuotePolicy, StatusRecord } from "../model/statuses.ts";
 
 /** How an unknown quoted status is fetched (threads.ts's fetchStatus, given by the inbox: threads.ts reads
  * Notes with note-draft.ts, which reads their quotes here). */

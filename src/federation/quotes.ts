@@ -6,7 +6,6 @@
 // while they stand. Coming in: a Note's quote is read by quotes-in.ts, quote activities by quote-inbox.ts.
 import { QuoteRequest, type Recipient } from "@fedify/vocab";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
 import { localAuthorizationUri } from "../domain/quotes/remote.ts";
@@ -15,6 +14,8 @@ import { recipientOf } from "./recipients.ts";
 import { localAuthorOf, noteOf } from "./notes.ts";
 import { audienceOf, deliver, reach } from "./status-delivery.ts";
 import { CompactedDelete, CompactedUpdate } from "./mastodon-terms.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 const deliverable = (account: AccountRecord | undefined): account is AccountRecord =>
   !!account && account.domain !== null && !account.suspended && !!account.inbox;

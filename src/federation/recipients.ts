@@ -4,8 +4,8 @@
 import type { Recipient } from "@fedify/vocab";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { remoteFollowersOf } from "../domain/timelines/followers.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** A remote account as a recipient of activities. */
 export function recipientOf(account: AccountRecord): Recipient {

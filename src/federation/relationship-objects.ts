@@ -9,11 +9,11 @@ import type { Federation, RequestContext } from "@fedify/fedify";
 import { Block, Follow } from "@fedify/vocab";
 import type { Context } from "@fedify/fedify";
 import { findAccountByAcct, getAccount } from "../store/accounts.ts";
-import type { AccountRecord } from "../store/records.ts";
 import { getBlock, getFollow, getFollowRequest } from "../store/relationships.ts";
 import { blockUriOf, followUriOf } from "../domain/relationships/activity-uris.ts";
 import type { FederationDeps } from "./context.ts";
 import { refuse, refusalOf, signerOf } from "./authorized-fetch.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 type RelationPath = { identifier: string; target: string; id: string };
 type Found = { owner: AccountRecord; target: AccountRecord; uri: string };

@@ -12,7 +12,6 @@ import { newId } from "../lib/ids.ts";
 import { safeFetch } from "../lib/safe-fetch.ts";
 import { warrenUserAgent } from "../domain/limits.ts";
 import { findAccountByAcct, findAccountByUri, insertAccount, putAccount, putAccountKeys } from "../store/accounts.ts";
-import type { AccountRecord, ProfileField } from "../store/records.ts";
 import { recordEvent } from "../domain/events.ts";
 import type { FederationDeps } from "./context.ts";
 import { FETCH_LIMITS } from "./loader.ts";
@@ -26,6 +25,7 @@ import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
 import { keptImages, queueProfileImageFetches } from "./remote-media.ts";
 import { isKeptCopy } from "../domain/media/remote-cache.ts";
 import { deleteMediaFile } from "../media/storage.ts";
+import type { AccountRecord, ProfileField } from "../model/accounts.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -147,6 +147,25 @@ async function imageUrl(image: Promise<Image | null>): Promise<string | null> {
   }
 }
 
+/** The actor's profile fields (PropertyValue attachments), cleaned: names as plain text, values sanitised. */
+async function profileFields(actor: Actor): Promise<ProfileField[]> {
+  const fields: ProfileField[] = [];
+  for await (const attachment of actor.getAttachments()) {
+    if (attachment instanceof PropertyValue && attachment.name && attachment.value) {
+      fields.push({ name: plainText(attachment.name.toString()).slice(0, 255), value: sanitizeHtml(attachment.value.toString().slice(0, 10_000)), verifiedAt: null });
+    }
+  }
+  return fields;
+}
+
+/** The PEM of the actor's first public key that the actor itself owns, or null. */
+async function ownPublicKeyPem(actor: Actor, uri: URL): Promise<string | null> {
+  for await (const key of actor.getPublicKeys()) {
+    if (key.publicKey && key.ownerId?.href === uri.href) return await exportSpki(key.publicKey);
+  }
+  return null;
+}
+
 /** Stores (or updates) the account of a fetched remote actor; `domain` is the WebFinger domain when known. */
 export async function storeActor(deps: FederationDeps, actor: Actor, domain?: string): Promise<AccountRecord | null> {
   const { store, config } = deps;
@@ -156,19 +175,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
   if (!username || !actor.inboxId || host === config.domain.toLowerCase()) return null;
   // Deliveries go to these: on the actor's own origin, over http(s), or the actor is not stored.
   if (!deliverableEndpoints(uri, actor.inboxId, actor.endpoints?.sharedInbox ?? null)) return null;
-  const fields: ProfileField[] = [];
-  for await (const attachment of actor.getAttachments()) {
-    if (attachment instanceof PropertyValue && attachment.name && attachment.value) {
-      fields.push({ name: plainText(attachment.name.toString()).slice(0, 255), value: sanitizeHtml(attachment.value.toString().slice(0, 10_000)), verifiedAt: null });
-    }
-  }
-  let publicKeyPem: string | null = null;
-  for await (const key of actor.getPublicKeys()) {
-    if (key.publicKey && key.ownerId?.href === uri.href) {
-      publicKeyPem = await exportSpki(key.publicKey);
-      break;
-    }
-  }
+  const fields = await profileFields(actor);
+  const publicKeyPem = await ownPublicKeyPem(actor, uri);
   const [avatarUrl, headerUrl] = await Promise.all([imageUrl(actor.getIcon()), imageUrl(actor.getImage())]);
   // Custom emojis its name, bio and fields use (note-emojis.ts), read only as embedded.
   const texts = [actor.name?.toString() ?? "", actor.summary?.toString() ?? "", ...fields.flatMap((field) => [field.name, field.value])];

@@ -22,14 +22,3 @@ export function enqueueRemoteFetch(deps: Pick<FederationDeps, "jobs">, type: str
 }
 
 export { REMOTE_ACCOUNT_COMPLETE, REMOTE_ACCOUNT_REFRESH, REMOTE_MEDIA_FETCH, REMOTE_PROFILE_IMAGE_FETCH, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH, REMOTE_THREAD_FETCH };
-
-/** The job handlers, loaded lazily so job workers load Fedify only when such a job runs. */
-export const remoteFetchHandlers: Record<string, (deps: FederationDeps, payload: any) => Promise<void>> = {
-  [REMOTE_ACCOUNT_COMPLETE]: async (ctx, payload) => (await import("./account-completion.ts")).completeRemoteAccount(ctx, payload),
-  [REMOTE_ACCOUNT_REFRESH]: async (ctx, payload) => (await import("./account-completion.ts")).refreshRemoteAccount(ctx, payload),
-  [REMOTE_THREAD_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchThreadStep(ctx, payload),
-  [REMOTE_REPLIES_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchReplies(ctx, payload),
-  [REMOTE_MEDIA_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteAttachment(ctx, payload),
-  [REMOTE_PROFILE_IMAGE_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteProfileImage(ctx, payload),
-  [REMOTE_STATUS_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchOneStatus(ctx, payload),
-};

@@ -14,10 +14,11 @@ import { getAccount } from "../store/accounts.ts";
 import type { Store } from "../store/db.ts";
 import { getMedia, putMedia } from "../store/media.ts";
 import { getStatus } from "../store/statuses.ts";
-import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import type { FederationDeps } from "./context.ts";
 import { warrenUserAgent } from "../domain/limits.ts";
 import { enqueueRemoteFetch, REMOTE_MEDIA_FETCH, REMOTE_PROFILE_IMAGE_FETCH } from "./remote-jobs.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** Below the job's own minute, so a slow server fails the fetch, not the job runner's time limit. */
 const FETCH_TIMEOUT_MS = 40_000;

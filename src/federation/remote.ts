@@ -1,7 +1,7 @@
-// The federation's side of the domain's RemoteLookups (domain/remote.ts): the composition root puts this in
+// The federation's side of the domain's RemoteLookups (deps.ts): the composition root puts this in
 // every Deps (app.ts, cli, reactions' job contexts, the inbox's own). Its modules load on first use, so a
 // process that looks nothing up never loads Fedify (see senders.ts).
-import type { RemoteLookups } from "../domain/remote.ts";
+import type { RemoteLookups } from "../deps.ts";
 
 const accounts = () => import("./remote-accounts.ts");
 

@@ -16,7 +16,6 @@ import { Announce, type Create, type Delete, Like, PUBLIC_COLLECTION, type Recip
 import { publicId } from "../lib/ids.ts";
 import type { Store } from "../store/db.ts";
 import { getAccount } from "../store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import { getStatus, reblogIdOf } from "../store/statuses.ts";
 import { favouriteIdOf } from "../store/statuses-interactions.ts";
 import type { EventPayloads, StatusAudience, SubscriberContext } from "../domain/events.ts";
@@ -24,6 +23,8 @@ import { context } from "./fedify-context.ts";
 import { recipientOf, remoteFollowerRecipients } from "./recipients.ts";
 import { addressedMentions, announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
 import { CompactedDelete, CompactedUpdate, mastodonTombstone } from "./mastodon-terms.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** Whether an account is a remote one that can be delivered to (not suspended, with an inbox). */
 const deliverable = (account: AccountRecord) => account.domain !== null && !account.suspended && !!account.inbox;

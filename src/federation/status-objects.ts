@@ -12,11 +12,11 @@ import { canSeeStatus } from "../domain/policy/visibility.ts";
 import { localAuthorizationUri } from "../domain/quotes/remote.ts";
 import { normaliseId } from "../lib/ids.ts";
 import { findAccountByAcct, findAccountByUri } from "../store/accounts.ts";
-import type { StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import type { FederationDeps } from "./context.ts";
 import { refuse, refusalOf, signerOf } from "./authorized-fetch.ts";
 import { announceOf, createOf, localAuthorOf, noteOf } from "./notes.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 type StatusPath = { identifier: string; id: string };
 

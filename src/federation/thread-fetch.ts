@@ -7,32 +7,20 @@
 import type { Deps } from "../deps.ts";
 import { statusByUri } from "../domain/statuses/remote.ts";
 import { linkOrphanReply } from "../domain/statuses/thread-link.ts";
-import type { StatusRecord } from "../store/records.ts";
 import { getStatus } from "../store/statuses.ts";
 import { collectionItems } from "./collection-items.ts";
 import type { FederationDeps } from "./context.ts";
 import { context } from "./fedify-context.ts";
 import { isNoteLike } from "./note-checks.ts";
-import { enqueueRemoteFetch, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH, REMOTE_THREAD_FETCH } from "./remote-jobs.ts";
-import { fetchStatus, THREAD_DEPTH } from "./threads.ts";
-import { queueAttachmentFetches } from "./remote-media.ts";
+import { enqueueRemoteFetch, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH } from "./remote-jobs.ts";
+import { fetchStatus } from "./threads.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 export const REPLIES_LIMIT = 20;
 export const REPLIES_EVERY_MS = 15 * 60_000;
 /** Statuses whose replies were asked for lately (main thread, bounded): status id → when. */
 const repliesAsked = new Map<string, number>();
 const REMEMBERED = 10_000;
-
-/** After a remote status is stored: its missing parent (if `depth` allows) and its attachments are queued. */
-export async function queueStatusFetches(deps: Pick<FederationDeps, "store" | "jobs">, status: StatusRecord, depth = THREAD_DEPTH): Promise<void> {
-  const parentUri = status.inReplyToUri;
-  const parentMissing = !!parentUri && !status.inReplyToId && depth > 0;
-  if (!parentMissing && status.mediaIds.length === 0) return;
-  await deps.store.write(() => {
-    if (parentMissing) enqueueRemoteFetch(deps, REMOTE_THREAD_FETCH, { statusId: status.id, depth }, parentUri);
-    queueAttachmentFetches(deps, status);
-  });
-}
 
 export async function fetchThreadStep(deps: FederationDeps, { statusId, depth }: { statusId: string; depth: number }): Promise<void> {
   const child = getStatus(deps.store, statusId);

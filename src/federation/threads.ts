@@ -3,7 +3,7 @@
 // (signed GET, lib/safe-fetch.ts limits), its author is resolved like any remote actor, and its ancestors
 // (`inReplyTo`) are fetched the same way up to ANCESTOR_LIMIT. It is stored even when nobody here follows the
 // author: someone here asked for it. The same checks as for an incoming Create apply (note-draft.ts).
-import type { StatusRecord } from "../store/records.ts";
+import { queueStatusFetches, THREAD_DEPTH } from "./thread-queue.ts";
 import { statusByUri, storeRemoteStatus } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { isBlockedUrl } from "./domain-policy.ts";
@@ -12,11 +12,11 @@ import { remoteSender } from "./inbound-accounts.ts";
 import { isNoteLike, sameOrigin } from "./note-checks.ts";
 import { noteDraft } from "./note-draft.ts";
 import { rawJsonOf } from "./note-attachments.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 /** How many ancestors of a fetched status are fetched with it, and for how long at most (a search waits for them). */
 export const ANCESTOR_LIMIT = 5;
 /** Ancestors of one status fetched afterwards in background jobs (thread-fetch.ts), one per job. */
-export const THREAD_DEPTH = 20;
 const ANCESTORS_WITHIN_MS = 15_000;
 
 /** The status at `url`: stored already, or fetched and stored with up to `ancestors` ancestors (no new one
@@ -48,7 +48,6 @@ export async function fetchStatus(
     draft.parent = await fetchStatus(deps, note.replyTargetId, ancestors - 1, until, threadDepth);
   }
   const status = await storeRemoteStatus(deps, author, draft);
-  const { queueStatusFetches } = await import("./thread-fetch.ts");
   if (status) await queueStatusFetches(deps, status, threadDepth);
   return status;
 }

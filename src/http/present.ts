@@ -5,11 +5,12 @@ import type { Viewer } from "../domain/auth/viewer.ts";
 import type { NotificationGroupData } from "../domain/notifications/group.ts";
 import { loadNotificationGroups, loadNotifications } from "../domain/notifications/load.ts";
 import { loadStatuses, viewerAccountId } from "../domain/statuses/load.ts";
-import type { FilterContext } from "../store/filters.ts";
 import { presentGroupedNotifications, type GroupedNotifications } from "../entities/grouped-notification.ts";
 import { presentNotifications, type Notification } from "../entities/notification.ts";
 import { presentDeletedStatus, presentStatus, presentStatuses, type DeletedStatus, type Status } from "../entities/status.ts";
-import type { NotificationRecord, StatusRecord } from "../store/records.ts";
+import type { FilterContext } from "../model/filters.ts";
+import type { NotificationRecord } from "../model/notifications.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 type StatusViewer = Pick<Viewer, "account"> | null;
 

@@ -4,10 +4,10 @@
 // gather). Each job's outcome is reported as soon as it is known.
 import type { Config } from "../config.ts";
 import type { Store } from "../store/db.ts";
-import type { ClaimedJob } from "../store/jobs.ts";
 import type { BatchJobHandler, JobContext } from "./registry.ts";
 import type { JobEnqueuer, JobEvent } from "./queue.ts";
 import { runBatchHandler, runHandler, type Outcome, type Registry } from "./registry.ts";
+import type { ClaimedJob } from "../model/jobs.ts";
 
 export interface ThreadContext {
   store: Store;

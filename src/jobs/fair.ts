@@ -2,7 +2,7 @@
 // time). Due jobs are not taken oldest first across the lane: among the groups below their limit, the one
 // served least recently goes first (then the oldest job), so an account that queued five heavy uploads
 // takes turns with one that uploads a small file instead of holding it back. See docs/jobs.md.
-import type { JobRecord } from "../store/jobs.ts";
+import type { JobRecord } from "../model/jobs.ts";
 
 /**
  * How many due jobs of the lane a fair claim looks at. Media uploads are rate limited per account (30 per

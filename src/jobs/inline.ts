@@ -1,10 +1,10 @@
 // Runs jobs on the main thread (WARREN_JOB_WORKERS=0, as in tests), up to a lane's limit of jobs in flight
 // (LANE_POLICY[lane].batch), like one worker. The pool in pool.ts offers the same Executor interface with
 // worker threads.
-import type { ClaimedJob } from "../store/jobs.ts";
 import { runBatch, type ThreadContext } from "./batch.ts";
 import { intoBatches, LANE_POLICY, type Lane } from "./lanes.ts";
 import type { Outcome } from "./registry.ts";
+import type { ClaimedJob } from "../model/jobs.ts";
 
 export interface Finished {
   job: ClaimedJob;

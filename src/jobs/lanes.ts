@@ -2,7 +2,8 @@
 // worker, so fan-out and notifications never queue behind link cards, e-mail, deliveries or back-fills. The
 // limit counts jobs, not batches: a job that finishes frees its place at once, so a slow one (a remote server
 // that takes 30 s) holds only its own place, never its batch-mates'. See docs/jobs.md.
-import { LANES, type ClaimedJob, type Lane } from "../store/jobs.ts";
+import { LANES } from "../store/jobs.ts";
+import type { ClaimedJob, Lane } from "../model/jobs.ts";
 
 export { LANES, type Lane };
 

@@ -5,12 +5,12 @@
 // what it was running is reported back so the runner can retry it.
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
-import type { ClaimedJob } from "../store/jobs.ts";
 import type { EventHub } from "./events.ts";
 import { timedOut, type Executor, type Finished, type Report } from "./inline.ts";
 import { intoBatches, LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import type { JobEvent } from "./queue.ts";
 import type { Outcome } from "./registry.ts";
+import type { ClaimedJob } from "../model/jobs.ts";
 
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_WAIT_MS = 2000;

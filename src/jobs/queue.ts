@@ -3,8 +3,9 @@
 // docs/jobs.md for the guarantees.
 import { newId } from "../lib/ids.ts";
 import type { Store } from "../store/db.ts";
-import { putJob, type JobCounts, type JobRecord } from "../store/jobs.ts";
+import { putJob } from "../store/jobs.ts";
 import { DEFAULT_LANE, type Lane } from "./lanes.ts";
+import type { JobCounts, JobRecord } from "../model/jobs.ts";
 
 export const DEFAULT_MAX_ATTEMPTS = 8;
 

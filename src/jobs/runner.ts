@@ -8,7 +8,15 @@ import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
 import type { Store } from "../store/db.ts";
 import {
-  buryJob, claimJobs, claimedJobs, completeJob, dueJobs, isClaimed, jobCounts, nextRunAt, requeueJob, type ClaimedJob, type JobRecord,
+  buryJob,
+  claimJobs,
+  claimedJobs,
+  completeJob,
+  dueJobs,
+  isClaimed,
+  jobCounts,
+  nextRunAt,
+  requeueJob,
 } from "../store/jobs.ts";
 import { EventHub } from "./events.ts";
 import { inlineExecutor, type Executor, type Finished } from "./inline.ts";
@@ -17,6 +25,7 @@ import { LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import { WorkerPool } from "./pool.ts";
 import { committedEnqueuer, type JobEnqueuer, type JobQueue } from "./queue.ts";
 import { builtInLane, loadRegistry, type JobTable, type Registry } from "./registry.ts";
+import type { ClaimedJob, JobRecord } from "../model/jobs.ts";
 
 export interface RunnerOptions {
   /** How often to look for due jobs that no wake-up announced (written by another process, e.g. the CLI). */

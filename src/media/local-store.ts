@@ -6,7 +6,7 @@ import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/pr
 import { basename, dirname, join } from "node:path";
 import { removeStoredFile } from "../backup/guard.ts";
 import type { Config } from "../config.ts";
-import type { MediaStore, StoredObject } from "./store.ts";
+import type { MediaStore, StoredObject } from "./media-store.ts";
 
 async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, "r");

@@ -7,7 +7,8 @@
 import type { Config } from "../config.ts";
 import { eachLimited } from "../backup/files.ts";
 import { contentTypeOf, MEDIA_URL_PREFIX, mediaKey } from "./storage.ts";
-import { bothStores, type MediaStore } from "./store.ts";
+import { bothStores } from "./store.ts";
+import type { MediaStore } from "./media-store.ts";
 
 export type MigrationTarget = "s3" | "local";
 

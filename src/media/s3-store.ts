@@ -5,7 +5,7 @@
 // enforced (the AWS default) refuse ACLs; see docs/media.md.
 import { unlink } from "node:fs/promises";
 import type { S3Config } from "../config.ts";
-import type { MediaStore, StoredObject } from "./store.ts";
+import type { MediaStore, StoredObject } from "./media-store.ts";
 
 /** The client's answer for a key that holds nothing. */
 const missing = (error: unknown) => ["NoSuchKey", "NotFound"].includes((error as { code?: string })?.code ?? "");

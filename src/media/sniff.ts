@@ -1,14 +1,14 @@
 // What an upload is, from its first bytes (never from its name or the client's content type): the kind of
 // attachment it becomes and the extension its waiting copy gets. Only the types the instance reports
-// (MEDIA_LIMITS.supportedMimeTypes) are taken.
+// (media/mime-types.ts, reported as MEDIA_LIMITS.supportedMimeTypes) are taken.
 import { fileTypeFromBuffer } from "file-type";
-import { MEDIA_LIMITS } from "../domain/limits.ts";
+import { SUPPORTED_MIME_TYPES } from "./mime-types.ts";
 
 export type UploadKind = "image" | "video" | "audio";
 
 export interface Sniffed {
   kind: UploadKind;
-  /** One of MEDIA_LIMITS.supportedMimeTypes. */
+  /** One of SUPPORTED_MIME_TYPES. */
   mime: string;
   extension: string;
 }
@@ -25,7 +25,7 @@ const ALIASES: Record<string, string> = {
   "audio/x-ms-asf": "video/x-ms-asf",
 };
 
-const SUPPORTED = new Set<string>(MEDIA_LIMITS.supportedMimeTypes);
+const SUPPORTED = new Set<string>(SUPPORTED_MIME_TYPES);
 
 /** The kind of upload the bytes are, or null for anything we do not take. */
 export async function sniffUpload(upload: Blob): Promise<Sniffed | null> {

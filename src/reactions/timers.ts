@@ -18,7 +18,7 @@ import { publishScheduled } from "../domain/statuses/scheduled-publish.ts";
 import { refreshTrends, type TrendsRefresh } from "../domain/trends/refresh.ts";
 import { STREAM_TOPIC } from "../domain/streaming/signals.ts";
 import { runFederationMessage } from "../federation/jobs.ts";
-import { remoteFetchHandlers } from "../federation/remote-jobs.ts";
+import { remoteFetchHandlers } from "../federation/remote-job-handlers.ts";
 import { expireRemoteCache } from "../domain/media/remote-cache-expiry.ts";
 import { federationRemote } from "../federation/remote.ts";
 import { expireIdempotency } from "../store/statuses.ts";

@@ -3,8 +3,8 @@
 // as DER (1.5 KB) two share a page. Packed only when the PEM made again from the DER is the stored text
 // exactly; any other is kept as it is.
 import { createPrivateKey, createPublicKey } from "node:crypto";
-import type { Store } from "./db.ts";
-import type { AccountKeysRecord } from "./records.ts";
+import type { AccountKeysRecord } from "../model/accounts.ts";
+import type { Store } from "./handle.ts";
 
 interface PackedKeys {
   v: 1;

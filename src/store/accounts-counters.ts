@@ -1,11 +1,11 @@
 // The stored counters of an account recomputed from the rows they count (`warren cache recount accounts`).
 // statuses_count moves with the account's statuses_by_account rows except direct messages (reblogs count,
 // as on Mastodon); followers_count and following_count with the follow index rows.
-import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
-import type { AccountRecord } from "./records.ts";
 import { readStatus } from "./statuses.ts";
 
-export type AccountCounts = Pick<AccountRecord, "statusesCount" | "followersCount" | "followingCount">;
+import type { AccountCounts } from "../model/accounts.ts";
+import { END, type Store, countRecords, recordIdsAfter } from "./handle.ts";
+
 
 export function countAccountRows(store: Store, accountId: string): AccountCounts {
   let statusesCount = 0;

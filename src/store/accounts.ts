@@ -1,7 +1,7 @@
 // Accounts (local and remote) and the local users behind them.
-import type { Store } from "./db.ts";
-import type { AccountKeysRecord, AccountRecord, UserRecord } from "./records.ts";
 import { packAccountKeys } from "./account-keys-packing.ts";
+import type { AccountKeysRecord, AccountRecord, UserRecord } from "../model/accounts.ts";
+import type { Store } from "./handle.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {
   return store.db.accounts.get(id);

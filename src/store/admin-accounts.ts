@@ -2,8 +2,8 @@
 // max_id / since_id / min_id cursors, over the accounts keyspace (every account) or the users keyspace (local
 // ones only: far fewer rows when a filter needs a user anyway). Both are keyed by the plain account id.
 import type { Database } from "lmdb";
-import { END, type Store } from "./db.ts";
-import type { PageQuery } from "./paging.ts";
+import { END, type Store } from "./handle.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export type AccountSource = "accounts" | "users";
 

@@ -2,35 +2,12 @@
 // them; docs/admin.md), e-mail domain blocks and canonical e-mail blocks (sign-up refuses their addresses), each
 // with a name index, and the daily history of refused sign-ups per e-mail domain block. No rules here:
 // src/domain/admin/ has them.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
+import { scanPage } from "./paging.ts";
 
-export type DomainBlockSeverity = "silence" | "suspend" | "noop";
-
-export interface DomainBlockRecord {
-  v: 1;
-  id: string;
-  /** normalised: lower case, ASCII (punycode), no trailing dot */
-  domain: string;
-  severity: DomainBlockSeverity;
-  rejectMedia: boolean;
-  rejectReports: boolean;
-  privateComment: string | null;
-  publicComment: string | null;
-  /** show the domain partly masked in public lists */
-  obfuscate: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface EmailDomainBlockRecord {
-  v: 1;
-  id: string;
-  domain: string;
-  /** sign-ups from the domain are taken, but wait for approval, instead of being refused */
-  allowWithApproval: boolean;
-  createdAt: number;
-}
+import type { AccountWarningRecord, DomainBlockRecord, EmailDomainBlockRecord } from "../model/moderation.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { CanonicalEmailBlockRecord, DomainAllowRecord } from "../model/moderation.ts";
+import { END, type Store } from "./handle.ts";
 
 export interface EmailBlockDay {
   /** refused (or held) sign-up attempts that day */
@@ -136,20 +113,6 @@ export function emailBlockDay(store: Store, blockId: string, day: number): Email
 
 // Warnings (Mastodon's account strikes): what staff did to an account and told its owner
 
-export type WarningAction = "none" | "disable" | "sensitive" | "silence" | "suspend";
-
-export interface AccountWarningRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  /** the staff member's account; null for the operator at the console */
-  actorId: string | null;
-  action: WarningAction;
-  text: string;
-  reportId: string | null;
-  createdAt: number;
-}
-
 const WARNING = "warning";
 
 export function getAccountWarning(store: Store, accountId: string, id: string): AccountWarningRecord | undefined {
@@ -161,14 +124,6 @@ export function insertAccountWarning(store: Store, warning: AccountWarningRecord
 }
 
 // Canonical e-mail blocks (Mastodon's CanonicalEmailBlock): the SHA-256 of a canonical address, and its index.
-
-export interface CanonicalEmailBlockRecord {
-  v: 1;
-  id: string;
-  /** hexadecimal SHA-256 of the canonical address (domain/admin/canonical-email-blocks.ts) */
-  hash: string;
-  createdAt: number;
-}
 
 const CANONICAL_BLOCK = "canonical_block";
 const CANONICAL_BLOCK_HASH = "canonical_block_hash";
@@ -199,14 +154,6 @@ export function pageCanonicalEmailBlocks(store: Store, query: PageQuery): Canoni
 }
 
 // Domain allows (Mastodon's DomainAllow, the list limited federation mode federates with), with a name index.
-
-export interface DomainAllowRecord {
-  v: 1;
-  id: string;
-  /** normalised as a domain block's */
-  domain: string;
-  createdAt: number;
-}
 
 const DOMAIN_ALLOW = "domain_allow";
 const DOMAIN_ALLOW_NAME = "domain_allow_name";

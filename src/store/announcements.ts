@@ -4,19 +4,8 @@
 //   ["d", accountId, announcementId]        → dismissedAt (ms)
 //   ["r", announcementId, name, accountId]  → reactedAt (ms); the name percent-encoded (ASCII, so that it
 //                                             sorts below END whatever the emoji)
-import { END, type Store } from "./db.ts";
-
-export interface AnnouncementRecord {
-  v: 1;
-  id: string;
-  /** the operator's text (plain, with links, hashtags and @mentions) */
-  text: string;
-  startsAt: number | null;
-  endsAt: number | null;
-  allDay: boolean;
-  publishedAt: number;
-  updatedAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import type { AnnouncementRecord, ReactionCount } from "../model/instance.ts";
 
 const db = (store: Store) => store.db.announcements;
 const nameKey = (name: string) => encodeURIComponent(name);
@@ -50,12 +39,6 @@ export function isDismissed(store: Store, accountId: string, id: string): boolea
 /** Inside a write. */
 export function putDismissal(store: Store, accountId: string, id: string, at: number): void {
   if (!isDismissed(store, accountId, id)) db(store).put(["d", accountId, id], at);
-}
-
-export interface ReactionCount {
-  name: string;
-  count: number;
-  me: boolean;
 }
 
 /** The reactions to an announcement, by name. */

@@ -6,56 +6,8 @@
 // The computation's reads walk existing indexes by id range (ids are times): an account's statuses
 // (`statuses_by_account`), its favourites (`favourites`), its follows both ways (`followers_index`,
 // `following_index`), in batches whose size the caller chooses.
-import { END, type Store } from "./db.ts";
-
-export type Archetype = "lurker" | "booster" | "pollster" | "replier" | "oracle";
-
-export interface NameCount {
-  name: string;
-  count: number;
-}
-
-export interface AccountCount {
-  accountId: string;
-  count: number;
-}
-
-export interface MonthCounts {
-  /** 1–12 */
-  month: number;
-  statuses: number;
-  following: number;
-  followers: number;
-}
-
-/** What a report says (Mastodon's schema 1 sources; the entity renders it in Mastodon's words). */
-export interface AnnualReportData {
-  archetype: Archetype;
-  typeDistribution: { total: number; reblogs: number; replies: number; standalone: number };
-  topStatuses: { byReblogs: string | null; byFavourites: string | null; byReplies: string | null };
-  mostUsedApps: NameCount[];
-  commonlyInteractedWithAccounts: AccountCount[];
-  timeSeries: MonthCounts[];
-  topHashtags: NameCount[];
-  mostRebloggedAccounts: AccountCount[];
-  percentiles: { followers: number; statuses: number };
-}
-
-export interface AnnualReportRecord {
-  v: 1;
-  accountId: string;
-  year: number;
-  /** Mastodon's schema_version of `data` */
-  schemaVersion: 1;
-  data: AnnualReportData;
-  createdAt: number;
-  /** null until POST /api/v1/annual_reports/:year/read */
-  viewedAt: number | null;
-}
-
-export interface AnnualReportGeneration {
-  requestedAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import type { AnnualReportGeneration, AnnualReportRecord } from "../model/instance.ts";
 
 const REPORT = "r";
 const GENERATION = "g";

@@ -3,7 +3,7 @@
 import { open } from "lmdb";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { KEYSPACES } from "./keys.ts";
 
 /** The environment's file name inside a data directory (and inside a backup). */

@@ -4,22 +4,10 @@
 //   ["l", accountId, lastStatusId, conversationId]  → null  (the list, paged by last status as on Mastodon)
 //   ["k", accountId, threadId]                      → conversationId
 //   ["t", statusId]                                 → ThreadEntry (a direct status's thread and where it went)
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export interface ConversationRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  /** the id of the first direct status of the thread (or of the status the thread replies to) */
-  threadId: string;
-  /** the other participants, in the order they joined */
-  participantIds: string[];
-  /** its statuses, oldest first */
-  statusIds: string[];
-  lastStatusId: string;
-  unread: boolean;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { ConversationRecord } from "../model/statuses.ts";
 
 /** Where a direct status went: its thread and the [accountId, conversationId] pairs it was added to. */
 export interface ThreadEntry {

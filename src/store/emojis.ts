@@ -1,18 +1,8 @@
 // Custom emojis (keyspace `custom_emojis`; docs/instance.md#custom-emojis): one record per shortcode, its
 // image files under data/media/emojis/ (store/media.ts serves them).
 //   ["e", shortcode] → CustomEmojiRecord
-import { END, type Store } from "./db.ts";
-
-export interface CustomEmojiRecord {
-  v: 1;
-  shortcode: string;
-  /** paths under the media directory: the image as imported, and its first frame (PNG) */
-  file: string;
-  staticFile: string;
-  category: string | null;
-  visibleInPicker: boolean;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import type { CustomEmojiRecord } from "../model/media.ts";
 
 const db = (store: Store) => store.db.customEmojis;
 

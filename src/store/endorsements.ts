@@ -2,15 +2,10 @@
 // thread-mutes.ts, families by the key's first element):
 //   ["e", accountId, targetId]       → EndorsementRecord
 //   ["ei", accountId, endorsementId] → targetId   (the lists, paged by endorsement id)
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export interface EndorsementRecord {
-  v: 1;
-  /** snowflake: the endorsements list's cursor */
-  id: string;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { EndorsementRecord } from "../model/accounts.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export function getEndorsement(store: Store, accountId: string, targetId: string): EndorsementRecord | undefined {
   return store.db.accountChoices.get(["e", accountId, targetId]);

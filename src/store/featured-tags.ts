@@ -3,19 +3,8 @@
 //   ["fn", accountId, tag]        → featuredId
 //   ["fs", statusId, tag]         → FeaturedUse: this status is counted in its author's featured tag (so counting
 //                                   is idempotent and a deletion finds what to count down)
-import { END, type Store } from "./db.ts";
-
-export interface FeaturedTagRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  tag: string;
-  /** the author's public and unlisted statuses with the tag */
-  statusesCount: number;
-  /** when the newest of them was posted (ms); null with none */
-  lastStatusAt: number | null;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import type { FeaturedTagRecord } from "../model/accounts.ts";
 
 export interface FeaturedUse {
   accountId: string;

@@ -6,7 +6,8 @@
 // An entry keeps its original key, so a key too long for LMDB is stored under a digest and still listed
 // as it was given.
 import { createHash } from "node:crypto";
-import { END, fitsInKey, type Store } from "./db.ts";
+import { END, fitsInKey, type Store } from "./handle.ts";
+import type { ActorKeyOwner, ActorKeyRecord } from "../model/federation.ts";
 
 export type FederationKvKey = readonly string[];
 
@@ -85,17 +86,6 @@ export function* listFederationKv(store: Store, prefix: FederationKvKey, now = D
 }
 
 /** An actor key pair Fedify asks for, as JWKs. */
-/** A JSON Web Key, as exported. */
-export type Jwk = Record<string, unknown>;
-
-export interface ActorKeyRecord {
-  v: 1;
-  publicKeyJwk: Jwk;
-  privateKeyJwk: Jwk;
-  createdAt: number;
-}
-
-export type ActorKeyOwner = string | "instance";
 
 export function getActorKey(store: Store, owner: ActorKeyOwner, algorithm: string): ActorKeyRecord | undefined {
   return store.db.federationKv.get(["k", owner, algorithm]) as ActorKeyRecord | undefined;

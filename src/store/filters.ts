@@ -4,46 +4,8 @@
 // id to its filter lets /api/v2/filters/keywords/:id find it. Both families live in the `filters` keyspace:
 // ["f", accountId, filterId] → FilterRecord and ["i", itemId] → FilterItemRef. Writing a filter record bumps
 // its owner's viewer version (store/versions.ts), which is what every cache of what the owner sees checks.
-import { END, type Store } from "./db.ts";
-
-export type FilterContext = "home" | "notifications" | "public" | "thread" | "account";
-export type FilterAction = "warn" | "hide" | "blur";
-
-export interface FilterKeywordRecord {
-  id: string;
-  keyword: string;
-  wholeWord: boolean;
-}
-
-export interface FilterStatusRecord {
-  id: string;
-  statusId: string;
-}
-
-export interface FilterRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  title: string;
-  context: FilterContext[];
-  action: FilterAction;
-  /** ms since the epoch; null: never. An expired filter stays (and is listed) but no longer applies. */
-  expiresAt: number | null;
-  /** oldest first */
-  keywords: FilterKeywordRecord[];
-  /** oldest first */
-  statuses: FilterStatusRecord[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type FilterItemKind = "keyword" | "status";
-
-export interface FilterItemRef {
-  kind: FilterItemKind;
-  accountId: string;
-  filterId: string;
-}
+import { END, type Store } from "./handle.ts";
+import type { FilterItemKind, FilterItemRef, FilterRecord } from "../model/filters.ts";
 
 const FILTER = "f";
 const ITEM = "i";

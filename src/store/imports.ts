@@ -1,25 +1,8 @@
 // Imports of /settings/import (domain/accounts/import.ts), kept under their own prefixes of the user_tokens
 // keyspace (per-user records of the web pages): ["i", accountId, importId] → ImportRecord, and
 // ["j", importId, index] → ImportRow, the rows still to be processed (removed as they are).
-import { END, type Store } from "./db.ts";
-
-export type ImportType = "following" | "blocking" | "muting";
-export type ImportMode = "merge" | "overwrite";
-
-export interface ImportRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  type: ImportType;
-  mode: ImportMode;
-  total: number;
-  processed: number;
-  failures: number;
-  /** overwrite: the relationships missing from the file have been removed */
-  cleared: boolean;
-  createdAt: number;
-  finishedAt: number | null;
-}
+import { END, type Store } from "./handle.ts";
+import type { ImportRecord } from "../model/accounts.ts";
 
 export interface ImportRow {
   /** `user@domain`, as in the file */

@@ -1,13 +1,12 @@
 // Read-only scans behind the instance statistics (nodeinfo, instance information, weekly activity). They walk
 // the local users (a self-hosted server has few) or index keys only, never the remote side record by record.
-import { END, type Store } from "./db.ts";
-import type { AccountRecord, StatusRecord, TokenRecord, UserRecord } from "./records.ts";
 import { readStatus } from "./statuses.ts";
 
-export interface LocalMember {
-  user: UserRecord;
-  account: AccountRecord;
-}
+import type { AccountRecord, UserRecord } from "../model/accounts.ts";
+import type { TokenRecord } from "../model/auth.ts";
+import type { LocalMember } from "../model/instance.ts";
+import type { StatusRecord } from "../model/statuses.ts";
+import { END, type Store } from "./handle.ts";
 
 /** Local users with their accounts, oldest first. */
 export function* localMembers(store: Store): Iterable<LocalMember> {

@@ -1,8 +1,9 @@
 // IP blocks (Mastodon's IpBlock) in the `moderation` keyspace: `["ip_block", id]`, the network index
 // `["ip_block_net", "network/prefix"]` and `["ip_block_generation"]`, a counter every change of a block moves
 // (the per-request check keeps the parsed list until it moves). No rules here: src/domain/admin/ip-blocks.ts.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import { END, type Store } from "./handle.ts";
 
 export type IpBlockSeverity = "sign_up_requires_approval" | "sign_up_block" | "no_access";
 

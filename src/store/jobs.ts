@@ -1,42 +1,9 @@
 // The durable job queue's records: waiting jobs by [lane, runAt, jobId], claimed jobs by id, dead letters by
 // id. A job lives in exactly one of the three keyspaces; every move between them happens inside a write.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
+import type { ClaimedJob, DeadJob, JobCounts, JobRecord, Lane } from "../model/jobs.ts";
 
-/** Which share of the workers a job waits for; see src/jobs/lanes.ts and docs/jobs.md. */
-export type Lane = "realtime" | "default" | "index" | "network" | "backfill" | "media" | "remote";
 export const LANES: readonly Lane[] = ["realtime", "default", "index", "network", "backfill", "media", "remote"];
-
-export interface JobRecord {
-  v: 2;
-  id: string;
-  type: string;
-  lane: Lane;
-  payload: unknown;
-  /** Attempts started so far (counted when claimed, so a job that kills its process still runs out). */
-  attempts: number;
-  maxAttempts: number;
-  createdAt: number;
-  runAt: number;
-  lastError: string | null;
-  /** Whose work it is, in a lane that shares fairly between groups (src/jobs/fair.ts); absent elsewhere. */
-  group?: string;
-}
-
-export interface ClaimedJob extends JobRecord {
-  claimedAt: number;
-  /** Process id of the runner that claimed it: claims of a dead process are released at start-up. */
-  owner: number;
-}
-
-export interface DeadJob extends JobRecord {
-  diedAt: number;
-}
-
-export interface JobCounts {
-  pending: number;
-  claimed: number;
-  dead: number;
-}
 
 function plain(job: JobRecord): JobRecord {
   const { v, id, type, lane, payload, attempts, maxAttempts, createdAt, runAt, lastError, group } = job;

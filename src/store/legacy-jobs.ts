@@ -1,8 +1,9 @@
 // Migration 3: queued jobs of the types that actions enqueued by name before the events backbone become the
 // jobs of the subscribers that do the same work now (src/reactions), carrying the event those
 // subscribers read. A frozen table: it describes data written by older releases, so it never changes.
-import type { Store } from "./db.ts";
-import { putJob, type JobRecord, type Lane } from "./jobs.ts";
+import type { Store } from "./handle.ts";
+import { putJob } from "./jobs.ts";
+import type { JobRecord, Lane } from "../model/jobs.ts";
 
 type Payload = Record<string, string>;
 

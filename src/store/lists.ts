@@ -1,20 +1,9 @@
 // Lists: records by owner, members by list (paged by account id, as Mastodon pages list accounts), and the
 // reverse index from an account to the lists it is on, which fan-out and the exclusive-list rule read.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export type RepliesPolicy = "followed" | "list" | "none";
-
-export interface ListRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  title: string;
-  repliesPolicy: RepliesPolicy;
-  /** members' statuses are left out of the owner's home timeline */
-  exclusive: boolean;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { ListRecord } from "../model/relationships.ts";
 
 export function getList(store: Store, ownerId: string, listId: string): ListRecord | undefined {
   return store.db.lists.get([ownerId, listId]);

@@ -1,16 +1,7 @@
 // Read markers: where a user stopped reading their home timeline and notifications (synchronised between
 // their devices). One record per user and timeline.
-import type { Store } from "./db.ts";
-
-export type MarkerTimeline = "home" | "notifications";
-
-export interface MarkerRecord {
-  v: 1;
-  lastReadId: string;
-  /** optimistic-lock counter: starts at 0, one more with every change */
-  version: number;
-  updatedAt: number;
-}
+import type { Store } from "./handle.ts";
+import type { MarkerRecord, MarkerTimeline } from "../model/notifications.ts";
 
 export function getMarker(store: Store, accountId: string, timeline: MarkerTimeline): MarkerRecord | undefined {
   return store.db.markers.get([accountId, timeline]);

@@ -1,52 +1,10 @@
 // Media attachments: one record per upload, and an index of the uploads on no status, by the time since
 // when (upload, or the redraft that detached them), which the daily clean-up and `warren media remove` scan.
 // putMedia keeps the index in step with the record, so nothing else writes it.
-import { recordIdsAfter, type Store } from "./db.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 
-export type MediaType = "image" | "gifv" | "video" | "audio";
-/** Images are ready when uploaded; video, gifv and audio are `processing` until their job has run. */
-export type MediaState = "processing" | "ready" | "failed";
-
-export interface Focus {
-  x: number;
-  y: number;
-}
-
-export interface MediaRecord {
-  v: 1;
-  /** snowflake; also its upload time */
-  id: string;
-  accountId: string;
-  type: MediaType;
-  state: MediaState;
-  /** Public paths (media/storage.ts) of the processed file and its preview; null until processed. */
-  fileUrl: string | null;
-  previewUrl: string | null;
-  /** A preview the uploader gave (`thumbnail`), shown instead of the generated one. */
-  thumbnailUrl: string | null;
-  /** The upload waiting for its job, under the data dir's incoming folder (media/incoming.ts). */
-  pendingFile: string | null;
-  contentType: string | null;
-  fileSize: number;
-  /** Mastodon's `meta` without `focus` (original, small, video facts, colors). */
-  meta: Record<string, unknown>;
-  focus: Focus | null;
-  description: string | null;
-  blurhash: string | null;
-  /** Why processing failed (shown as the 422 of GET /api/v1/media/:id). */
-  error: string | null;
-  statusId: string | null;
-  /** Since when it is on no status: its upload, or the deletion of the status it was on (redraft). */
-  unattachedSince: number | null;
-  createdAt: number;
-  /** An attachment of a status from another server: the file there (kept here too once fetched). */
-  remoteUrl?: string;
-  /** Remote attachments: when the copy in fileUrl was fetched (domain/media/remote-cache.ts); absent: not kept. */
-  remoteCachedAt?: number;
-  /** Remote attachments from a domain whose block rejects media: never fetched, shown as a link (`unknown`). */
-  mediaRejected?: boolean;
-}
+import type { MediaRecord } from "../model/media.ts";
+import { type Store, recordIdsAfter } from "./handle.ts";
 
 const keptMedia = new KeptRecords<MediaRecord>("kept media", 20_000);
 
@@ -80,7 +38,6 @@ export function unattachedBefore(store: Store, cutoff: number, limit: number): s
 export function countUnattachedBefore(store: Store, cutoff: number): number {
   return store.db.mediaUnattached.getCount({ start: [0], end: [cutoff] });
 }
-
 
 /** Ids of stored media (local and remote) in id order, the `limit` after `afterId` (scans for the remote cache). */
 export function mediaIdsAfter(store: Store, afterId: string | null, limit: number): string[] {

@@ -1,7 +1,7 @@
 // The data format version and the ordered migrations that bring older data to it, run synchronously at
 // start-up before the server listens (after a safety snapshot: src/backup/upgrade.ts). The format version is
 // the number of the last migration; a data directory records the one it is at under meta "schema_version".
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { WARREN_VERSION } from "../lib/version.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";

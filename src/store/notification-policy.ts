@@ -5,33 +5,10 @@
 //   ["s", recipientId, fromAccountId]     → requestId (the pending request of a sender)
 //   ["a", recipientId, fromAccountId]     → acceptedAt (ms): a sender let through from then on
 //   ["m", recipientId, requestId]         → fromAccountId: accepted, its notifications not yet merged
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export type PolicyValue = "accept" | "filter" | "drop";
-
-export interface NotificationPolicyRecord {
-  v: 1;
-  forNotFollowing: PolicyValue;
-  forNotFollowers: PolicyValue;
-  forNewAccounts: PolicyValue;
-  forPrivateMentions: PolicyValue;
-  forLimitedAccounts: PolicyValue;
-  forBots: PolicyValue;
-}
-
-export interface NotificationRequestRecord {
-  v: 1;
-  id: string;
-  recipientId: string;
-  fromAccountId: string;
-  /** the status of the newest filtered notification that had one */
-  lastStatusId: string | null;
-  /** filtered notifications of the sender, counted as they came (at most REQUEST_COUNT_CAP) */
-  notificationsCount: number;
-  createdAt: number;
-  updatedAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { NotificationPolicyRecord, NotificationRequestRecord } from "../model/notifications.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 const db = (store: Store) => store.db.notificationFiltering;
 

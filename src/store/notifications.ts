@@ -1,7 +1,8 @@
 // Notification records and their indexes.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-import type { NotificationRecord } from "./records.ts";
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { NotificationRecord } from "../model/notifications.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 /** A notification as stored under [recipientId, id] (docs/disk.md): the key's two ids are left out of the value. */
 export type StoredNotification = Omit<NotificationRecord, "id" | "recipientId"> & { id?: string; recipientId?: string };

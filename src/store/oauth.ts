@@ -1,7 +1,7 @@
 // OAuth applications, access tokens and authorization codes. Secrets are only ever stored hashed.
-import type { Store } from "./db.ts";
-import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "./records.ts";
+import type { Store } from "./handle.ts";
 import { removePushSubscription } from "./push.ts";
+import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "../model/auth.ts";
 
 export function getApp(store: Store, id: string): AppRecord | undefined {
   return store.db.apps.get(id);

@@ -2,10 +2,10 @@
 // authors' addresses already say (store/status-packing.ts, store/notifications.ts). Idempotent: a record
 // already packed is left alone. Space comes back to the file system with `warren compact`.
 import type { Database, Key } from "lmdb";
-import type { Store } from "./db.ts";
 import { packNotification, type StoredNotification } from "./notifications.ts";
-import type { NotificationRecord } from "./records.ts";
 import { packStatus, unpackStatus, type StoredStatus } from "./status-packing.ts";
+import type { NotificationRecord } from "../model/notifications.ts";
+import type { Store } from "./handle.ts";
 
 const CHUNK = 10_000;
 

@@ -1,31 +1,8 @@
 // Polls, keyed by the status they belong to (a status has at most one), and each account's vote on them.
 // Typed reads and writes only; the rules live in domain/polls.
-import { END, type Store } from "./db.ts";
 
-export interface PollRecord {
-  v: 1;
-  /** The status it belongs to; also the poll's id in the API. */
-  statusId: string;
-  options: string[];
-  /** Votes per option, in the options' order. */
-  optionVotes: number[];
-  votesCount: number;
-  votersCount: number;
-  multiple: boolean;
-  hideTotals: boolean;
-  /** ms; null for a poll without an end (remote ones may have none) */
-  expiresAt: number | null;
-  /** When the expiry job told the voters and the author (set once, so a second run tells nobody). */
-  notifiedAt: number | null;
-  /** A local poll's results are to go out as an Update then (domain/polls/results.ts); absent: none pending. */
-  resultsDueAt?: number | null;
-}
-
-export interface PollVoteRecord {
-  /** Option indices, in the order voted (ascending within one vote). */
-  choices: number[];
-  at: number;
-}
+import type { PollRecord, PollVoteRecord } from "../model/statuses.ts";
+import { END, type Store } from "./handle.ts";
 
 export function getPoll(store: Store, statusId: string): PollRecord | undefined {
   return store.db.polls.get(["p", statusId]);

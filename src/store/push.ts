@@ -6,41 +6,8 @@
 //   ["a", accountId, tokenHash]          → null   (the account's subscriptions, for delivery)
 //   ["d", notificationId, subscriptionId] → at (ms): delivered already by a job that failed for another
 //                                           subscription of the account and will be retried (no duplicates)
-import { END, type Store } from "./db.ts";
-
-export type PushPolicy = "all" | "followed" | "follower" | "none";
-
-export interface PushSubscriptionRecord {
-  v: 1;
-  /** Mastodon's WebPushSubscription.id is a JSON number: a sequence, not a snowflake */
-  id: number;
-  tokenHash: string;
-  accountId: string;
-  /**
-   * The access token itself: Mastodon's push payload carries it (`access_token`) so that a client can tell
-   * which of its accounts a push is for. Tokens are otherwise stored hashed only; this copy lives exactly as
-   * long as the token does (docs/push.md).
-   */
-  accessToken: string;
-  endpoint: string;
-  /** the user agent's P-256 public key and auth secret, base64url without padding */
-  p256dh: string;
-  auth: string;
-  /** true: RFC 8291 (aes128gcm); false: the legacy aesgcm draft */
-  standard: boolean;
-  /** notification type → on; absent types are off */
-  alerts: Record<string, boolean>;
-  policy: PushPolicy;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface VapidKeys {
-  /** uncompressed P-256 point, base64url */
-  publicKey: string;
-  /** 32-byte scalar, base64url */
-  privateKey: string;
-}
+import { END, type Store } from "./handle.ts";
+import type { PushSubscriptionRecord, VapidKeys } from "../model/notifications.ts";
 
 const BY_TOKEN = "t";
 const BY_ACCOUNT = "a";

@@ -2,8 +2,9 @@
 // the QuoteAuthorizations other servers gave our quotes (["a", authorization uri] → the quoting status). The quote itself (what is quoted, its state) lives on the quoting status's record; this
 // index lists a status's quotes (GET /api/v1/statuses/:id/quotes, quoted_update notifications). Typed reads and
 // writes only; the rules live in domain/quotes.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export interface QuoteRow {
   /** The quoting status (the cursor of the list). */

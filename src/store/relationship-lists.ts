@@ -1,8 +1,9 @@
 // Pages of the social graph, newest first. The cursor of each row is the id of the relationship row (the
 // follow, request, block or mute), not of the account, as on Mastodon (API.md §1.5).
-import type { Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-import type { MuteRecord } from "./records.ts";
+import type { Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { MuteRecord } from "../model/relationships.ts";
 
 export interface GraphRow {
   /** id of the follow / request / block / mute: the paging cursor */

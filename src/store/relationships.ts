@@ -3,9 +3,10 @@
 import { getList, ownerListsContaining, removeMember } from "./lists.ts";
 import { getEndorsement } from "./endorsements.ts";
 import { blocksDomainOf } from "./user-domain-blocks.ts";
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { putAccount } from "./accounts.ts";
-import type { AccountRecord, BlockRecord, FollowRecord, MuteRecord } from "./records.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { BlockRecord, FollowRecord, MuteRecord, RelationshipFacts } from "../model/relationships.ts";
 
 export function getFollow(store: Store, followerId: string, targetId: string): FollowRecord | undefined {
   return store.db.follows.get([followerId, targetId]);
@@ -85,24 +86,6 @@ export function* requestedIdsOf(store: Store, requesterId: string): Iterable<str
 /** Ids of the accounts `followerId` follows (search's `following=true`). */
 export function* followingIdsOf(store: Store, followerId: string): Iterable<string> {
   for (const { value } of store.db.followingIndex.getRange({ start: [followerId], end: [followerId, END] })) yield value as string;
-}
-
-/** Every record that decides how `viewerId` relates to `targetId` (the Relationship entity). */
-export interface RelationshipFacts {
-  viewerId: string;
-  targetId: string;
-  following: FollowRecord | undefined;
-  followedBy: boolean;
-  requested: FollowRecord | undefined;
-  requestedBy: boolean;
-  blocking: boolean;
-  blockedBy: boolean;
-  mute: MuteRecord | undefined;
-  note: string;
-  /** endorsed while followed (store/endorsements.ts) */
-  endorsed: boolean;
-  /** the viewer blocks the target's domain (store/user-domain-blocks.ts) */
-  domainBlocking: boolean;
 }
 
 export function relationshipFacts(store: Store, viewerId: string, targetId: string, now = Date.now()): RelationshipFacts {

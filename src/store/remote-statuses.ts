@@ -1,8 +1,8 @@
 // What `warren statuses remove` asks (docs/cli.md): remote statuses older than a cutoff, and whether anyone
 // here has had to do with one. Local accounts are the ones with a user.
-import { END, type Store } from "./db.ts";
-import type { StatusRecord } from "./records.ts";
 import { unpackStatus, type StoredStatus } from "./status-packing.ts";
+import type { StatusRecord } from "../model/statuses.ts";
+import { END, type Store } from "./handle.ts";
 
 /** Rows keyed [statusId, …] whose value is the account that made them. */
 const BY_STATUS = ["favouritesByStatus", "bookmarksByStatus", "reblogsByStatus", "statusReplies"] as const;

@@ -5,35 +5,11 @@
 //   ["a", accountId, reportId]         → null: by reporter (admin filter account_id)
 //   ["t", targetAccountId, reportId]   → null: by reported account (admin filter target_account_id, siblings)
 // Report ids are snowflakes, so every family pages newest first by id with one range scan.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-import type { RoleName, UserRecord } from "./records.ts";
-
-export type ReportCategory = "spam" | "legal" | "violation" | "other";
-
-export interface ReportRecord {
-  v: 1;
-  id: string;
-  /** the reporter (a local account today; remote ones with incoming `Flag`s) */
-  accountId: string;
-  targetAccountId: string;
-  statusIds: string[];
-  /** null when the report names no rules (Mastodon renders `rule_ids: null`) */
-  ruleIds: string[] | null;
-  comment: string;
-  category: ReportCategory;
-  /** The reporter asked for the report to be forwarded to the remote account's server (remote targets only). */
-  forwarded: boolean;
-  /** OAuth app the report was filed with (null for remote reports) */
-  applicationId: string | null;
-  /** ActivityPub id of the `Flag` (reports that arrived from other servers; null for local ones) */
-  uri: string | null;
-  assignedAccountId: string | null;
-  actionTakenAt: number | null;
-  actionTakenByAccountId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { RoleName, UserRecord } from "../model/accounts.ts";
+import type { ReportRecord } from "../model/moderation.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 const RECORD = "r";
 const OPEN = "o";

@@ -1,14 +1,6 @@
 // The server rules shown in the instance information and at sign-up. Managed by the operator (CLI).
-import type { Store } from "./db.ts";
-
-export interface RuleRecord {
-  v: 1;
-  id: string;
-  text: string;
-  /** longer explanation shown under the rule; "" when none */
-  hint: string;
-  createdAt: number;
-}
+import type { Store } from "./handle.ts";
+import type { RuleRecord } from "../model/instance.ts";
 
 /** Every rule, oldest first (ids are time-sortable). */
 export function listRules(store: Store): RuleRecord[] {

@@ -1,43 +1,9 @@
 // Scheduled statuses: what to post and when, until the publishing job posts it. Typed reads and writes only;
 // the rules live in domain/statuses/scheduled.ts.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-import type { QuotePolicy, Visibility } from "./records.ts";
-
-export interface ScheduledPoll {
-  options: string[];
-  expiresInSeconds: number;
-  multiple: boolean;
-  hideTotals: boolean;
-}
-
-/** The post as checked when it was scheduled, its defaults applied. */
-export interface ScheduledParams {
-  text: string;
-  spoilerText: string;
-  sensitive: boolean;
-  visibility: Visibility;
-  language: string | null;
-  inReplyToId: string | null;
-  /** Reserved for it: their records name this scheduled status as their status until it is published. */
-  mediaIds: string[];
-  poll: ScheduledPoll | null;
-  applicationId: string | null;
-  /** The status it quotes (absent: none; quotable again when published, else posted without it) */
-  quotedStatusId?: string | null;
-  /** Who may quote it (absent on records from before quotes: public) */
-  quotePolicy?: QuotePolicy;
-}
-
-export interface ScheduledStatusRecord {
-  v: 1;
-  id: string;
-  accountId: string;
-  /** ms */
-  scheduledAt: number;
-  params: ScheduledParams;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { ScheduledStatusRecord } from "../model/statuses.ts";
 
 export function getScheduledStatus(store: Store, id: string): ScheduledStatusRecord | undefined {
   return store.db.scheduledStatuses.get(["s", id]);

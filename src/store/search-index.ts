@@ -9,7 +9,7 @@
 //   up to ACCOUNT_PREFIX_LENGTH characters), best ranked first; "a@<acct>" → the account with that acct.
 //   ["a", accountId] → what it was indexed as (its acct, rank and words).
 // - Tags: ["t", folded name, name] → uses.
-import { END, fitsInKey, type Store } from "./db.ts";
+import { END, fitsInKey, type Store } from "./handle.ts";
 import { accountRow, isRowId, statusBound, statusRow, type AccountRank } from "./search-rows.ts";
 import { tagFeed } from "./timelines.ts";
 

@@ -1,15 +1,8 @@
 // Instance-wide settings changed at run time (CLI, admin). They win over the environment's defaults.
-import type { Store } from "./db.ts";
 import { noteRead, versionName } from "./versions.ts";
 
-export type SettingName =
-  | "registrations"
-  | "description"
-  | "timeline_preview"
-  | "local_live_feed_access"
-  | "remote_live_feed_access"
-  | "local_topic_feed_access"
-  | "remote_topic_feed_access";
+import type { SettingName } from "../model/instance.ts";
+import type { Store } from "./handle.ts";
 
 /** A cached value built from a setting (a timeline page) depends on it: its write bumps `versionName.setting`. */
 export function getSetting<T>(store: Store, name: SettingName): T | undefined {

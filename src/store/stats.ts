@@ -1,7 +1,8 @@
 // Figures about the store read at scrape time for /metrics (src/http/metrics): the job queue's backlog per
 // lane and how much of the LMDB memory map is in use. Reads only; each is one range count or a meta-page read.
-import { END, type Store } from "./db.ts";
-import { LANES, type Lane } from "./jobs.ts";
+import { END, type Store } from "./handle.ts";
+import { LANES } from "./jobs.ts";
+import type { Lane } from "../model/jobs.ts";
 
 export interface LaneBacklog {
   lane: Lane;

@@ -1,25 +1,7 @@
 // The versions of an edited status (GET /api/v1/statuses/:id/history): the original, stored by the first
 // edit, then one per edit, oldest first. Typed reads and writes only; the rules live in domain/statuses/edit.ts.
-import { END, type Store } from "./db.ts";
-
-export interface StatusEditRecord {
-  v: 1;
-  /** Time-sortable: the key's second element. */
-  id: string;
-  statusId: string;
-  accountId: string;
-  text: string;
-  content: string;
-  spoilerText: string;
-  sensitive: boolean;
-  mediaIds: string[];
-  /** Each attachment's description as it was then, in mediaIds' order. */
-  mediaDescriptions: (string | null)[];
-  /** The poll's options as they were then; null without a poll. */
-  pollOptions: string[] | null;
-  /** When this version was made (the original: when the status was posted). */
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import type { StatusEditRecord } from "../model/statuses.ts";
 
 /** Inside a write. */
 export function putStatusEdit(store: Store, edit: StatusEditRecord): void {

@@ -3,8 +3,9 @@
 // are, unless the instance's address changed since): about a third of a typical record. Reads put them back.
 import { publicId } from "../lib/ids.ts";
 import { getAccount } from "./accounts.ts";
-import type { Store } from "./db.ts";
-import type { AccountRecord, StatusRecord } from "./records.ts";
+import type { AccountRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
+import type { Store } from "./handle.ts";
 
 /** A status as stored: without `id`, and without `uri` and `url` when they are derived. */
 export type StoredStatus = Omit<StatusRecord, "id" | "uri" | "url"> & { id?: string; uri?: string; url?: string | null };

@@ -2,7 +2,7 @@
 // author deleted, and when, kept for TOMBSTONE_TTL_MS in the federation keyspace (store/federation-kv.ts, whose
 // entries expire and are swept). While one stands, a Create of that id (late, replayed, or arriving after its
 // Delete) stores nothing.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { getFederationKv, putFederationKv } from "./federation-kv.ts";
 
 /** How long a tombstone is kept: longer than any retry schedule of a sending server (Mastodon's ends after ~a week). */

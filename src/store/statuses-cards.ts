@@ -1,28 +1,7 @@
 // Link preview cards, one per status, written by the cards.fetch subscriber.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { KeptRecords, versionName } from "./versions.ts";
-
-export interface PreviewCardRecord {
-  v: 1;
-  url: string;
-  title: string;
-  description: string;
-  type: "link" | "photo" | "video" | "rich";
-  authorName: string;
-  authorUrl: string;
-  providerName: string;
-  providerUrl: string;
-  /** sanitised embed HTML (video/rich oEmbed only) */
-  html: string;
-  width: number;
-  height: number;
-  image: string | null;
-  imageDescription: string;
-  embedUrl: string;
-  language: string | null;
-  publishedAt: number | null;
-  fetchedAt: number;
-}
+import type { PreviewCardRecord } from "../model/statuses.ts";
 
 /** Per thread: every status of a page asks for its card, and most have none. */
 const keptCards = new KeptRecords<PreviewCardRecord>("kept cards", 20_000);

@@ -4,12 +4,10 @@
 // reblogs_by_status row that reblog_of still points at), favourites_count with the live favourites (a
 // favourites_by_status row that favourite_of still points at).
 import type { Database } from "lmdb";
-import { countRecords, END, recordIdsAfter, type Store } from "./db.ts";
-import type { StatusRecord } from "./records.ts";
+import { countRecords, END, recordIdsAfter, type Store } from "./handle.ts";
 import { favouriteIdOf } from "./statuses-interactions.ts";
 import { reblogIdOf } from "./statuses.ts";
-
-export type StatusCounts = Pick<StatusRecord, "repliesCount" | "reblogsCount" | "favouritesCount">;
+import type { StatusCounts } from "../model/statuses.ts";
 
 /** Rows [statusId, rowId] → accountId under a status that `live` accepts. */
 function liveRows(keyspace: Database, statusId: string, live: (rowId: string, accountId: string) => boolean): number {

@@ -2,8 +2,9 @@
 // its own snowflake id (the paging cursor), a "has it" row per (account, status), and a by-status row that
 // lets status removal find them. The "has it" row is the truth: list rows whose "has it" row is gone (or
 // points at another id) are leftovers awaiting clean-up and are skipped by every read.
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 export interface JoinRow {
   /** the row's own id: the cursor of the list */

@@ -1,11 +1,12 @@
 // Statuses (and reblogs, which are statuses with reblogOfId) with their indexes: by account, replies by
 // parent, reblogs by original. Typed reads and writes only; the rules live in domain/statuses.
-import { END, type Store } from "./db.ts";
-import type { StatusRecord } from "./records.ts";
-import { scanPage, type PageQuery, type Row } from "./paging.ts";
+import { END, type Store } from "./handle.ts";
+import { scanPage, type Row } from "./paging.ts";
 import { joinedAmong } from "./statuses-interactions.ts";
 import { KeptRecords, versionName } from "./versions.ts";
 import { packStatus, unpackStatus } from "./status-packing.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { StatusCounter, StatusRecord } from "../model/statuses.ts";
 
 /** Per thread; statuses are read many times per page (feeds, reblogs' originals, the loader). */
 const keptStatuses = new KeptRecords<StatusRecord>("kept statuses", 5_000);
@@ -35,8 +36,6 @@ export function insertStatus(store: Store, status: StatusRecord): void {
 export function putStatus(store: Store, status: StatusRecord): void {
   store.db.statuses.put(status.id, packStatus(store, status));
 }
-
-export type StatusCounter = "repliesCount" | "reblogsCount" | "favouritesCount";
 
 /**
  * Inside a write: adds `delta` to a stored counter (never below zero). Counters move in the transaction

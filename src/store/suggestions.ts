@@ -3,17 +3,12 @@
 // (domain/suggestions). One keyspace holds both record families, told apart by the key's first element:
 //   ["featured", accountId]            → FeaturedRecord   (staff picks, set with `warren suggestions add`)
 //   ["dismissed", viewerId, targetId]  → dismissedAt (ms) (DELETE /api/v1/suggestions/:account_id)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 import { idAtTime } from "../lib/ids.ts";
-import type { StatusRecord } from "./records.ts";
 import { unpackStatus } from "./status-packing.ts";
 
-export interface FeaturedRecord {
-  v: 1;
-  accountId: string;
-  /** when the operator picked it: picks are suggested oldest first */
-  addedAt: number;
-}
+import type { FeaturedRecord } from "../model/accounts.ts";
+import type { StatusRecord } from "../model/statuses.ts";
 
 const FEATURED = "featured";
 const DISMISSED = "dismissed";

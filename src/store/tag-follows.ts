@@ -2,17 +2,10 @@
 //   ["f", accountId, tag]       → TagFollowRecord
 //   ["fi", accountId, followId] → tag     (GET /api/v1/followed_tags, paged by follow id as Mastodon's TagFollow ids)
 //   ["by", tag, accountId]      → null    (the local accounts following a tag: fan-out)
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export interface TagFollowRecord {
-  v: 1;
-  /** snowflake: the followed_tags cursor */
-  id: string;
-  accountId: string;
-  tag: string;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { TagFollowRecord } from "../model/relationships.ts";
 
 export function getTagFollow(store: Store, accountId: string, tag: string): TagFollowRecord | undefined {
   return store.db.tagChoices.get(["f", accountId, tag]);

@@ -1,7 +1,7 @@
 // Hashtag history: for each tag and day, how many statuses used it and how many accounts. Counted once per
 // status (the rows under tag_day_statuses and tag_day_accounts say what was counted), so a subscriber that
 // runs twice changes nothing.
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 
 export interface TagDay {
   uses: number;

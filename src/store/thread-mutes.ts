@@ -1,6 +1,6 @@
 // Muted threads (Mastodon's ConversationMute; keyspace `account_choices`, family by the key's first element):
 //   ["m", accountId, threadId] → mutedAt (ms); threadId is the thread's root status id (domain/statuses/thread-mute.ts)
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
 
 export function mutesThread(store: Store, accountId: string, threadId: string): boolean {
   return store.db.accountChoices.doesExist(["m", accountId, threadId]);

@@ -2,11 +2,12 @@
 // public and hashtag feeds (one row per eligible status). Rows carry ids only; readers re-read the status and
 // re-check visibility, blocks and mutes, so a row that outlives its reason is simply not shown.
 import type { Database } from "lmdb";
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery, type Row } from "./paging.ts";
+import { END, type Store } from "./handle.ts";
+import { scanPage, type Row } from "./paging.ts";
 import { afterStatus, encodeHomeRow, statusPrefix, type HomeRow } from "./home-rows.ts";
 import { getStatus } from "./statuses.ts";
 import { noteRead, versionName } from "./versions.ts";
+import type { PageQuery } from "../model/paging.ts";
 
 /** A home or list feed row. */
 export interface FeedEntry {

@@ -5,44 +5,9 @@
 //   ["publisher", domain]   → PublisherReview (a link's site: its links trend once it is approved)
 //   ["auto_approve"]        → true: candidates are listed without review
 //   ["next"]                → runAt (ms) of the refresh job that keeps the chain going
-import type { Store } from "./db.ts";
-
-export type TrendKind = "tags" | "statuses" | "links";
-export type Review = "approved" | "rejected";
-
-export interface TagTrend {
-  name: string;
-  score: number;
-}
-
-export interface StatusTrend {
-  statusId: string;
-  score: number;
-}
-
-export interface LinkTrend {
-  /** a digest of the URL (admin review addresses links by it) */
-  id: string;
-  url: string;
-  /** the newest counted status carrying the card (the card is read from it) */
-  statusId: string;
-  /** the counted statuses that shared it, newest first (at most LINK_STATUSES_KEPT): its timeline */
-  statusIds: string[];
-  score: number;
-  /** the last 7 days, today first: distinct accounts and statuses that shared it */
-  history: { day: number; accounts: number; uses: number }[];
-}
-
-export interface TrendList<T> {
-  computedAt: number;
-  items: T[];
-}
-
-export interface TrendLists {
-  tags: TrendList<TagTrend>;
-  statuses: TrendList<StatusTrend>;
-  links: TrendList<LinkTrend>;
-}
+import type { Store } from "./handle.ts";
+import type { Review, TrendKind, TrendLists } from "../model/instance.ts";
+import type { PublisherReview } from "../model/instance.ts";
 
 const db = (store: Store) => store.db.trends;
 
@@ -81,11 +46,6 @@ export function nextRefreshAt(store: Store): number | undefined {
 /** Inside a write. */
 export function putNextRefreshAt(store: Store, runAt: number): void {
   db(store).put(["next"], runAt);
-}
-
-export interface PublisherReview {
-  review: Review;
-  reviewedAt: number;
 }
 
 export function getPublisherReview(store: Store, domain: string): PublisherReview | undefined {

@@ -4,8 +4,8 @@
 import type { RootDatabase } from "lmdb";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { Store } from "./db.ts";
 import { KEYSPACE_OPTIONS, KEYSPACES, type KeyspaceName } from "./keys.ts";
+import type { Store } from "./handle.ts";
 
 export interface KeyspaceUsage {
   name: KeyspaceName;

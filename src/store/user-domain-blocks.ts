@@ -1,14 +1,10 @@
 // Domains a user blocks (Mastodon's AccountDomainBlock; keyspace `account_choices`, families by the key's first element):
 //   ["d", accountId, domain]  → UserDomainBlockRecord
 //   ["di", accountId, blockId] → domain   (GET /api/v1/domain_blocks, paged by block id)
-import { END, type Store } from "./db.ts";
-import { scanPage, type PageQuery } from "./paging.ts";
-
-export interface UserDomainBlockRecord {
-  v: 1;
-  id: string;
-  createdAt: number;
-}
+import { END, type Store } from "./handle.ts";
+import { scanPage } from "./paging.ts";
+import type { PageQuery } from "../model/paging.ts";
+import type { UserDomainBlockRecord } from "../model/relationships.ts";
 
 export function getUserDomainBlock(store: Store, accountId: string, domain: string): UserDomainBlockRecord | undefined {
   return store.db.accountChoices.get(["d", accountId, domain]);

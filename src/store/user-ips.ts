@@ -1,14 +1,10 @@
 // The addresses a local user signed up and signed in from, with when each was last used: what staff see as
 // Admin::Account `ip` and `ips` and filter by. A handful of rows per user; the oldest beyond a limit go.
-import { END, type Store } from "./db.ts";
+import { END, type Store } from "./handle.ts";
+import type { UserIp } from "../model/auth.ts";
 
 /** Mastodon keeps a user's addresses of the last year; a fixed number keeps this bounded. */
 const KEPT = 20;
-
-export interface UserIp {
-  ip: string;
-  usedAt: number;
-}
 
 export function userIps(store: Store, accountId: string): UserIp[] {
   const out: UserIp[] = [];

@@ -1,21 +1,8 @@
 // One-time tokens sent by e-mail (confirmation, password reset), stored by their SHA-256 digest only. A used
 // token is kept, marked, until it expires, so a second visit can be told "already used"; expired ones are swept
 // a few at a time whenever a new one is issued.
-import { END, type Store } from "./db.ts";
-
-export type UserTokenPurpose = "confirmation" | "password_reset";
-
-export interface UserTokenRecord {
-  v: 1;
-  hash: string;
-  purpose: UserTokenPurpose;
-  accountId: string;
-  /** What the token is for: the address to confirm, or a digest of the password hash it may replace. */
-  stamp: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-}
+import { END, type Store } from "./handle.ts";
+import type { UserTokenRecord } from "../model/auth.ts";
 
 const SWEEP_BATCH = 100;
 

@@ -9,7 +9,7 @@
 // feed scans note their feed (store/timelines.ts), and reads of a mute with an end note when it runs out.
 import type { Database } from "lmdb";
 import type { KeyspaceName } from "./keys.ts";
-import type { Store } from "./db.ts";
+import type { Store } from "./handle.ts";
 import { appendToLog, VersionMirror, type LogKeyspaces } from "./version-log.ts";
 import { cacheCells } from "../lib/metrics/counters.ts";
 

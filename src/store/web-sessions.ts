@@ -2,22 +2,8 @@
 // its SHA-256 digest, as with access tokens, so a copy of the data directory signs nobody in. Each user's
 // sessions are also listed under [accountId, publicId]; the public id (a snowflake) names a session on the
 // sessions page without revealing the cookie.
-import { END, type Store } from "./db.ts";
-
-export interface WebSessionRecord {
-  v: 1;
-  /** sha256 of the cookie's session id */
-  hash: string;
-  /** Snowflake: names the session on /settings/sessions; its time is the creation time */
-  id: string;
-  accountId: string;
-  createdAt: number;
-  lastUsedAt: number;
-  /** The address it signed in from (null when unknown) */
-  ip: string | null;
-  /** The browser's User-Agent at sign-in, capped */
-  userAgent: string;
-}
+import { END, type Store } from "./handle.ts";
+import type { WebSessionRecord } from "../model/auth.ts";
 
 export function getWebSession(store: Store, hash: string): WebSessionRecord | undefined {
   return store.db.webSessions.get(["s", hash]);

@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { runWarren } from "../helpers/cli.ts";
-import { putCard, type PreviewCardRecord } from "../../src/store/statuses-cards.ts";
+import { putCard } from "../../src/store/statuses-cards.ts";
 import { get, newUser, postStatus } from "../http/statuses-helpers.ts";
+import type { PreviewCardRecord } from "../../src/model/statuses.ts";
 
 setDefaultTimeout(30_000);
 

@@ -9,9 +9,10 @@ import { passwordToken } from "../helpers/clients.ts";
 import { decryptPush, newDevice, startReceiver, type Device, type Received, type Receiver } from "../helpers/push.ts";
 import { favourite, follow, get, newUser, post, postStatus, type User } from "../http/notifications-helpers.ts";
 import { sha256 } from "../../src/lib/secrets.ts";
-import { getPushSubscription, type PushSubscriptionRecord } from "../../src/store/push.ts";
+import { getPushSubscription } from "../../src/store/push.ts";
 import { sendPush } from "../../src/domain/push/send.ts";
 import { ensureVapidKeys } from "../../src/domain/push/vapid.ts";
+import type { PushSubscriptionRecord } from "../../src/model/notifications.ts";
 
 setDefaultTimeout(60_000);
 

@@ -1,8 +1,8 @@
 // Client-side helpers: register apps and obtain tokens through the HTTP API, as a Mastodon client does.
 // Users are created the way an operator does (the CLI's domain call), then sign in by password grant.
 import { createLocalAccount } from "../../src/domain/accounts/create.ts";
-import type { RoleName } from "../../src/store/records.ts";
 import type { TestApp } from "./app.ts";
+import type { RoleName } from "../../src/model/accounts.ts";
 
 export const OOB = "urn:ietf:wg:oauth:2.0:oob";
 export const ALL = "read write follow push profile";

@@ -2,7 +2,7 @@
 import { setDefaultTimeout } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
 import { createClientApp, createUser, passwordToken } from "../helpers/clients.ts";
-import type { RoleName } from "../../src/store/records.ts";
+import type { RoleName } from "../../src/model/accounts.ts";
 
 setDefaultTimeout(30_000);
 

@@ -6,8 +6,8 @@ import { HtmlValidate } from "html-validate";
 import type { TestApp } from "../helpers/app.ts";
 import { createUser } from "../helpers/clients.ts";
 import { WebBrowser } from "../helpers/web.ts";
-import type { RoleName } from "../../src/store/records.ts";
 import { newUser, postStatus, reported } from "./reports-helpers.ts";
+import type { RoleName } from "../../src/model/accounts.ts";
 
 setDefaultTimeout(30_000);
 

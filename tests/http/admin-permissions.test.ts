@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp, createUser } from "../helpers/clients.ts";
 import { suspendAccount } from "../helpers/moderation.ts";
 import { api, STAFF_SCOPES, staffUser } from "./admin-helpers.ts";
-import type { RoleName } from "../../src/store/records.ts";
+import type { RoleName } from "../../src/model/accounts.ts";
 
 let t: TestApp;
 const tokens: Record<string, string> = {};

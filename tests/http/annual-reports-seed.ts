@@ -5,11 +5,12 @@
 import { newStatusRecord } from "../../src/domain/statuses/record.ts";
 import { idAtTime, normaliseId } from "../../src/lib/ids.ts";
 import { getAccount } from "../../src/store/accounts.ts";
-import type { AccountRecord, StatusRecord, Visibility } from "../../src/store/records.ts";
 import { putFollow } from "../../src/store/relationships.ts";
 import { adjustStatusCounter, insertStatus } from "../../src/store/statuses.ts";
 import { insertFavourite } from "../../src/store/statuses-interactions.ts";
 import type { TestApp } from "../helpers/app.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
+import type { StatusRecord, Visibility } from "../../src/model/statuses.ts";
 
 let tick = 0;
 

@@ -9,12 +9,12 @@ import { normaliseId, publicId } from "../../src/lib/ids.ts";
 import { annualReportsOf, getAnnualReport, putGeneration, removeAnnualReportsOf } from "../../src/store/annual-reports.ts";
 import { pendingJobs } from "../../src/store/jobs.ts";
 import { findAppByClientId } from "../../src/store/oauth.ts";
-import type { StatusRecord } from "../../src/store/records.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { createClientApp, passwordToken } from "../helpers/clients.ts";
 import { at, backdate } from "./annual-reports-seed.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
 import { eventually } from "../helpers/eventually.ts";
+import type { StatusRecord } from "../../src/model/statuses.ts";
 
 let t: TestApp;
 const YEAR = new Date().getUTCFullYear() - 1;

@@ -1,12 +1,12 @@
 // Shared steps of the report tests: users (staff with admin scopes too), filing reports through the API, and
 // the server rules an operator adds (through the CLI's domain call, as tests create users).
 import { addRule } from "../../src/domain/instance/rules.ts";
-import type { RoleName } from "../../src/store/records.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { createClientApp, createUser, passwordToken } from "../helpers/clients.ts";
 import { call, post, type User } from "./statuses-helpers.ts";
 
 export { call, follow, get, newUser, post, postStatus, type Answer, type User } from "./statuses-helpers.ts";
+import type { RoleName } from "../../src/model/accounts.ts";
 
 export const STAFF_SCOPES = "read write follow push admin:read admin:write";
 

@@ -3,10 +3,10 @@
 // row examined, and following the links reaches the matching rows. only_media reads its own feeds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { notify } from "../../src/domain/notifications/notify.ts";
-import { SCAN_ROW_BUDGET } from "../../src/store/paging.ts";
-import type { AccountRecord } from "../../src/store/records.ts";
 import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
 import { follow, followRemote, get, idOf, newUser, post, remoteAccount, remoteStatus, remoteStatuses, type User } from "./timelines-helpers.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
+import { SCAN_ROW_BUDGET } from "../../src/model/paging.ts";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { appToken, createClientApp, signedInUser } from "../helpers/clients.ts";
-import { setFeedAccess, type FeedAccess, type FeedSetting } from "../../src/domain/instance/feed-access.ts";
+import { setFeedAccess, type FeedAccess } from "../../src/domain/instance/feed-access.ts";
+import type { FeedSetting } from "../../src/model/instance.ts";
 import { streamHub } from "../../src/http/streaming/hub.ts";
 import type { StreamClient } from "../../src/domain/streaming/hub.ts";
 import { get, idOf, newUser, postStatus, remoteAccount, remoteStatus, timeline, type User } from "./timelines-helpers.ts";

@@ -3,12 +3,13 @@
 import { expect } from "bun:test";
 import { newId, publicId } from "../../src/lib/ids.ts";
 import { insertAccount } from "../../src/store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../../src/store/records.ts";
 import { putFollow } from "../../src/store/relationships.ts";
 import { insertStatus } from "../../src/store/statuses.ts";
 import { onStatusCreated } from "../../src/domain/timelines/distribute.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { get, type User } from "./statuses-helpers.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
+import type { StatusRecord } from "../../src/model/statuses.ts";
 
 export * from "./statuses-helpers.ts";
 

@@ -2,8 +2,8 @@
 // replies to others (public), local / remote / only_media, any[] / all[] / none[], anonymous and cacheable.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import type { AccountRecord } from "../../src/store/records.ts";
 import { block, get, idOf, mute, newUser, post, postStatus, remoteAccount, remoteStatus, timeline, type User } from "./timelines-helpers.ts";
+import type { AccountRecord } from "../../src/model/accounts.ts";
 
 let t: TestApp;
 let alice: User;

@@ -3,7 +3,7 @@
 // tests/http/media-processing-limits.test.ts.
 import { describe, expect, test } from "bun:test";
 import { FairShare } from "../../src/jobs/fair.ts";
-import type { JobRecord } from "../../src/store/jobs.ts";
+import type { JobRecord } from "../../src/model/jobs.ts";
 
 let id = 0;
 const job = (group?: string): JobRecord => ({

@@ -2,9 +2,9 @@
 // claimed and their outcomes recorded many at a time, and a job that failed is retried on its own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { intoBatches } from "../../src/jobs/lanes.ts";
-import type { ClaimedJob } from "../../src/store/jobs.ts";
 import { marked, openTestQueue, type TestQueue } from "./fixtures/queue.ts";
 import { eventually } from "../helpers/eventually.ts";
+import type { ClaimedJob } from "../../src/model/jobs.ts";
 
 let q: TestQueue;
 beforeAll(async () => {

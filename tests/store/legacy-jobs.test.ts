@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { openJobQueue } from "../../src/compose.ts";
 import { openStore } from "../../src/store/db.ts";
-import { claimedJobs, pendingJobs, type JobRecord } from "../../src/store/jobs.ts";
+import { claimedJobs, pendingJobs } from "../../src/store/jobs.ts";
 import { schemaVersion } from "../../src/store/migrations.ts";
+import type { JobRecord } from "../../src/model/jobs.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "warren-legacy-jobs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { onStatusCreated } from "../../src/domain/timelines/distribute.ts";
 import { removeStatusFromTimelines } from "../../src/domain/timelines/removal.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { RowBudget } from "../../src/store/paging.ts";
-import type { StatusRecord } from "../../src/store/records.ts";
 import { insertStatus } from "../../src/store/statuses.ts";
 import { pagePublicFeed, type PublicFeed } from "../../src/store/timelines.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { RowBudget } from "../../src/model/paging.ts";
+import type { StatusRecord } from "../../src/model/statuses.ts";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,11 +4,11 @@
 // AccountAlias does; what is kept is the actor URI. A change goes out as an Update of the actor.
 import type { Deps } from "../../deps.ts";
 import { findAccountByAcct, findAccountByUri, getAccount, putAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { checkSettingsSession, type Session } from "../auth/settings.ts";
 import { recordEvent } from "../events.ts";
 import { parseAcct } from "./read.ts";
 import { Problems } from "./validation.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** At most this many aliases (remote actors' lists are cut to the same length). */
 export const MAX_ALIASES = 16;

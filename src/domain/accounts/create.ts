@@ -6,12 +6,12 @@ import { promisify } from "node:util";
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import { findUserByEmail, insertAccount, usernameTaken } from "../../store/accounts.ts";
-import type { AccountKeysRecord, AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { recordEvent } from "../events.ts";
 import { hashPassword } from "../auth/password.ts";
 import { isValidEmail, normaliseEmail } from "./email.ts";
 import { Problems, tooLong } from "./validation.ts";
+import type { AccountKeysRecord, AccountRecord, RoleName, UserRecord } from "../../model/accounts.ts";
 
 const generateRsa = promisify(generateKeyPair);
 

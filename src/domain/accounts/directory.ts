@@ -4,10 +4,10 @@
 // (newest account first); offset paging. The read examines the DIRECTORY_SCAN_ROWS newest accounts.
 import type { Deps } from "../../deps.ts";
 import { newestAccounts } from "../../store/directory.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { isBlocking } from "../../store/relationships.ts";
 import { viewerHides } from "../policy/visibility.ts";
 import { accountVisible } from "./read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export const DIRECTORY_SCAN_ROWS = 10_000;
 

@@ -5,14 +5,14 @@ import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { getEndorsement, pageEndorsements, putEndorsement, removeEndorsement } from "../../store/endorsements.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { isBlocking, isFollowing } from "../../store/relationships.ts";
 import { viewerHides } from "../policy/visibility.ts";
 import { relationshipWith, type RelationshipFacts } from "../relationships/facts.ts";
 import { findTargetAccount } from "../relationships/target.ts";
 import type { AccountPage } from "../relationships/lists.ts";
 import { accountVisible, cachedAccount, findVisibleAccount } from "./read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export async function endorseAccount(deps: Deps, viewer: AccountRecord, rawTargetId: string): Promise<RelationshipFacts> {
   const target = findTargetAccount(deps.store, rawTargetId);

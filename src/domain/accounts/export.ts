@@ -4,7 +4,8 @@ import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
 import { END } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { AccountRecord, BlockRecord, FollowRecord, MuteRecord } from "../../store/records.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { BlockRecord, FollowRecord, MuteRecord } from "../../model/relationships.ts";
 
 export const EXPORT_KINDS = ["following_accounts", "blocked_accounts", "muted_accounts"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];

@@ -9,8 +9,8 @@
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct } from "../../store/accounts.ts";
-import type { AccountRecord, ProfileField } from "../../store/records.ts";
 import { hashtagsAsWritten, parseStatusText, renderStatus, type MentionTarget } from "../statuses/format.ts";
+import type { AccountRecord, ProfileField } from "../../model/accounts.ts";
 
 /** Texts longer than this are not parsed for links (a bio is at most 500 characters, a value 255). */
 const MAX_PARSED_LENGTH = 10_000;

@@ -3,7 +3,8 @@
 // mark is skipped; UTF-16 and other encodings are refused), no NUL bytes, at most MAX_ROWS lines. A header,
 // when present, must be the one of the chosen type. Lines that name no `user@domain` are kept as failures.
 import { Unprocessable } from "../../lib/errors.ts";
-import type { ImportRow, ImportType } from "../../store/imports.ts";
+import type { ImportRow } from "../../store/imports.ts";
+import type { ImportType } from "../../model/accounts.ts";
 
 export const IMPORT_LIMITS = { maxBytes: 2 * 1024 * 1024, maxRows: 20_000, maxLineLength: 1_000 } as const;
 

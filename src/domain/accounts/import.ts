@@ -12,16 +12,23 @@ import { UploadedFile } from "../../lib/uploaded-file.ts";
 import { findAccountByAcct, getAccount } from "../../store/accounts.ts";
 import { END } from "../../store/db.ts";
 import {
-  allImportRows, getImport, importsOf, nextImportRows, putImport, putImportRows, removeImport, removeImportRow,
-  type ImportRecord, type ImportRow, type ImportType,
+  allImportRows,
+  getImport,
+  importsOf,
+  nextImportRows,
+  putImport,
+  putImportRows,
+  removeImport,
+  removeImportRow,
+  type ImportRow,
 } from "../../store/imports.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { checkSettingsSession, type Session } from "../auth/settings.ts";
 import { recordEvent, type DomainEvent, type SubscriberContext } from "../events.ts";
 import { block, unblock } from "../relationships/block.ts";
 import { follow, unfollow } from "../relationships/follow.ts";
 import { mute, unmute } from "../relationships/mute.ts";
 import { parseImportFile } from "./import-csv.ts";
+import type { AccountRecord, ImportRecord, ImportType } from "../../model/accounts.ts";
 
 export const IMPORT_TYPES = ["following", "blocking", "muting"] as const;
 export const IMPORT_MODES = ["merge", "overwrite"] as const;

@@ -4,11 +4,11 @@ import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { findAccountByAcct, findUserByEmail, getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
-import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { hashPassword } from "../auth/password.ts";
 import { isValidEmail, normaliseEmail } from "./email.ts";
 import { Problems } from "./validation.ts";
+import type { AccountRecord, RoleName, UserRecord } from "../../model/accounts.ts";
 
 export interface UserChanges {
   role?: RoleName;

@@ -7,12 +7,12 @@
 // answers 403 (auth/viewer.ts), as Mastodon's `functional?` does; cancelling the redirect lifts that.
 import type { Deps } from "../../deps.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { verifyPassword } from "../auth/password.ts";
 import { checkSettingsSession, type Session } from "../auth/settings.ts";
 import { recordEvent } from "../events.ts";
 import { resolveAcct } from "./aliases.ts";
 import { Problems } from "./validation.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** Mastodon's AccountMigration::COOLDOWN_PERIOD. */
 export const MOVE_COOLDOWN_MS = 30 * 24 * 60 * 60 * 1000;

@@ -8,12 +8,12 @@
 import type { Deps } from "../../deps.ts";
 import { NotPermitted } from "../../lib/errors.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { followerIdsOf, getFollow } from "../../store/relationships.ts";
 import type { DomainEvent, SubscriberContext } from "../events.ts";
 import { recordEvent } from "../events.ts";
 import { notify } from "../notifications/notify.ts";
 import { follow, unfollow } from "../relationships/follow.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** Followers carried over per job. */
 export const MOVE_BATCH = 200;

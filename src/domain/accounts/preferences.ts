@@ -1,6 +1,7 @@
 // GET /api/v1/preferences: the user's posting defaults (CredentialAccount.source) and reading preferences.
 // Warren has no reading settings yet: those are Mastodon's defaults.
-import type { QuotePolicy, UserRecord } from "../../store/records.ts";
+import type { UserRecord } from "../../model/accounts.ts";
+import type { QuotePolicy } from "../../model/statuses.ts";
 
 export interface Preferences {
   visibility: UserRecord["privacy"];

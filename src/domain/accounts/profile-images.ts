@@ -9,11 +9,11 @@ import { UploadedFile } from "../../lib/uploaded-file.ts";
 import { encodeImage, inspectImage, UnsupportedImage, type EncodedImage, type Geometry } from "../../media/images.ts";
 import { deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
 import { getAccount, getUser, putAccount } from "../../store/accounts.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS, MEDIA_LIMITS } from "../limits.ts";
 import type { Problems } from "./validation.ts";
 import { recordEvent } from "../events.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
 
 export type ProfileImageKind = "avatar" | "header";
 export type ProfileImages = Partial<Record<ProfileImageKind, EncodedImage>>;

@@ -6,9 +6,9 @@ import { normaliseId } from "../../lib/ids.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, getUser } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { countFollowRequests } from "../../store/relationships.ts";
 import { VersionedCache } from "../caches/versioned.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** GET /api/v1/accounts?id[]= takes at most this many ids. */
 export const MAX_ACCOUNT_IDS = 40;

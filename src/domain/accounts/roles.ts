@@ -1,6 +1,6 @@
 // Mastodon's user roles as a default installation seeds them (config/roles.yml + the "everyone" role).
 // Warren has no role editor: the four roles are fixed, identified by name in UserRecord.role.
-import type { RoleName } from "../../store/records.ts";
+import type { RoleName } from "../../model/accounts.ts";
 
 /** Mastodon's UserRole::FLAGS: permission bits, reported to clients as a decimal string. */
 export const PERMISSIONS = {

@@ -7,7 +7,6 @@ import { NotFound } from "../../lib/errors.ts";
 import { countableLength } from "../../lib/html.ts";
 import { bioHtml } from "./field-html.ts";
 import { getAccount, getUser, putAccount, putUser } from "../../store/accounts.ts";
-import type { AccountRecord, ProfileField, QuotePolicy, UserRecord } from "../../store/records.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS, STATUS_LIMITS } from "../limits.ts";
 import { acceptPendingFollowRequests } from "../relationships/follow-requests.ts";
@@ -16,6 +15,8 @@ import { Problems, charLength, tooLong } from "./validation.ts";
 import { recordEvent } from "../events.ts";
 import { normaliseDomain } from "../admin/domain-blocks.ts";
 import { QUOTE_POLICIES } from "../quotes/policy.ts";
+import type { AccountRecord, ProfileField, UserRecord } from "../../model/accounts.ts";
+import type { QuotePolicy } from "../../model/statuses.ts";
 
 export interface ProfileUpdate {
   displayName?: string;

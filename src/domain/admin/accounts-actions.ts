@@ -8,15 +8,16 @@ import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount, putUser } from "../../store/accounts.ts";
 import { removeAccountRecords } from "../../store/admin-accounts.ts";
-import { insertAccountWarning, type WarningAction } from "../../store/admin.ts";
+import { insertAccountWarning } from "../../store/admin.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { recordEvent } from "../events.ts";
 import { adminAccountView, findAdminAccount, type AdminAccountView } from "./accounts-read.ts";
 import { ensure, mayDecideSignUp, mayDeleteData, mayDisable, mayModerate, mayUnsuspend, staffCan, type Staff } from "./accounts-policy.ts";
 import { resolveReportsOfAction } from "./accounts-reports.ts";
 import { removeAccountData } from "./accounts-removal.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
+import type { WarningAction } from "../../model/moderation.ts";
 
 type ActionDeps = Pick<Deps, "store" | "jobs" | "config">;
 

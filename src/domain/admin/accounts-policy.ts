@@ -3,8 +3,8 @@
 // the record: a staff member acts only on accounts whose role is below their own, approval only for pending
 // users, deletion only of data a suspension still holds. The operator at the console (`warren …`) may do all.
 import { NotPermitted } from "../../lib/errors.ts";
-import type { AccountRecord, RoleName, UserRecord } from "../../store/records.ts";
 import { roleCan, roleOf, type Permission } from "../accounts/roles.ts";
+import type { AccountRecord, RoleName, UserRecord } from "../../model/accounts.ts";
 
 /** The acting staff member, or null for the operator at the console. */
 export type Staff = { account: AccountRecord; role: RoleName } | null;

@@ -6,12 +6,13 @@ import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
-import { userIps, type UserIp } from "../../store/user-ips.ts";
+import { userIps } from "../../store/user-ips.ts";
 import { inRange, parseRange } from "../../lib/ip-range.ts";
 import { scanAccountIds } from "../../store/admin-accounts.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import { ROLE_NAMES, roleCan, roleOf } from "../accounts/roles.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
+import type { UserIp } from "../../model/auth.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 /** Admin account lists: 100 by default, at most 200 (API.md §9). */
 export const ADMIN_ACCOUNTS_LIMIT = 100;

@@ -27,7 +27,6 @@ import { listsOf, removeList } from "../../store/lists.ts";
 import { clearNotifications } from "../../store/notifications.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import { removeWebSessionsOf } from "../../store/web-sessions.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { removeBlock, removeFollow, removeFollowRequest, removeMute } from "../../store/relationships.ts";
 import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
 import { forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
@@ -36,6 +35,7 @@ import { recordEvent, type Origin } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { discardStatus } from "../statuses/delete.ts";
 import { blockUriOf, followUriOf } from "../relationships/activity-uris.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export interface RemovalContext {
   store: Store;

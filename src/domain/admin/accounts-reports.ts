@@ -4,11 +4,11 @@
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord } from "../../store/records.ts";
-import type { WarningAction } from "../../store/admin.ts";
 import { getReport } from "../../store/reports.ts";
 import { resolveReportsInWrite } from "../reports/admin.ts";
 import type { Staff } from "./accounts-policy.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { WarningAction } from "../../model/moderation.ts";
 
 /**
  * Inside the action's write: resolves what the action settles and returns the report the warning refers to.

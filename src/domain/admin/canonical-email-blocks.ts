@@ -13,9 +13,9 @@ import {
   pageCanonicalEmailBlocks,
   putCanonicalEmailBlock,
   removeCanonicalEmailBlock,
-  type CanonicalEmailBlockRecord,
 } from "../../store/admin.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import type { CanonicalEmailBlockRecord } from "../../model/moderation.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export const CANONICAL_EMAIL_BLOCKS_LIMIT = 100;
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -16,7 +16,7 @@ import { WARREN_VERSION } from "../../lib/version.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { localMembers, mediaBytes, statusesBetween } from "../../store/instance.ts";
 import { getApp } from "../../store/oauth.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export const DIMENSION_KEYS = ["languages", "servers", "sources", "software_versions", "space_usage"] as const;
 type DimensionKey = (typeof DIMENSION_KEYS)[number];

@@ -5,9 +5,10 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { domainAllowByName, getDomainAllow, pageDomainAllows, putDomainAllow, removeDomainAllow, type DomainAllowRecord } from "../../store/admin.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import { domainAllowByName, getDomainAllow, pageDomainAllows, putDomainAllow, removeDomainAllow } from "../../store/admin.ts";
 import { normaliseDomain } from "./domain-blocks.ts";
+import type { DomainAllowRecord } from "../../model/moderation.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export const DOMAIN_ALLOWS_LIMIT = 100;
 

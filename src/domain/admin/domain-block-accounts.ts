@@ -7,11 +7,11 @@
 import type { SubscriberContext } from "../events.ts";
 import { recordEvent } from "../events.ts";
 import { getAccount, putAccount, remoteAccountIdsWhere } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import {
   followerIdsOf, followingIdsOf, removeFollow, removeFollowRequest, requestedIdsOf, requesterIdsOf,
 } from "../../store/relationships.ts";
 import { domainBlockFor } from "./domain-blocks.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** Accounts changed per transaction. */
 const BATCH = 100;

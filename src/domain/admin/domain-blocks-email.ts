@@ -16,10 +16,10 @@ import {
   pageEmailDomainBlocks,
   putEmailDomainBlock,
   removeEmailDomainBlock,
-  type EmailDomainBlockRecord,
 } from "../../store/admin.ts";
-import type { PageQuery } from "../../store/paging.ts";
 import { domainAndParents, normaliseDomain } from "./domain-blocks.ts";
+import type { EmailDomainBlockRecord } from "../../model/moderation.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export const EMAIL_DOMAIN_BLOCKS_LIMIT = 100;
 const DAY_MS = 86_400_000;

@@ -15,10 +15,9 @@ import {
   pageDomainBlocks,
   putDomainBlock,
   removeDomainBlock,
-  type DomainBlockRecord,
-  type DomainBlockSeverity,
 } from "../../store/admin.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import type { DomainBlockRecord, DomainBlockSeverity } from "../../model/moderation.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export const DOMAIN_BLOCKS_LIMIT = 100;
 export const SEVERITIES: readonly DomainBlockSeverity[] = ["silence", "suspend", "noop"];

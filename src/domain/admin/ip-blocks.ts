@@ -21,7 +21,7 @@ import {
   type IpBlockRecord,
   type IpBlockSeverity,
 } from "../../store/ip-blocks.ts";
-import type { PageQuery } from "../../store/paging.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export const IP_BLOCKS_LIMIT = 100;
 export const IP_BLOCK_SEVERITIES: readonly IpBlockSeverity[] = ["sign_up_requires_approval", "sign_up_block", "no_access"];

@@ -16,16 +16,16 @@ import {
   reactionsOf,
   removeAnnouncement,
   removeReaction,
-  type AnnouncementRecord,
-  type ReactionCount,
 } from "../../store/announcements.ts";
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { parseStatusText } from "../statuses/format.ts";
 import { recordEvent } from "../events.ts";
-import { getEmoji, type CustomEmojiRecord } from "../../store/emojis.ts";
+import { getEmoji } from "../../store/emojis.ts";
 import { emojisInText } from "../emojis/in-text.ts";
 import { isReactionName, isUnicodeEmoji } from "./reaction-name.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { AnnouncementRecord, ReactionCount } from "../../model/instance.ts";
+import type { CustomEmojiRecord } from "../../model/media.ts";
 
 /** Different reactions one announcement may have. */
 export const REACTION_LIMIT = 8;

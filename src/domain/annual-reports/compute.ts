@@ -10,18 +10,14 @@ import {
   countFollowersIn,
   countFollowingIn,
   localAccountIdsAfter,
-  type AccountCount,
-  type AnnualReportData,
-  type Archetype,
   type IdRange,
-  type MonthCounts,
-  type NameCount,
 } from "../../store/annual-reports.ts";
 import { getApp } from "../../store/oauth.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { favouriteIdOf } from "../../store/statuses-interactions.ts";
 import { monthRange, yearRange } from "./rules.ts";
+import type { AccountCount, AnnualReportData, Archetype, MonthCounts, NameCount } from "../../model/instance.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Rows read per batch. */
 export const BATCH = 1_000;

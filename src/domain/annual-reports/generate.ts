@@ -6,19 +6,13 @@ import { NotFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import {
-  getAnnualReport,
-  getGeneration,
-  putAnnualReport,
-  putGeneration,
-  removeGeneration,
-  type AnnualReportRecord,
-} from "../../store/annual-reports.ts";
+import { getAnnualReport, getGeneration, putAnnualReport, putGeneration, removeGeneration } from "../../store/annual-reports.ts";
 import { insertNotification } from "../../store/notifications.ts";
 import type { JobEnqueuer } from "../../jobs/queue.ts";
 import { recordEvent } from "../events.ts";
 import { computeAnnualReport, type Batching } from "./compute.ts";
 import { activeEnough, generationRunning, parseYear, yearIsOpen } from "./rules.ts";
+import type { AnnualReportRecord } from "../../model/instance.ts";
 
 /**
  * `exists`: there is a report already; `refused`: not a year with reports, or the account is not eligible

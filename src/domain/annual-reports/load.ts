@@ -4,11 +4,14 @@
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { getAccount } from "../../store/accounts.ts";
-import { annualReportsOf, getAnnualReport, type AnnualReportRecord } from "../../store/annual-reports.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
+import { annualReportsOf, getAnnualReport } from "../../store/annual-reports.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { parseYear } from "./rules.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { AnnualReportRecord } from "../../model/instance.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatuses } from "../statuses/loaded.ts";
 
 export interface LoadedAnnualReports {
   viewerId: string;

@@ -2,8 +2,8 @@
 // (Mastodon's "Authorized apps"), and revoking one: every token it holds for this user, nobody else's.
 import type { Deps } from "../../deps.ts";
 import { getApp, revokeToken, tokensOf } from "../../store/oauth.ts";
-import type { AppRecord } from "../../store/records.ts";
 import { checkSettingsSession, type Session } from "./settings.ts";
+import type { AppRecord } from "../../model/auth.ts";
 
 export interface AuthorisedApp {
   app: AppRecord;

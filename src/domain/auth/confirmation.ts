@@ -7,13 +7,13 @@ import { Forbidden } from "../../lib/errors.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import { confirmationMail } from "../../mail/templates/confirmation.ts";
 import { findUserByEmail, getAccount, getUser, putUser } from "../../store/accounts.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import type { Viewer } from "./viewer.ts";
 import { recordEvent, type DomainEvent, type SubscriberContext } from "../events.ts";
 import { isValidEmail, normaliseEmail } from "../accounts/email.ts";
 import { Problems } from "../accounts/validation.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
 import { checkMailToken, issueMailToken, useMailToken, type TokenCheck } from "./mail-tokens.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
 
 // A link is for the address waiting for confirmation: a new one asked for in /settings/email (email-change.ts),
 // or else the sign-up's.

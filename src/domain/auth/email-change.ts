@@ -6,7 +6,6 @@ import type { Deps } from "../../deps.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import { emailChangeMail } from "../../mail/templates/email-change.ts";
 import { findUserByEmail, getAccount, getUser, putUser } from "../../store/accounts.ts";
-import type { UserRecord } from "../../store/records.ts";
 import { isValidEmail, normaliseEmail } from "../accounts/email.ts";
 import { Problems } from "../accounts/validation.ts";
 import { emailSignUpVerdict } from "../admin/domain-blocks-email.ts";
@@ -15,6 +14,7 @@ import { mayUseLogin } from "../oauth/sign-in.ts";
 import { issueMailToken } from "./mail-tokens.ts";
 import { verifyPassword } from "./password.ts";
 import { checkSettingsSession, type Session } from "./settings.ts";
+import type { UserRecord } from "../../model/accounts.ts";
 
 export interface EmailChangeForm {
   email?: string;

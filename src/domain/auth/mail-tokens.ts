@@ -4,8 +4,9 @@
 import { randomSecret, sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
-import { getUserToken, putUserToken, sweepExpiredUserTokens, type UserTokenPurpose, type UserTokenRecord } from "../../store/user-tokens.ts";
+import { getUserToken, putUserToken, sweepExpiredUserTokens } from "../../store/user-tokens.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
+import type { UserTokenPurpose, UserTokenRecord } from "../../model/auth.ts";
 
 /** Devise's defaults in Mastodon: confirm within 2 days, reset within 6 hours. */
 export const TOKEN_LIFETIME_MS: Record<UserTokenPurpose, number> = {

@@ -4,12 +4,12 @@
 import type { Deps } from "../../deps.ts";
 import { getUser, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
-import type { UserRecord } from "../../store/records.ts";
 import { removeWebSessionsOf } from "../../store/web-sessions.ts";
 import { Problems } from "../accounts/validation.ts";
 import { checkNewPassword } from "./password-reset.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import { checkSettingsSession, type Session } from "./settings.ts";
+import type { UserRecord } from "../../model/accounts.ts";
 
 export interface PasswordChangeForm {
   current_password?: string;

@@ -8,7 +8,6 @@ import { passwordResetMail } from "../../mail/templates/password-reset.ts";
 import { findUserByEmail, getAccount, getUser, putUser } from "../../store/accounts.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import { removeWebSessionsOf } from "../../store/web-sessions.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { recordEvent, type DomainEvent, type SubscriberContext } from "../events.ts";
 import { isValidEmail, normaliseEmail } from "../accounts/email.ts";
@@ -16,6 +15,7 @@ import { Problems, tooLong } from "../accounts/validation.ts";
 import { mayUseLogin } from "../oauth/sign-in.ts";
 import { hashPassword } from "./password.ts";
 import { checkMailToken, issueMailToken, passwordStamp, useMailToken, type TokenCheck } from "./mail-tokens.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** POST /auth/password/new: a reset mail if the address belongs to a user who may sign in; silent otherwise. */
 export async function requestPasswordReset(deps: Deps, rawEmail: string): Promise<void> {

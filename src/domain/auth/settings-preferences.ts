@@ -1,9 +1,9 @@
 // /settings/preferences: the posting defaults (default visibility, sensitive media, language), saved through
 // update_credentials' own function as its `source[privacy|sensitive|language]`, so the rules are the API's.
 import type { Deps } from "../../deps.ts";
-import type { UserRecord } from "../../store/records.ts";
 import { updateCredentials } from "../accounts/update.ts";
 import { checkSettingsSession, type Session } from "./settings.ts";
+import type { UserRecord } from "../../model/accounts.ts";
 
 export interface PreferencesForm {
   privacy?: string;

@@ -2,8 +2,8 @@
 // own function, so the limits and effects (unlocking accepts pending requests, account.updated) are the API's.
 import type { Deps } from "../../deps.ts";
 import { Forbidden } from "../../lib/errors.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import { updateCredentials } from "../accounts/update.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
 
 export interface Session {
   account: AccountRecord;

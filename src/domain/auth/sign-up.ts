@@ -4,11 +4,11 @@
 import type { Deps } from "../../deps.ts";
 import type { RegistrationMode } from "../../config.ts";
 import { Unprocessable } from "../../lib/errors.ts";
-import type { RuleRecord } from "../../store/rules.ts";
 import type { PreparedAccount } from "../accounts/create.ts";
 import { signUp } from "../accounts/register.ts";
 import { registrationMode } from "../instance/registrations.ts";
 import { instanceRules } from "../instance/rules.ts";
+import type { RuleRecord } from "../../model/instance.ts";
 
 export interface SignUpFacts {
   mode: RegistrationMode;

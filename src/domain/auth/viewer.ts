@@ -6,7 +6,8 @@ import { VersionedCache, type Stamp } from "../caches/versioned.ts";
 import { versionName } from "../../store/versions.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import { findToken, getApp } from "../../store/oauth.ts";
-import type { AccountRecord, AppRecord, TokenRecord, UserRecord } from "../../store/records.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
+import type { AppRecord, TokenRecord } from "../../model/auth.ts";
 
 export interface Viewer {
   token: TokenRecord;

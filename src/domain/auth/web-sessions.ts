@@ -10,10 +10,11 @@ import { randomSecret, sha256 } from "../../lib/secrets.ts";
 import { cleanText } from "../../lib/text.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord } from "../../store/records.ts";
-import { findWebSessionById, getWebSession, putWebSession, removeWebSession, webSessionsOf, type WebSessionRecord } from "../../store/web-sessions.ts";
+import { findWebSessionById, getWebSession, putWebSession, removeWebSession, webSessionsOf } from "../../store/web-sessions.ts";
 import { mayUseLogin } from "../oauth/sign-in.ts";
 import type { Session } from "./settings.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { WebSessionRecord } from "../../model/auth.ts";
 
 export const SESSION_MAX_AGE_MS = 365 * 24 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 14 * 24 * 60 * 60 * 1000;

@@ -1,8 +1,8 @@
 // Sign-in at /auth/sign_in: the password check of the OAuth sign-in (domain/oauth/sign-in.ts), then what the
 // API refuses a token for (API.md §1.1), so the page can say why instead of handing out a useless session.
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import { signIn } from "../oauth/sign-in.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
 
 export type WebSignInResult =
   | { ok: true; account: AccountRecord; user: UserRecord }

@@ -6,13 +6,15 @@ import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getConversation, pageConversations, putConversation, removeConversation, type ConversationRecord } from "../../store/conversations.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
+import { getConversation, pageConversations, putConversation, removeConversation } from "../../store/conversations.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { accountVisible, cachedAccount } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import { loadStatuses, type LoadedStatus } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { ConversationRecord, StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatus } from "../statuses/loaded.ts";
 
 export interface LoadedConversation {
   record: ConversationRecord;
@@ -55,6 +57,12 @@ export function loadConversations(deps: Deps, viewerId: string, records: readonl
 export function conversationsPage(deps: Deps, viewerId: string, query: PageQuery): { page: LoadedConversations; cursors: string[] } {
   const { items, cursors } = pageConversations(deps.store, viewerId, query, (record) => lastVisible(deps.store, record) !== null);
   return { page: loadConversations(deps, viewerId, items), cursors };
+}
+
+/** One conversation of the viewer's as a page shows it (none when it is gone): what the streaming hub pushes. */
+export function loadConversationById(deps: Deps, viewerId: string, conversationId: string): LoadedConversations {
+  const record = getConversation(deps.store, viewerId, conversationId);
+  return loadConversations(deps, viewerId, record ? [record] : []);
 }
 
 /** One of the viewer's conversations that it lists (with a status left to show). */

@@ -7,15 +7,20 @@
 import type { Store } from "../../store/db.ts";
 import { newId } from "../../lib/ids.ts";
 import {
-  conversationOfThread, getConversation, getThreadEntry, putConversation, putThreadEntry, removeConversation, removeThreadEntry,
-  type ConversationRecord,
+  conversationOfThread,
+  getConversation,
+  getThreadEntry,
+  putConversation,
+  putThreadEntry,
+  removeConversation,
+  removeThreadEntry,
 } from "../../store/conversations.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { isLocalAccountId } from "../../store/timelines.ts";
 import { canSeeStatus, viewerHides } from "../policy/visibility.ts";
 import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
 import { threadMuted } from "../statuses/thread-mute.ts";
+import type { ConversationRecord, StatusRecord } from "../../model/statuses.ts";
 
 /** Does this local account take the status into its conversations? */
 function receives(store: Store, accountId: string, status: StatusRecord): boolean {

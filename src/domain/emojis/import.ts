@@ -6,8 +6,9 @@ import sharp from "sharp";
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
-import { allEmojis, getEmoji, putEmoji, removeEmoji, type CustomEmojiRecord } from "../../store/emojis.ts";
+import { allEmojis, getEmoji, putEmoji, removeEmoji } from "../../store/emojis.ts";
 import { inspectImage, UnsupportedImage } from "../../media/images.ts";
+import type { CustomEmojiRecord } from "../../model/media.ts";
 
 /** Mastodon's CustomEmoji::LIMIT. */
 export const EMOJI_MAX_BYTES = 256 * 1024;

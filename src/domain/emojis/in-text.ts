@@ -1,6 +1,7 @@
 // The custom emojis a local text names (`:shortcode:`), for the `emojis` of the entity that shows it.
 import type { Store } from "../../store/db.ts";
-import { getEmoji, type CustomEmojiRecord } from "../../store/emojis.ts";
+import { getEmoji } from "../../store/emojis.ts";
+import type { CustomEmojiRecord } from "../../model/media.ts";
 
 const SHORTCODE_IN_TEXT = /:([a-zA-Z0-9_]{2,64}):/g;
 

@@ -2,7 +2,7 @@
 // Mastodon does not have (filters, keywords and statuses per account) are Warren's, so that a viewer's
 // compiled filters (kept per thread, filters/match.ts) and the work of matching a status stay bounded.
 import { Unprocessable } from "../../lib/errors.ts";
-import type { FilterAction, FilterContext, FilterRecord } from "../../store/filters.ts";
+import type { FilterAction, FilterContext, FilterRecord } from "../../model/filters.ts";
 
 export const FILTER_LIMITS = {
   /** Mastodon's CustomFilter::TITLE_LENGTH_LIMIT and CustomFilterKeyword::KEYWORD_LENGTH_LIMIT */

@@ -5,11 +5,12 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getFilter, getFilterItem, type FilterItemKind, type FilterKeywordRecord, type FilterRecord, type FilterStatusRecord } from "../../store/filters.ts";
+import { getFilter, getFilterItem } from "../../store/filters.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { validKeyword } from "./input.ts";
 import { findOwnFilter, rewriteFilter } from "./manage.ts";
+import type { FilterItemKind, FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../../model/filters.ts";
 
 export interface KeywordInput {
   keyword?: string;

@@ -7,11 +7,10 @@ import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import {
-  filtersOf, getFilter, putFilter, removeFilter, type FilterAction, type FilterContext, type FilterKeywordRecord, type FilterRecord,
-} from "../../store/filters.ts";
+import { filtersOf, getFilter, putFilter, removeFilter } from "../../store/filters.ts";
 import { checkAccountLimits, validAction, validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
 import { FILTERS_CHANGED_JOB } from "../job-names.ts";
+import type { FilterAction, FilterContext, FilterKeywordRecord, FilterRecord } from "../../model/filters.ts";
 
 export interface KeywordAttributes {
   id?: string;

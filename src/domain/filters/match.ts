@@ -11,13 +11,14 @@
 // Mastodon. The text is the status's spoiler text, content and media descriptions; for a reblog, those of
 // the reblogged status. Status filters match the status or, for a reblog, the status it wraps.
 import type { Store } from "../../store/db.ts";
-import { filtersOf, type FilterAction, type FilterContext, type FilterRecord } from "../../store/filters.ts";
+import { filtersOf } from "../../store/filters.ts";
 import { getMedia } from "../../store/media.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { noteExpiry, versionName } from "../../store/versions.ts";
 import { VersionedCache } from "../caches/versioned.ts";
 import { searchableText } from "./text.ts";
+import type { FilterAction, FilterContext, FilterRecord } from "../../model/filters.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** A filter that matched a status: Mastodon's FilterResult before presentation. */
 export interface FilterMatch {

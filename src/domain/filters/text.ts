@@ -2,7 +2,7 @@
 // media descriptions (Mastodon's Status#searchable_text), joined by blank lines. The content is HTML for
 // every status (local ones are rendered on posting), so it is stripped here: line breaks and paragraphs
 // become newlines, tags go, entities are decoded.
-import type { StatusRecord } from "../../store/records.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 

@@ -7,10 +7,11 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { filtersOf, type FilterAction, type FilterKeywordRecord, type FilterRecord } from "../../store/filters.ts";
+import { filtersOf } from "../../store/filters.ts";
 import { validContext, validExpiry, validKeyword, validTitle } from "./input.ts";
 import { deleteKeyword, findOwnKeyword } from "./items.ts";
 import { rewriteFilter, storeFilter } from "./manage.ts";
+import type { FilterAction, FilterKeywordRecord, FilterRecord } from "../../model/filters.ts";
 
 export interface V1Filter {
   filter: FilterRecord;

@@ -5,16 +5,15 @@
 // `warren settings timeline-preview off` says so (as Mastodon's migration from its old timeline_preview did).
 import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
-import type { RoleName } from "../../store/records.ts";
 import { getSetting, putSetting } from "../../store/settings.ts";
 import { roleCan } from "../accounts/roles.ts";
 import type { Origin } from "../timelines/policy.ts";
 import { timelinePreview } from "./timeline-preview.ts";
+import type { RoleName } from "../../model/accounts.ts";
+import { FEED_SETTINGS, type FeedSetting } from "../../model/instance.ts";
 
 export const FEED_ACCESS_VALUES = ["public", "authenticated", "disabled"] as const;
 export type FeedAccess = (typeof FEED_ACCESS_VALUES)[number];
-export const FEED_SETTINGS = ["local_live_feed_access", "remote_live_feed_access", "local_topic_feed_access", "remote_topic_feed_access"] as const;
-export type FeedSetting = (typeof FEED_SETTINGS)[number];
 export type FeedKind = "live" | "topic";
 
 type Settings = Pick<Deps, "store" | "config">;

@@ -5,15 +5,15 @@ import type { Deps } from "../../deps.ts";
 import type { RegistrationMode } from "../../config.ts";
 import { log } from "../../lib/log.ts";
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord } from "../../store/records.ts";
-import type { RuleRecord } from "../../store/rules.ts";
 import { getSetting, putSetting } from "../../store/settings.ts";
-import { accountIndexSize, localMembers, remoteAccountDomains, userTokenIssues, type LocalMember } from "../../store/instance.ts";
+import { accountIndexSize, localMembers, remoteAccountDomains, userTokenIssues } from "../../store/instance.ts";
 import { appVapidKey } from "../oauth/apps.ts";
 import { thumbnailBlurhash } from "./artwork.ts";
 import { SERVER_LANGUAGES } from "./languages.ts";
 import { registrationMode } from "./registrations.ts";
 import { instanceRules } from "./rules.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { LocalMember, RuleRecord } from "../../model/instance.ts";
 
 /** Where Warren's source code lives (`source_url`). */
 export const SOURCE_URL = "https://github.com/warren-social/warren";

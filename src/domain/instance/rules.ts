@@ -2,8 +2,9 @@
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
-import { getRule, insertRule, listRules, removeRule, type RuleRecord } from "../../store/rules.ts";
+import { getRule, insertRule, listRules, removeRule } from "../../store/rules.ts";
 import { RULE_LIMITS } from "../limits.ts";
+import type { RuleRecord } from "../../model/instance.ts";
 
 export function instanceRules(deps: Deps): RuleRecord[] {
   return listRules(deps.store);

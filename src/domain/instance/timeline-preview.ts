@@ -4,7 +4,7 @@
 // wins over WARREN_TIMELINE_PREVIEW.
 import type { Deps } from "../../deps.ts";
 import { getSetting, putSetting } from "../../store/settings.ts";
-import { FEED_SETTINGS } from "./feed-access.ts";
+import { FEED_SETTINGS } from "../../model/instance.ts";
 
 export function timelinePreview(deps: Pick<Deps, "store" | "config">): boolean {
   return getSetting<boolean>(deps.store, "timeline_preview") ?? deps.config.timelinePreview;

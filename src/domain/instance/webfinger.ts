@@ -5,8 +5,8 @@
 import type { Deps } from "../../deps.ts";
 import { BadRequest, NotFound } from "../../lib/errors.ts";
 import { findAccountByAcct } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { accountVisible, parseAcct } from "../accounts/read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 const LOCAL_PATHS = [/^\/users\/([^/]+)\/?$/, /^\/@([^/]+)\/?$/];
 

@@ -4,9 +4,10 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { countLists, getList, listsOf, putList, removeList, type ListRecord, type RepliesPolicy } from "../../store/lists.ts";
+import { countLists, getList, listsOf, putList, removeList } from "../../store/lists.ts";
 import { LIST_LIMITS } from "../limits.ts";
 import { recordEvent } from "../events.ts";
+import type { ListRecord, RepliesPolicy } from "../../model/relationships.ts";
 
 export const REPLIES_POLICIES: readonly RepliesPolicy[] = ["followed", "list", "none"];
 

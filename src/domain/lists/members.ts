@@ -5,14 +5,15 @@ import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import { addMember, getList, isMember, listsOf, pageMembers, removeMember, type ListRecord } from "../../store/lists.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord } from "../../store/records.ts";
+import { addMember, getList, isMember, listsOf, pageMembers, removeMember } from "../../store/lists.ts";
 import { getFollowRequest, isFollowing } from "../../store/relationships.ts";
 import type { AccountPage } from "../relationships/lists.ts";
 import { findTargetAccount } from "../relationships/target.ts";
 import { recordEvent } from "../events.ts";
 import { findOwnList } from "./manage.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { ListRecord } from "../../model/relationships.ts";
 
 function mayJoin(store: Store, ownerId: string, accountId: string): boolean {
   return accountId === ownerId || isFollowing(store, ownerId, accountId) || !!getFollowRequest(store, ownerId, accountId);

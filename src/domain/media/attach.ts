@@ -6,10 +6,11 @@ import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import { getMedia, putMedia } from "../../store/media.ts";
 import { recordEvent } from "../events.ts";
 import { STATUS_LIMITS } from "../limits.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 const PROCESSING = "Cannot attach files that have not finished processing. Try again in a moment!";
 

@@ -5,9 +5,9 @@ import { Unprocessable } from "../../lib/errors.ts";
 import { cleanText } from "../../lib/text.ts";
 import { UploadedFile } from "../../lib/uploaded-file.ts";
 import type { Preview } from "../../media/previews.ts";
-import type { Focus } from "../../store/media.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
 import { inspectUploadedImage, makePreviewInTurn, RejectedUpload, savePreview } from "./files.ts";
+import type { Focus } from "../../model/media.ts";
 
 /** The description as stored: null when blank; 422 past the limit the instance reports (in characters). */
 export function checkDescription(raw: string | undefined): string | null {

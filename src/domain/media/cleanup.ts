@@ -11,8 +11,9 @@ import { deleteMediaFile, mediaRoot } from "../../media/storage.ts";
 import { mediaStore } from "../../media/store.ts";
 import { removeStoredFolder } from "../../backup/guard.ts";
 import type { Store } from "../../store/db.ts";
-import { countUnattachedBefore, getMedia, removeMediaRecord, unattachedBefore, type MediaRecord } from "../../store/media.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import { countUnattachedBefore, getMedia, removeMediaRecord, unattachedBefore } from "../../store/media.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** How long an upload may wait for a status (Mastodon removes them after a day as well). */
 export const UNATTACHED_TTL_MS = 24 * 3600_000;

@@ -12,8 +12,8 @@ import { encodeImage, inspectImage, UnsupportedImage, type ImageInfo } from "../
 import { incomingPath, withScratchFolder } from "../../media/incoming.ts";
 import { imageMeta, ORIGINAL_MAX_PIXELS, previewOf, type Preview } from "../../media/previews.ts";
 import { adoptMediaFile, deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
-import type { MediaType } from "../../store/media.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
+import type { MediaType } from "../../model/media.ts";
 
 /** What processing adds to a media record. */
 export interface ProcessedFiles {

@@ -4,9 +4,10 @@
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
-import { getMedia, putMedia, removeMediaRecord, type MediaRecord } from "../../store/media.ts";
+import { getMedia, putMedia, removeMediaRecord } from "../../store/media.ts";
 import { checkDescription, parseFocus, prepareThumbnail, saveThumbnail } from "./attributes.ts";
 import { discardFiles, discardRecordFiles } from "./cleanup.ts";
+import type { MediaRecord } from "../../model/media.ts";
 
 function ownMedia(deps: Deps, accountId: string, rawId: string): MediaRecord {
   const id = normaliseId(rawId);

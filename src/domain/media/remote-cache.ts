@@ -7,13 +7,14 @@
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import { getMedia, mediaIdsAfter, putMedia, type MediaRecord } from "../../store/media.ts";
+import { getMedia, mediaIdsAfter, putMedia } from "../../store/media.ts";
 import { accountIdsAfter } from "../../store/accounts-counters.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
 import { sniffUpload } from "../../media/sniff.ts";
 import { encodeRemoteProfileImage, type ProfileImageKind } from "../accounts/profile-images.ts";
 import { processStill, RejectedUpload } from "./files.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { MediaRecord } from "../../model/media.ts";
 
 interface CacheDeps {
   store: Store;

@@ -10,14 +10,15 @@ import { newId } from "../../lib/ids.ts";
 import { UploadedFile } from "../../lib/uploaded-file.ts";
 import { removeIncoming, saveIncoming } from "../../media/incoming.ts";
 import { sniffUpload, type Sniffed } from "../../media/sniff.ts";
-import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
-import type { AccountRecord } from "../../store/records.ts";
+import { getMedia, putMedia } from "../../store/media.ts";
 import { recordEvent } from "../events.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
 import { audioVisualSupport, checkAudioVisualUpload, inspectUploadedImage, processStill, RejectedUpload, type ProcessedFiles } from "./files.ts";
 import { deleteMedia } from "./manage.ts";
 import { checkDescription, parseFocus, prepareThumbnail, saveThumbnail, type PreparedThumbnail } from "./attributes.ts";
 import { discardFiles } from "./cleanup.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { MediaRecord } from "../../model/media.ts";
 
 /**
  * What the HTTP layer hands over: files already streamed to temporary files (UploadedFile: path, the

@@ -5,8 +5,8 @@
 import { idAtTime, normaliseId, publicId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { latestNotificationOfStatus, pageNotifications } from "../../store/notifications.ts";
-import { RowBudget } from "../../store/paging.ts";
-import type { NotificationRecord, NotificationType } from "../../store/records.ts";
+import type { NotificationRecord, NotificationType } from "../../model/notifications.ts";
+import { RowBudget } from "../../model/paging.ts";
 
 export const GROUPABLE_TYPES = ["favourite", "reblog", "follow"] as const;
 const HOUR = 3_600_000;

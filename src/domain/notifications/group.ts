@@ -5,11 +5,12 @@
 import { NotFound } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
 import { getNotification, notificationsInRange, notificationsOfStatus } from "../../store/notifications.ts";
-import { RowBudget, type PageQuery } from "../../store/paging.ts";
-import type { AccountRecord, NotificationRecord } from "../../store/records.ts";
 import { getAccounts } from "../../store/accounts.ts";
 import { groupKeyOf, parseGroupKey } from "./group-key.ts";
 import { lastReadNotificationId, listNotifications, matches, NO_FILTER, notificationHider, shownTo, type NotificationFilter } from "./read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { NotificationRecord } from "../../model/notifications.ts";
+import { type PageQuery, RowBudget } from "../../model/paging.ts";
 
 /** Samples of accounts per group. */
 export const SAMPLE_ACCOUNTS = 8;

@@ -3,12 +3,15 @@
 import type { Deps } from "../../deps.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { getNotification } from "../../store/notifications.ts";
-import type { AccountRecord, NotificationRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { loadStatuses, type LoadedStatus, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { loadReport, type LoadedReport } from "../reports/load.ts";
 import { movedTargetOf } from "../accounts/read.ts";
 import { SAMPLE_ACCOUNTS, type NotificationGroupData } from "./group.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { NotificationRecord } from "../../model/notifications.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatus, LoadedStatuses } from "../statuses/loaded.ts";
 
 export interface LoadedNotification {
   notification: NotificationRecord;

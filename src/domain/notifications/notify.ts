@@ -3,7 +3,6 @@
 import type { Deps } from "../../deps.ts";
 import type { JobEnqueuer } from "../../jobs/queue.ts";
 import { newId } from "../../lib/ids.ts";
-import type { NotificationRecord, NotificationType } from "../../store/records.ts";
 import { blockedEitherWay, getMute } from "../../store/relationships.ts";
 import { hasNotification, insertNotification } from "../../store/notifications.ts";
 import { recordEvent } from "../events.ts";
@@ -14,6 +13,7 @@ import { getAccount } from "../../store/accounts.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
 import { threadMuted } from "../statuses/thread-mute.ts";
+import type { NotificationRecord, NotificationType } from "../../model/notifications.ts";
 
 export interface NotifyInput {
   type: NotificationType;

@@ -5,19 +5,13 @@ import type { Deps } from "../../deps.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { domainBlockByName } from "../../store/admin.ts";
 import type { Store } from "../../store/db.ts";
-import {
-  getPolicyRecord,
-  isPermitted,
-  putPolicyRecord,
-  someRequests,
-  type NotificationPolicyRecord,
-  type PolicyValue,
-} from "../../store/notification-policy.ts";
-import type { AccountRecord, NotificationType } from "../../store/records.ts";
+import { getPolicyRecord, isPermitted, putPolicyRecord, someRequests } from "../../store/notification-policy.ts";
 import { getFollow, isFollowing } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { roleCan, roleOf } from "../accounts/roles.ts";
 import { requestShown } from "./requests.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { NotificationPolicyRecord, NotificationType, PolicyValue } from "../../model/notifications.ts";
 
 export const POLICY_VALUES: readonly PolicyValue[] = ["accept", "filter", "drop"];
 

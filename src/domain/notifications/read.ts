@@ -7,12 +7,13 @@ import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { getMarker } from "../../store/markers.ts";
 import { getNotification, pageNotifications } from "../../store/notifications.ts";
-import { RowBudget, type PageQuery } from "../../store/paging.ts";
-import type { NotificationRecord, NotificationType, StatusRecord } from "../../store/records.ts";
 import { getMute, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { statusHider } from "../filters/match.ts";
+import type { NotificationRecord, NotificationType } from "../../model/notifications.ts";
+import { type PageQuery, RowBudget } from "../../model/paging.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** A test of whether the recipient's `hide` filters in the notifications context remove a status (null: none can). */
 export type StatusHider = ((status: StatusRecord) => boolean) | null;

@@ -17,18 +17,19 @@ import {
   removeMerging,
   removeRequest,
   requestOfSender,
-  type NotificationRequestRecord,
 } from "../../store/notification-policy.ts";
 import { insertNotification, notificationsBetween, removeNotification } from "../../store/notifications.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord, NotificationRecord } from "../../store/records.ts";
 import { isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import { loadStatuses, type LoadedStatus } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { recordEvent, type SubscriberContext } from "../events.ts";
 import { STREAM_TOPIC } from "../streaming/signals.ts";
 import type { JobEnqueuer } from "../../jobs/queue.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { NotificationRecord, NotificationRequestRecord } from "../../model/notifications.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { LoadedStatus } from "../statuses/loaded.ts";
 
 /** GET /api/v1/notifications/requests: 40, at most 80 (API.md §9). */
 export const REQUEST_LIST_LIMIT = 40;

@@ -6,9 +6,9 @@ import { OAuthError, Unprocessable } from "../../lib/errors.ts";
 import { randomSecret, sameSecret, sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
 import { findAppByClientId, insertApp, vapidPublicKey } from "../../store/oauth.ts";
-import type { AppRecord } from "../../store/records.ts";
 import { APP_LIMITS } from "../limits.ts";
 import { parseScopes } from "../scopes.ts";
+import type { AppRecord } from "../../model/auth.ts";
 
 export const OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob";
 const FORBIDDEN_SCHEMES = new Set(["data:", "javascript:", "vbscript:"]);

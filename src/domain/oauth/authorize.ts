@@ -5,9 +5,9 @@ import type { Deps } from "../../deps.ts";
 import { randomSecret, sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
 import { findAppByClientId, putAuthorizationCode, removeExpiredAuthorizationCodes } from "../../store/oauth.ts";
-import type { AppRecord, AuthorizationCodeRecord } from "../../store/records.ts";
 import { parseScopes, subsetOf } from "../scopes.ts";
 import { OOB_REDIRECT_URI } from "./apps.ts";
+import type { AppRecord, AuthorizationCodeRecord } from "../../model/auth.ts";
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const MAX_STATE_LENGTH = 2048;

@@ -7,12 +7,12 @@ import { OAuthError } from "../../lib/errors.ts";
 import { sameSecret, sha256 } from "../../lib/secrets.ts";
 import { getAccount, getUser } from "../../store/accounts.ts";
 import { findAuthorizationCode, findToken, putAuthorizationCode, revokeToken } from "../../store/oauth.ts";
-import type { AppRecord } from "../../store/records.ts";
 import { parseScopes, subsetOf } from "../scopes.ts";
 import { authenticateClient, type ClientCredentials } from "./apps.ts";
 import { PKCE_PATTERN } from "./authorize.ts";
 import { mayUseLogin, signIn } from "./sign-in.ts";
 import { issueToken, type IssuedToken } from "./tokens.ts";
+import type { AppRecord } from "../../model/auth.ts";
 
 export interface TokenRequest {
   grant_type?: string;

@@ -4,9 +4,9 @@
 import { randomSecret } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, findUserByEmail, getAccount, getUser } from "../../store/accounts.ts";
-import type { AccountRecord, UserRecord } from "../../store/records.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
 
 export type SignInResult =
   | { ok: true; account: AccountRecord; user: UserRecord }

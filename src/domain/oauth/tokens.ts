@@ -3,7 +3,7 @@ import { newId } from "../../lib/ids.ts";
 import { randomSecret, sha256 } from "../../lib/secrets.ts";
 import type { Store } from "../../store/db.ts";
 import { insertToken } from "../../store/oauth.ts";
-import type { TokenRecord } from "../../store/records.ts";
+import type { TokenRecord } from "../../model/auth.ts";
 
 export interface IssuedToken {
   raw: string;

@@ -4,9 +4,9 @@
 // a block takes effect even while its clean-up job has not run.
 import { NotFound, NotPermitted, Unprocessable } from "../../lib/errors.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { isBlocking } from "../../store/relationships.ts";
 import { canSeeStatus } from "./visibility.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export const IN_REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 

@@ -1,11 +1,11 @@
 // Who may see what. Every read path (single status, context, timelines, account statuses, search,
 // notifications, streaming, ActivityPub) asks these functions; nothing else decides visibility.
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { isBlocking, isFollowing, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /**
  * May `viewerId` (null = anonymous) see `status`? Private: author, followers and mentioned accounts.

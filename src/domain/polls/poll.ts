@@ -4,12 +4,12 @@ import type { JobEnqueuer } from "../../jobs/queue.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getPoll, getPollVote, putPoll, removePollVotes, type PollRecord } from "../../store/polls.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import { getPoll, getPollVote, putPoll, removePollVotes } from "../../store/polls.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { assertVisible } from "../policy/interaction.ts";
 import type { PollDraft } from "./input.ts";
 import { POLL_EXPIRY } from "../job-names.ts";
+import type { PollRecord, StatusRecord } from "../../model/statuses.ts";
 
 /** A timer, not an event: closes a poll when it ends (domain/polls/expire.ts). */
 export type PollExpiry = { statusId: string; expiresAt: number };

@@ -4,9 +4,10 @@
 // `polls.expire` timer like a local poll's, which tells the local voters (expire.ts).
 import type { JobEnqueuer } from "../../jobs/queue.ts";
 import type { Store } from "../../store/db.ts";
-import { getPoll, putPoll, removePoll, removePollVotes, type PollRecord } from "../../store/polls.ts";
+import { getPoll, putPoll, removePoll, removePollVotes } from "../../store/polls.ts";
 import { POLL_EXPIRY } from "../job-names.ts";
 import type { PollExpiry } from "./poll.ts";
+import type { PollRecord } from "../../model/statuses.ts";
 
 /** A poll as another server describes it, already bounded and sanitised. */
 export interface RemotePoll {

@@ -5,8 +5,7 @@
 import { POLL_RESULTS } from "../job-names.ts";
 import type { Config } from "../../config.ts";
 import type { JobEnqueuer } from "../../jobs/queue.ts";
-import type { PollRecord } from "../../store/polls.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import type { PollRecord, StatusRecord } from "../../model/statuses.ts";
 
 export type PollResults = { statusId: string };
 

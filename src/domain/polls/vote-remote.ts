@@ -4,12 +4,13 @@
 // per option for several. Counted in the write that stores it; the results go out later (results.ts).
 import type { Deps } from "../../deps.ts";
 import { getPoll, getPollVote, putPoll, putPollVote } from "../../store/polls.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { blockedEitherWay } from "../../store/relationships.ts";
 import { recordEvent } from "../events.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { pollExpired } from "./poll.ts";
 import { scheduleResults } from "./results.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Whether the vote was counted. */
 export async function recordRemoteVote(deps: Deps, voter: AccountRecord, status: StatusRecord, title: string): Promise<boolean> {

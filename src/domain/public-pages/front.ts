@@ -2,13 +2,14 @@
 // mode), and, when the timeline preview is on, its newest public local posts (not replies to others).
 import type { Deps } from "../../deps.ts";
 import type { RegistrationMode } from "../../config.ts";
-import type { RuleRecord } from "../../store/rules.ts";
 import { instanceDescription } from "../instance/info.ts";
 import { registrationMode } from "../instance/registrations.ts";
 import { instanceRules } from "../instance/rules.ts";
 import { feedAccess } from "../instance/feed-access.ts";
-import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { publicTimeline } from "../timelines/read.ts";
+import type { RuleRecord } from "../../model/instance.ts";
+import type { LoadedStatuses } from "../statuses/loaded.ts";
 
 /** Posts on the front page. */
 export const FRONT_PAGE_POSTS = 10;

@@ -5,13 +5,15 @@ import { movedTargetOf } from "../accounts/read.ts";
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { findAccountByAcct } from "../../store/accounts.ts";
-import { RowBudget } from "../../store/paging.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, pageAccountStatuses } from "../../store/statuses.ts";
 import { pinsOf } from "../../store/statuses-interactions.ts";
 import { accountVisible } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import { RowBudget } from "../../model/paging.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatuses } from "../statuses/loaded.ts";
 
 /** Posts per profile page and per feed (Mastodon's feed has 20 items). */
 export const PUBLIC_PAGE_SIZE = 20;

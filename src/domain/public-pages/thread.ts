@@ -3,13 +3,15 @@
 // who are not suspended), less the authors the account and it block between them. Reads only.
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { contextLimits, statusContext } from "../statuses/read.ts";
-import { loadStatuses, type LoadedStatuses } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
 import { localPublicAccount } from "./profile.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatuses } from "../statuses/loaded.ts";
 
 export interface PublicThread {
   account: AccountRecord;

@@ -16,9 +16,7 @@ import {
   markDelivered,
   pushSubscriptionsOf,
   removePushSubscription,
-  type PushSubscriptionRecord,
 } from "../../store/push.ts";
-import type { NotificationRecord } from "../../store/records.ts";
 import { getFollowRequest, isFollowing } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import type { EventPayloads, SubscriberContext } from "../events.ts";
@@ -26,6 +24,7 @@ import { notificationHider, shownTo } from "../notifications/read.ts";
 import { pushMessage, pushMessageJson } from "./payload.ts";
 import { sendPush, type PushOutcome, type SendOptions } from "./send.ts";
 import { ensureVapidKeys } from "./vapid.ts";
+import type { NotificationRecord, PushSubscriptionRecord } from "../../model/notifications.ts";
 
 /** Does the subscription want this notification: its alert for the type, then its policy on the sender. */
 export function admits(store: Store, subscription: PushSubscriptionRecord, notification: NotificationRecord): boolean {

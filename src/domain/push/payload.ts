@@ -4,10 +4,11 @@
 // device and posted to its push service by a job.
 import type { Config } from "../../config.ts";
 import { mediaUrl } from "../../media/storage.ts";
-import type { AccountRecord, NotificationRecord, StatusRecord, UserRecord } from "../../store/records.ts";
-import type { PushSubscriptionRecord } from "../../store/push.ts";
 import { publicId } from "../../lib/ids.ts";
 import { htmlToText } from "../filters/text.ts";
+import type { AccountRecord, UserRecord } from "../../model/accounts.ts";
+import type { NotificationRecord, PushSubscriptionRecord } from "../../model/notifications.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** What Mastodon's push body is cut to (characters, the ellipsis included). */
 export const PUSH_BODY_LENGTH = 140;

@@ -8,9 +8,9 @@
 import webpush from "web-push";
 import type { Config } from "../../config.ts";
 import { bareHostname, resolveFetchTarget, UnsafeUrl, type Resolver } from "../../lib/url-safety.ts";
-import type { PushSubscriptionRecord, VapidKeys } from "../../store/push.ts";
 import { vapidSubject } from "./vapid.ts";
 import { warrenUserAgent } from "../limits.ts";
+import type { PushSubscriptionRecord, VapidKeys } from "../../model/notifications.ts";
 
 /** How long a push service keeps a message for an offline device (Mastodon: 48 hours), in seconds. */
 export const PUSH_TTL_SECONDS = 48 * 3600;

@@ -8,15 +8,9 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { isPrivateAddress } from "../../lib/private-address.ts";
 import { bareHostname } from "../../lib/url-safety.ts";
-import {
-  getPushSubscription,
-  nextPushSubscriptionId,
-  putPushSubscription,
-  removePushSubscription,
-  type PushPolicy,
-  type PushSubscriptionRecord,
-} from "../../store/push.ts";
+import { getPushSubscription, nextPushSubscriptionId, putPushSubscription, removePushSubscription } from "../../store/push.ts";
 import type { UserViewer } from "../auth/viewer.ts";
+import type { PushPolicy, PushSubscriptionRecord } from "../../model/notifications.ts";
 
 /** Mastodon's Notification::TYPES: the alerts a subscription may turn on (absent = off). */
 export const PUSH_ALERT_TYPES = [

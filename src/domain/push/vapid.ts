@@ -5,7 +5,8 @@
 import webpush from "web-push";
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
-import { getVapidKeys, putVapidKeysOnce, type VapidKeys } from "../../store/push.ts";
+import { getVapidKeys, putVapidKeysOnce } from "../../store/push.ts";
+import type { VapidKeys } from "../../model/notifications.ts";
 
 /** The stored key pair, made and stored now when there is none yet (first start; any process may win). */
 export function ensureVapidKeys(store: Store): VapidKeys {

@@ -8,11 +8,11 @@ import { linkHtml } from "../../lib/html.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { countQuoteRows, putQuoteRow, removeQuoteRow, removeQuoteRowsOf } from "../../store/quotes.ts";
-import type { StatusRecord, Visibility } from "../../store/records.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { notify } from "../notifications/notify.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { quoteApprovalFor } from "./policy.ts";
+import type { StatusRecord, Visibility } from "../../model/statuses.ts";
 
 export const QUOTED_NOT_FOUND = "The post you are trying to quote does not appear to exist.";
 

@@ -6,15 +6,15 @@ import type { Deps } from "../../deps.ts";
 import { Forbidden, NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import type { PageQuery } from "../../store/paging.ts";
 import { pageQuoteRows } from "../../store/quotes.ts";
-import type { QuotePolicy, StatusRecord } from "../../store/records.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { recordEvent } from "../events.ts";
 import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
 import { visibleStatus } from "../statuses/read.ts";
 import { uncountQuote } from "./attach.ts";
 import { withQuotePolicy } from "./policy.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { QuotePolicy, StatusRecord } from "../../model/statuses.ts";
 
 /** The viewer's own status behind `rawId` (a reblog stands for what it wraps): 404 unseen, 403 someone else's. */
 function ownStatus(store: Store, viewerId: string, rawId: string): StatusRecord {

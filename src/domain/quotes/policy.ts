@@ -2,8 +2,8 @@
 // (anyone), `followers` (the author's followers) or `nobody`; the author may always quote their own status,
 // a direct status is never quotable, and a private or direct status keeps no policy (nobody).
 import type { Store } from "../../store/db.ts";
-import type { QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
 import { isFollowing } from "../../store/relationships.ts";
+import type { QuotePolicy, StatusRecord, Visibility } from "../../model/statuses.ts";
 
 export const QUOTE_POLICIES = ["public", "followers", "nobody"] as const satisfies readonly QuotePolicy[];
 

@@ -7,12 +7,13 @@ import type { Deps } from "../../deps.ts";
 import { publicId } from "../../lib/ids.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { putQuoteAuthorization, quotingIdByAuthorization } from "../../store/quotes.ts";
-import type { AccountRecord, QuoteOfStatus, StatusRecord } from "../../store/records.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { recordEvent } from "../events.ts";
 import { countAcceptedQuote, uncountQuote } from "./attach.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { quoteApprovalFor } from "./policy.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { QuoteOfStatus, StatusRecord } from "../../model/statuses.ts";
 
 /** The id of the QuoteAuthorization we serve for an accepted quote of a local status (Mastodon's path). */
 export function localAuthorizationUri(quotedAuthor: AccountRecord, quotingId: string): string {

@@ -4,32 +4,13 @@
 // viewer blocks, whose domain it blocks, or whom it mutes `blocked_account` / `blocked_domain` / `muted_account`
 // (with the status, which clients hide behind a click).
 import type { Store } from "../../store/db.ts";
-import type { QuoteOfStatus, StatusRecord } from "../../store/records.ts";
 import { isBlocking, isMuting } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
-import type { LoadedStatus } from "../statuses/load.ts";
-import type { QuoteApproval } from "./policy.ts";
-
-export type ShownQuoteState = QuoteOfStatus["state"] | "deleted" | "unauthorized" | "blocked_account" | "blocked_domain" | "muted_account";
-
-export interface LoadedQuote {
-  state: ShownQuoteState;
-  /** The quoted status, loaded for the viewer (its own quote shallow), when the state lets it be shown. */
-  status: LoadedStatus | null;
-  /** A quote inside a quoted status: Mastodon's ShallowQuote, the quoted status's id only. */
-  shallow: boolean;
-  /** For a shallow quote: the id of the quoted status when it may be shown. */
-  quotedId: string | null;
-}
-
-/** quote_approval: the status's policy, and how it applies to the viewer. */
-export interface LoadedQuoteApproval {
-  automatic: string[];
-  currentUser: QuoteApproval;
-}
+import type { ShownQuoteState } from "../statuses/loaded.ts";
+import type { QuoteOfStatus, StatusRecord } from "../../model/statuses.ts";
 
 export function shownQuote(store: Store, viewerId: string | null, quote: QuoteOfStatus): { state: ShownQuoteState; quoted: StatusRecord | null } {
   if (quote.state !== "accepted") return { state: quote.state, quoted: null };

@@ -3,7 +3,8 @@
 // (GoToSocial and Pleroma match by id; docs/federation.md "Follows and blocks"). A local account's Follow or
 // Block gets a path of its own under its actor, which src/federation/relationship-objects.ts serves while the
 // relationship stands; a remote one's keeps the id its server gave it.
-import type { AccountRecord, BlockRecord, FollowRecord } from "../../store/records.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { BlockRecord, FollowRecord } from "../../model/relationships.ts";
 
 /** The id of the Follow (or request) `follower` sends for record `id`: `<actor>/follows/<targetId>/<id>`. */
 export const followUri = (follower: AccountRecord, targetId: string, id: string): string => `${follower.uri}/follows/${targetId}/${id}`;

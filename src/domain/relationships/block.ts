@@ -5,13 +5,13 @@
 import type { Deps } from "../../deps.ts";
 import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { getBlock, insertBlock, removeBlock, removeFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { recordEvent, type EventPayloads, type Origin } from "../events.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 import { blockUri, blockUriOf } from "./activity-uris.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export type BlockCreated = EventPayloads["block.created"];
 

@@ -8,13 +8,13 @@ import { BadRequest, Unprocessable } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { clearNotificationsFrom } from "../../store/notifications.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { followerIdsOf, followingIdsOf, requesterIdsOf } from "../../store/relationships.ts";
 import { blocksDomain, getUserDomainBlock, pageUserDomainBlocks, putUserDomainBlock, removeUserDomainBlock } from "../../store/user-domain-blocks.ts";
 import { recordEvent, type SubscriberContext } from "../events.ts";
 import { reject } from "./follow-requests.ts";
 import { removeFollower, unfollow } from "./follow.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 /** A domain as clients send it (`Example.COM`, an IDN, even a URL): its lower-case ASCII host; null if none. */
 export function normaliseDomain(raw: string): string | null {

@@ -1,8 +1,9 @@
 // How the viewer relates to an account, read after an action has committed (the Relationship entity).
 import type { Store } from "../../store/db.ts";
-import { relationshipFacts, type RelationshipFacts } from "../../store/relationships.ts";
+import { relationshipFacts } from "../../store/relationships.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { getAccount } from "../../store/accounts.ts";
+import type { RelationshipFacts } from "../../model/relationships.ts";
 
 export type { RelationshipFacts };
 

@@ -4,9 +4,9 @@
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { blockedEitherWay, followingIdsOf, isFollowing } from "../../store/relationships.ts";
 import { accountVisible } from "../accounts/read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** Mastodon answers for at most this many ids, and reads this many of the viewer's follows per id. */
 export const MAX_FAMILIAR_IDS = 40;

@@ -7,13 +7,14 @@ import { NotFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { pageFollowRequests } from "../../store/relationship-lists.ts";
-import type { AccountRecord, FollowRecord } from "../../store/records.ts";
 import { getFollowRequest, isFollowing, putFollow, removeFollowRequest } from "../../store/relationships.ts";
 import { notify } from "../notifications/notify.ts";
 import { withdrawFollowNotifications } from "../notifications/withdraw.ts";
 import { recordEvent, type Origin } from "../events.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { FollowRecord } from "../../model/relationships.ts";
 
 /** Inside a write: the pending request becomes a follow with its options; the followed account is told. */
 export function acceptFollowRequest(deps: Deps, request: FollowRecord, now = Date.now(), origin: Origin = "local"): void {

@@ -5,7 +5,6 @@
 import type { Deps } from "../../deps.ts";
 import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { AccountRecord, FollowRecord } from "../../store/records.ts";
 import {
   blockedEitherWay, getFollow, getFollowRequest, putFollow, putFollowRequest, removeFollow, removeFollowRequest,
 } from "../../store/relationships.ts";
@@ -17,6 +16,8 @@ import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
 import { blocksDomainOf } from "../../store/user-domain-blocks.ts";
 import { followUri, followUriOf } from "./activity-uris.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { FollowRecord } from "../../model/relationships.ts";
 
 
 export interface FollowOptions {

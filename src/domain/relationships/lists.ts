@@ -3,13 +3,13 @@
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { isBlocking, isMuting } from "../../store/relationships.ts";
 import {
   pageBlocks, pageFollowers, pageFollowing, pageFollowRequests, pageMutes, type GraphRow, type RowFilter,
 } from "../../store/relationship-lists.ts";
 import { findTargetAccount } from "./target.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export interface AccountEntry {
   cursor: string;

@@ -6,11 +6,12 @@ import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { NotPermitted } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { AccountRecord, MuteRecord } from "../../store/records.ts";
 import { getMute, getMuteRecord, putMute, removeMute } from "../../store/relationships.ts";
 import { recordEvent } from "../events.ts";
 import { findTargetAccount } from "./target.ts";
 import { relationshipWith, type RelationshipFacts } from "./facts.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { MuteRecord } from "../../model/relationships.ts";
 
 /** Which mute the expiry subscriber (relationships.mute_expiry) looks at when it runs. */
 export interface MuteExpired {

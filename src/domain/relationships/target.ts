@@ -4,8 +4,8 @@ import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { accountVisible } from "../accounts/read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export interface TargetOptions {
   /** Following a suspended account is 404; blocking, muting or unfollowing one is allowed. */

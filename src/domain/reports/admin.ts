@@ -7,9 +7,10 @@ import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import { getReport, openReportIdsAbout, pageReports, putReport, type ReportRecord } from "../../store/reports.ts";
+import { getReport, openReportIdsAbout, pageReports, putReport } from "../../store/reports.ts";
 import { validCategory, validRuleIds } from "./create.ts";
+import type { ReportRecord } from "../../model/moderation.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 /** Admin report lists: 100, at most 200 (API.md §9). */
 export const ADMIN_REPORT_LIMIT = 100;

@@ -11,11 +11,13 @@ import type { UserViewer } from "../auth/viewer.ts";
 import { recordEvent, type Origin } from "../events.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { findTargetAccount } from "../relationships/target.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
-import { putReport, type ReportCategory, type ReportRecord } from "../../store/reports.ts";
+import { putReport } from "../../store/reports.ts";
 import { getRule } from "../../store/rules.ts";
 import { getStatus } from "../../store/statuses.ts";
 import type { Store } from "../../store/db.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { ReportCategory, ReportRecord } from "../../model/moderation.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export const REPORT_LIMITS = {
   /** Mastodon's Report validation (local reports). */

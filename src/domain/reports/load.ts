@@ -5,11 +5,15 @@
 import { adminAccountView, type AdminAccountView } from "../admin/accounts-read.ts";
 import type { Deps } from "../../deps.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
-import { getReport, type ReportRecord } from "../../store/reports.ts";
-import { getRule, type RuleRecord } from "../../store/rules.ts";
+import { getReport } from "../../store/reports.ts";
+import { getRule } from "../../store/rules.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { loadStatuses, type LoadedStatus } from "../statuses/load.ts";
+import { loadStatuses } from "../statuses/load.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { RuleRecord } from "../../model/instance.ts";
+import type { ReportRecord } from "../../model/moderation.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatus } from "../statuses/loaded.ts";
 
 export interface LoadedReport {
   report: ReportRecord;

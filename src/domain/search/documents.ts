@@ -9,9 +9,10 @@
 import type { AccountDocument, StatusDocument, TagDocument } from "../../search/engine.ts";
 import type { Store } from "../../store/db.ts";
 import { getMedia } from "../../store/media.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { tagUses } from "../../store/search-index.ts";
 import { htmlToText, searchableText } from "../filters/text.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export function accountDocument(account: AccountRecord): AccountDocument {
   return {

@@ -7,7 +7,6 @@ import { Unauthorized } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { AccountQuery, SearchEngine } from "../../search/engine.ts";
 import { findAccountByAcct, getAccount } from "../../store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { blockedEitherWay, followingIdsOf, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { tagKnown } from "../../store/tags.ts";
@@ -15,6 +14,8 @@ import { accountVisible, parseAcct } from "../accounts/read.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { weekOf, type TagHistoryDay } from "../tags/history.ts";
 import { resolveLocalUrl } from "./urls.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export type SearchType = "accounts" | "hashtags" | "statuses";
 

@@ -3,8 +3,9 @@
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import { findAccountByAcct } from "../../store/accounts.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export type LocalUrl = { kind: "account"; account: AccountRecord } | { kind: "status"; status: StatusRecord };
 

@@ -1,10 +1,10 @@
 // Bookmarks: private to their owner, synchronous both ways, idempotent.
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { bookmarkIdOf, insertBookmark, removeBookmark } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { interactionTarget } from "./reblog.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export async function bookmarkStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
   const { store } = deps;

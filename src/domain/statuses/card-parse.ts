@@ -2,7 +2,7 @@
 // <meta name="description">; plus oEmbed (the discovery link and the JSON document) for photo, video and
 // rich cards. Embed HTML is rebuilt from a single https <iframe>, never passed through.
 import { Parser } from "htmlparser2";
-import type { PreviewCardRecord } from "../../store/statuses-cards.ts";
+import type { PreviewCardRecord } from "../../model/statuses.ts";
 
 export type CardData = Omit<PreviewCardRecord, "v" | "fetchedAt">;
 

@@ -3,10 +3,10 @@
 // leaves none.
 import type { Config } from "../../config.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { getCard, putCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
+import { getCard, putCard } from "../../store/statuses-cards.ts";
 import { fetchCardData } from "./card-fetch.ts";
+import type { PreviewCardRecord, StatusRecord } from "../../model/statuses.ts";
 
 export interface CardFetchPayload {
   statusId: string;

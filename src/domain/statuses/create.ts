@@ -5,7 +5,6 @@ import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { findAccountByAcct, getAccount, putAccount } from "../../store/accounts.ts";
-import type { AccountRecord, QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getIdempotency, getStatus, insertStatus, putIdempotency } from "../../store/statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { SERVER_LANGUAGES, statusLanguages } from "../instance/languages.ts";
@@ -22,6 +21,8 @@ import { startPoll } from "../polls/poll.ts";
 import { checkDirectQuote, newQuoteState, quotableStatus, quotingVisibility, recordQuote, withQuoteFallback } from "../quotes/attach.ts";
 import { policyFor } from "../quotes/policy.ts";
 import { IDEMPOTENCY_EXPIRY } from "../job-names.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { QuotePolicy, StatusRecord, Visibility } from "../../model/statuses.ts";
 
 export const IDEMPOTENCY_TTL_MS = 60 * 60 * 1000;
 /** The payload of the IDEMPOTENCY_EXPIRY timer (a timer, not an event). */

@@ -5,7 +5,6 @@
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { adjustStatusCounter, forgetReblog, getStatus, putStatus, removeFromAccount, removeFromParent } from "../../store/statuses.ts";
 import { removePin } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
@@ -16,6 +15,7 @@ import { recordEvent, type Origin } from "../events.ts";
 import { detachForRedraft } from "../media/attach.ts";
 import { uncountQuote } from "../quotes/attach.ts";
 import { remoteInteractorIds } from "./interactors.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Inside a write: the part of a deletion every read path relies on. */
 export function discardStatus(store: Store, status: StatusRecord, now: number): void {

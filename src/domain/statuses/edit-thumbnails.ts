@@ -4,9 +4,9 @@
 // files they replace (or, when the edit fails, the new ones) are removed afterwards.
 import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
-import type { MediaRecord } from "../../store/media.ts";
 import { prepareThumbnail, saveThumbnail } from "../media/attributes.ts";
 import { discardFiles } from "../media/cleanup.ts";
+import type { MediaRecord } from "../../model/media.ts";
 
 export interface NewThumbnail {
   url: string;

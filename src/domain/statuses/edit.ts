@@ -6,10 +6,9 @@ import type { Deps } from "../../deps.ts";
 import { NotPermitted, Unprocessable } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
-import { getPoll, putPoll, removePoll, type PollRecord } from "../../store/polls.ts";
-import type { QuotePolicy, StatusRecord } from "../../store/records.ts";
-import { putStatusEdit, statusEdits, type StatusEditRecord } from "../../store/status-edits.ts";
+import { getMedia, putMedia } from "../../store/media.ts";
+import { getPoll, putPoll, removePoll } from "../../store/polls.ts";
+import { putStatusEdit, statusEdits } from "../../store/status-edits.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { getCard, removeCard } from "../../store/statuses-cards.ts";
 import { newId } from "../../lib/ids.ts";
@@ -28,6 +27,8 @@ import { setQuotePolicy } from "../quotes/manage.ts";
 import { withQuoteFieldsOf } from "../quotes/policy.ts";
 import { withQuoteFallback } from "../quotes/attach.ts";
 import { discardEditThumbnails, discardReplacedThumbnails, type NewThumbnail, prepareEditThumbnails } from "./edit-thumbnails.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { PollRecord, QuotePolicy, StatusEditRecord, StatusRecord } from "../../model/statuses.ts";
 
 export interface MediaAttributesInput {
   id: string;

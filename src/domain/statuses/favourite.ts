@@ -6,7 +6,6 @@
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus } from "../../store/statuses.ts";
 import {
   favouriteIdOf,
@@ -21,6 +20,8 @@ import { recordEvent, type Origin } from "../events.ts";
 import { assertCanFavourite } from "../policy/interaction.ts";
 import { interactionTarget } from "./reblog.ts";
 import { removeInteractionNotification } from "./remove.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export async function favouriteStatus(deps: Deps, viewer: UserViewer, rawId: string): Promise<StatusRecord> {
   return favourite(deps, viewer.account, interactionTarget(deps, viewer.account.id, rawId));

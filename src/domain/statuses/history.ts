@@ -1,14 +1,16 @@
 // GET /api/v1/statuses/:id/history and /source: the versions of a status (the original first; an unedited
 // status has one, made from the record) and its source text, for whoever may see the status.
 import type { Deps } from "../../deps.ts";
-import { getMedia, type MediaRecord } from "../../store/media.ts";
+import { getMedia } from "../../store/media.ts";
 import { getPoll } from "../../store/polls.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
-import { statusEdits, type StatusEditRecord } from "../../store/status-edits.ts";
+import { statusEdits } from "../../store/status-edits.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { statusVersion } from "./edit.ts";
 import { visibleStatus } from "./read.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { StatusEditRecord, StatusRecord } from "../../model/statuses.ts";
 
 export interface LoadedVersion {
   edit: StatusEditRecord;

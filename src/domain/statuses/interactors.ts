@@ -4,9 +4,9 @@
 // read while the rows still exist, so that its Delete reaches them too (src/federation/status-delivery.ts).
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus, reblogIdsOfStatus, replyIds } from "../../store/statuses.ts";
 import { favouritesOfStatus } from "../../store/statuses-interactions.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Rows read per kind at most: a Delete goes per server, and a viral status's servers show up early. */
 const SCAN_LIMIT = 5_000;

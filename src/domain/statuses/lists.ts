@@ -3,13 +3,14 @@
 // they return the rows' cursor ids beside the records.
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, pageAccountStatuses, pageRebloggers } from "../../store/statuses.ts";
 import { pageBookmarks, pageFavourites, pageFavouriters, pinsOf } from "../../store/statuses-interactions.ts";
 import { isBlocking } from "../../store/relationships.ts";
 import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
 import { statusHider } from "../filters/match.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export interface AccountStatusFilters {
   onlyMedia: boolean;

@@ -3,17 +3,14 @@
 // whole page comes from one read snapshot. Output formats render what it returns and read nothing
 // themselves: the Mastodon entities (src/entities/status.ts) now, the ActivityPub converter next.
 import { emojisInText } from "../emojis/in-text.ts";
-import type { CustomEmojiRecord } from "../../store/emojis.ts";
 import type { Deps } from "../../deps.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { getApp } from "../../store/oauth.ts";
-import type { AccountRecord, AppRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, rebloggedAmong } from "../../store/statuses.ts";
-import { getMedia, type MediaRecord } from "../../store/media.ts";
-import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
+import { getMedia } from "../../store/media.ts";
+import { getCard } from "../../store/statuses-cards.ts";
 import { bookmarkedAmong, favouritedAmong, pinIdOf } from "../../store/statuses-interactions.ts";
-import type { FilterContext } from "../../store/filters.ts";
 import { activeFilters, type FilterMatch, type FilterSet } from "../filters/match.ts";
 import { searchableText } from "../filters/text.ts";
 import { getPoll } from "../../store/polls.ts";
@@ -21,54 +18,13 @@ import { noteExpiry } from "../../store/versions.ts";
 import { loadPoll, pollExpired, type LoadedPoll } from "../polls/poll.ts";
 import { mutesAnyThread } from "../../store/thread-mutes.ts";
 import { threadMuted } from "./thread-mute.ts";
-import { shownQuote, type LoadedQuote, type LoadedQuoteApproval } from "../quotes/shown.ts";
+import { shownQuote } from "../quotes/shown.ts";
+import type { LoadedQuote, LoadedQuoteApproval, LoadedStatus, LoadedStatuses, ViewerFlags } from "./loaded.ts";
 import { automaticKeys, quoteApprovalFor } from "../quotes/policy.ts";
-
-interface ViewerFlags {
-  favourited: boolean;
-  reblogged: boolean;
-  /** The viewer muted the status's thread (statuses/thread-mute.ts). */
-  muted: boolean;
-  bookmarked: boolean;
-}
-
-export interface LoadedStatus {
-  status: StatusRecord;
-  author: AccountRecord;
-  /** The mentioned accounts that still exist, in the status's order. */
-  mentions: AccountRecord[];
-  /** Its attachments in the author's order (a reblog wrapper has none: they belong to what it wraps). */
-  media: MediaRecord[];
-  /** The wrapped status of a reblog, loaded alike; null for an original. */
-  reblog: LoadedStatus | null;
-  /** Null for reblog wrappers (the card belongs to the status they wrap) and statuses without one. */
-  card: PreviewCardRecord | null;
-  /** The app a local status was posted with, when it still exists. */
-  application: AppRecord | null;
-  /** Signed-in viewers only; a reblog wrapper has the flags of the status it wraps, as on Mastodon. */
-  flags: ViewerFlags | null;
-  /** Only for the viewer's own pinnable statuses (not reblogs, not direct). */
-  pinned: boolean | null;
-  /**
-   * The viewer's filters that match it in the page's context (Status.filtered); null when no account's
-   * filters apply (anonymous renderings). A reblog wrapper matches by the status it wraps.
-   */
-  filtered: FilterMatch[] | null;
-  /** Its poll with the viewer's votes; null without one (and for reblog wrappers). */
-  poll: LoadedPoll | null;
-  /** What it quotes, as the viewer may see it (domain/quotes/shown.ts); null when it quotes nothing. */
-  quote: LoadedQuote | null;
-  /** Who may quote it and how that applies to the viewer (for a reblog wrapper, what it wraps). */
-  quoteApproval: LoadedQuoteApproval;
-  /** The custom emojis a local status's text and content warning name (none for remote ones, whose
-   * shortcodes are their servers'). */
-  emojis: CustomEmojiRecord[];
-}
-
-export interface LoadedStatuses {
-  viewerId: string | null;
-  statuses: LoadedStatus[];
-}
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { FilterContext } from "../../model/filters.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /**
  * Whose filters apply to a page, and in which context (the read path's: home and lists → home,

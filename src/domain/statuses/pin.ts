@@ -3,12 +3,12 @@
 import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { insertPin, pinIdOf, pinsOf, removePin } from "../../store/statuses-interactions.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { assertVisible } from "../policy/interaction.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 function pinnable(deps: Deps, viewer: UserViewer, rawId: string): StatusRecord {
   const id = normaliseId(rawId);

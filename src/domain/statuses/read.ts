@@ -2,10 +2,10 @@
 import { Unprocessable } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus, replyIds } from "../../store/statuses.ts";
 import { assertVisible } from "../policy/interaction.ts";
 import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 export const MAX_STATUSES_BY_ID = 20;
 

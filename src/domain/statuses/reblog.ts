@@ -5,7 +5,6 @@
 import type { Deps } from "../../deps.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import type { AccountRecord, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus, insertStatus, reblogIdOf } from "../../store/statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { notify } from "../notifications/notify.ts";
@@ -14,6 +13,8 @@ import { onStatusCreated } from "../timelines/distribute.ts";
 import { newStatusRecord } from "./record.ts";
 import { discardStatus } from "./delete.ts";
 import { recordEvent, type Origin } from "../events.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord, Visibility } from "../../model/statuses.ts";
 
 export type ReblogVisibility = Exclude<Visibility, "direct">;
 

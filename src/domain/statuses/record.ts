@@ -1,7 +1,8 @@
 // The one place a StatusRecord is made: posting, reblogging and (with federation) the inbox all build theirs
 // here, so every status starts with the same defaults (no counts, not edited, not deleted).
 import { publicId } from "../../lib/ids.ts";
-import type { AccountRecord, QuoteOfStatus, QuotePolicy, StatusRecord, Visibility } from "../../store/records.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { QuoteOfStatus, QuotePolicy, StatusRecord, Visibility } from "../../model/statuses.ts";
 
 export interface StatusFields {
   id: string;

@@ -6,9 +6,8 @@
 // mentioned local accounts get a mention notification; `status.updated` (origin "remote") is recorded. An Update
 // without `updated`, or not newer than the stored version, changes nothing, except a poll's counts (Mastodon's poll-only Updates).
 import type { Deps } from "../../deps.ts";
-import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
+import { getMedia, putMedia } from "../../store/media.ts";
 import { getPoll } from "../../store/polls.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { putStatusEdit, statusEdits } from "../../store/status-edits.ts";
 import { getStatus, putStatus } from "../../store/statuses.ts";
 import { recordEvent } from "../events.ts";
@@ -17,6 +16,8 @@ import { canSeeStatus } from "../policy/visibility.ts";
 import { putRemotePoll } from "../polls/remote.ts";
 import { statusVersion } from "./edit.ts";
 import { putRemoteMedia, type RemoteAttachment, type RemoteStatusDraft } from "./remote.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 

@@ -6,9 +6,8 @@
 import type { Deps } from "../../deps.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import { getAccount, putAccount } from "../../store/accounts.ts";
-import { putMedia, type MediaType } from "../../store/media.ts";
+import { putMedia } from "../../store/media.ts";
 import { statusTombstone } from "../../store/status-tombstones.ts";
-import type { AccountRecord, QuoteOfStatus, QuotePolicy, RemoteEmoji, StatusRecord, Visibility } from "../../store/records.ts";
 import { adjustStatusCounter, getStatus, insertStatus, remoteStatusIdByUri } from "../../store/statuses.ts";
 import { notify } from "../notifications/notify.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
@@ -16,6 +15,9 @@ import { onStatusCreated } from "../timelines/distribute.ts";
 import { newStatusRecord } from "./record.ts";
 import { recordIncomingQuote } from "../quotes/remote.ts";
 import { putRemotePoll, type RemotePoll } from "../polls/remote.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { MediaType, RemoteEmoji } from "../../model/media.ts";
+import type { QuoteOfStatus, QuotePolicy, StatusRecord, Visibility } from "../../model/statuses.ts";
 
 export interface RemoteAttachment {
   type: MediaType;

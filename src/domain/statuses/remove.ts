@@ -6,7 +6,6 @@
 // (Home timelines, media and federation join this list when they exist.)
 import type { Store } from "../../store/db.ts";
 import { notificationsBetween, notificationsOfStatus, removeNotification } from "../../store/notifications.ts";
-import type { NotificationType, StatusRecord } from "../../store/records.ts";
 import {
   getStatus,
   reblogIdOf,
@@ -20,6 +19,8 @@ import { removePoll } from "../../store/polls.ts";
 import { removeStatusEdits } from "../../store/status-edits.ts";
 import { bookmarksOfStatus, favouritesOfStatus, forgetFavourite, removeBookmark, removeFavouriteRows } from "../../store/statuses-interactions.ts";
 import { detachReply, discardStatus } from "./delete.ts";
+import type { NotificationType } from "../../model/notifications.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 const BATCH = 500;
 

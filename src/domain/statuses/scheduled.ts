@@ -6,22 +6,22 @@ import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import { getMedia, putMedia, type MediaRecord } from "../../store/media.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import { getMedia, putMedia } from "../../store/media.ts";
 import {
   getScheduledStatus,
   pageScheduledStatuses,
   putScheduledStatus,
   removeScheduledStatus,
   scheduledTimesOf,
-  type ScheduledStatusRecord,
 } from "../../store/scheduled-statuses.ts";
 import type { UserViewer } from "../auth/viewer.ts";
 import { recordEvent } from "../events.ts";
 import { checkAllowedMentions, composeText, createStatus, statusDraft, type NewStatusInput } from "./create.ts";
 import { checkDirectQuote, quotingVisibility } from "../quotes/attach.ts";
 import { SCHEDULED_PUBLISH } from "../job-names.ts";
+import type { MediaRecord } from "../../model/media.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { ScheduledStatusRecord, StatusRecord } from "../../model/statuses.ts";
 
 export const SCHEDULED_LIMITS = { minOffsetMs: 5 * 60_000, perDay: 25, total: 300 } as const;
 /** A timer, not an event: posts a scheduled status at its time. */

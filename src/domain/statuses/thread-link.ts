@@ -3,7 +3,7 @@
 // parent's replies count moves, in one write, as if the two had arrived in order.
 import type { Deps } from "../../deps.ts";
 import { addReplyRow, adjustStatusCounter, getStatus, putStatus } from "../../store/statuses.ts";
-import type { StatusRecord } from "../../store/records.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Links `childId` under `parent` if it still waits for exactly that parent; the linked child, or null. */
 export async function linkOrphanReply(deps: Pick<Deps, "store">, childId: string, parent: StatusRecord): Promise<StatusRecord | null> {

@@ -6,10 +6,11 @@ import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { mutesAnyThread, mutesThread, putThreadMute, removeThreadMute } from "../../store/thread-mutes.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Deeper threads are named by their status this many replies up (Mastodon's threads are rarely a tenth of it). */
 const MAX_DEPTH = 256;

@@ -5,7 +5,6 @@ import { publicId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getUser } from "../../store/accounts.ts";
 import { getList } from "../../store/lists.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { homeHas, listFeedHas } from "../../store/timelines.ts";
 import { viewerFromToken } from "../auth/viewer.ts";
@@ -14,8 +13,9 @@ import { readableOrigin, type FeedKind } from "../instance/feed-access.ts";
 import type { Config } from "../../config.ts";
 import { channelKey, mayReadNotifications, mediaOnly, originOf, streamLabel, type Channel, type StreamViewer } from "./channels.ts";
 import type { AnnouncementReactionSignal, AnnouncementSignal, DeleteSignal, StreamSignal } from "./signals.ts";
-import type { FilterContext } from "../../store/filters.ts";
 import { activeFilters, matchStatus } from "../filters/match.ts";
+import type { FilterContext } from "../../model/filters.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** One open stream: an SSE response or a WebSocket. */
 export interface StreamClient {

@@ -2,9 +2,9 @@
 // too), never cached: a follow, block, mute or dismissal takes effect on the next request.
 import type { Store } from "../../store/db.ts";
 import { getUser } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { getFollowRequest, isBlocking, isFollowing, isMuting } from "../../store/relationships.ts";
 import { isDismissed } from "../../store/suggestions.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /**
  * Why an account cannot be suggested to anyone (empty when it can): Mastodon suggests only discoverable

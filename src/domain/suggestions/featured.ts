@@ -5,11 +5,11 @@
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { findAccountByAcct, getAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { countFeatured, getFeatured, listFeatured, putFeatured, removeFeatured } from "../../store/suggestions.ts";
 import { parseAcct } from "../accounts/read.ts";
 import { unsuggestableReasons } from "./eligible.ts";
 import { SOURCE_LIMITS } from "./sources.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 /** A known account by `username`, `@username` or `username@domain` (remote accounts must be known already). */
 export function findPickAccount(deps: Deps, acct: string): AccountRecord {

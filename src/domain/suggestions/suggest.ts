@@ -11,11 +11,11 @@ import type { Deps } from "../../deps.ts";
 import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { putDismissal } from "../../store/suggestions.ts";
 import { VersionedCache } from "../caches/versioned.ts";
 import { suggestibleTo } from "./eligible.ts";
 import { featuredIds, mostFollowed, mostInteractions, personalSources, SOURCE_ORDER, type Ranked, type SuggestionSource } from "./sources.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export type { SuggestionSource };
 

@@ -9,15 +9,22 @@ import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { newId, normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import {
-  featuredTagByName, featuredTagsOf, getFeaturedTag, isCountedUse, putCountedUse, putFeaturedTag, removeFeaturedTag, takeCountedUses,
-  type FeaturedTagRecord,
+  featuredTagByName,
+  featuredTagsOf,
+  getFeaturedTag,
+  isCountedUse,
+  putCountedUse,
+  putFeaturedTag,
+  removeFeaturedTag,
+  takeCountedUses,
 } from "../../store/featured-tags.ts";
-import { RowBudget } from "../../store/paging.ts";
-import type { AccountRecord, StatusRecord } from "../../store/records.ts";
 import { getStatus, pageAccountStatuses } from "../../store/statuses.ts";
 import { ACCOUNT_LIMITS } from "../limits.ts";
 import { loadTag, type LoadedTag } from "./follow.ts";
 import { requireTagName, tagName } from "./names.ts";
+import type { AccountRecord, FeaturedTagRecord } from "../../model/accounts.ts";
+import { RowBudget } from "../../model/paging.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** An account's statuses read to count a tag it features (or to find its newest use again). */
 export const FEATURE_SCAN_ROWS = 5000;

@@ -5,10 +5,10 @@ import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { featuredTagByName } from "../../store/featured-tags.ts";
-import type { PageQuery } from "../../store/paging.ts";
 import { followsTag, getTagFollow, pageTagFollows, putTagFollow, removeTagFollow } from "../../store/tag-follows.ts";
 import { weekOf, type TagHistoryDay } from "./history.ts";
 import { requireTagName } from "./names.ts";
+import type { PageQuery } from "../../model/paging.ts";
 
 export interface LoadedTag {
   name: string;

@@ -3,10 +3,10 @@
 // or anyone mentioned, or the author blocks it (Mastodon's FeedManager#filter_from_tags?). Fan-out puts the
 // rows (timelines/fan-out.ts); the home policy asks again at read time, so unfollowing the tag takes them out.
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { isFollowing } from "../../store/relationships.ts";
 import { followsTag, tagFollowerIds } from "../../store/tag-follows.ts";
 import { canSeeStatus, viewerHides } from "../policy/visibility.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 const taggable = (status: StatusRecord) => status.visibility === "public" && !status.reblogOfId && status.tags.length > 0;
 

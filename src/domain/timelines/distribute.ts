@@ -4,7 +4,6 @@
 // rules applied here decide what enters a feed; policy.ts decides again at read time.
 import type { Deps } from "../../deps.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { blocksAnyone, getFollow, hasNotifyingFollowers, isFollowing } from "../../store/relationships.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import {
@@ -13,6 +12,7 @@ import {
 import { canSeeStatus } from "../policy/visibility.ts";
 import { recordEvent, type Origin } from "../events.ts";
 import { remoteFollowersOf } from "./followers.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Rows written per transaction: big enough to amortise the commit, small enough not to stall other writers. */
 export const FAN_OUT_BATCH = 2000;

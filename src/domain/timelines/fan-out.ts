@@ -5,7 +5,6 @@
 // each transaction, per status, with the homes that took it.
 import type { Store } from "../../store/db.ts";
 import { listsContaining } from "../../store/lists.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { isLocalAccountId, putListEntry } from "../../store/timelines.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
@@ -13,6 +12,7 @@ import { STREAM_TOPIC, type EmitSignal } from "../streaming/signals.ts";
 import { addToHome, authorFactsOf, entryOf, wantsInHome, type AuthorFacts } from "./distribute.ts";
 import { localFollowersOf } from "./followers.ts";
 import { tagBringsHome, tagFollowersOf } from "../tags/home.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /**
  * Home rows per transaction. A transaction copies every LMDB page it changes once, so the more rows share a

@@ -5,17 +5,18 @@
 import type { Store } from "../../store/db.ts";
 import { getAccount } from "../../store/accounts.ts";
 import { cachedAccount } from "../accounts/read.ts";
-import { getList, isMember, ownerListsContaining, type ListRecord } from "../../store/lists.ts";
-import type { FollowRecord, StatusRecord } from "../../store/records.ts";
+import { getList, isMember, ownerListsContaining } from "../../store/lists.ts";
 import { getFollow, isBlocking } from "../../store/relationships.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { canSeeStatus, hiddenByViewer, viewerHides } from "../policy/visibility.ts";
-import type { FilterContext } from "../../store/filters.ts";
 import { statusHider } from "../filters/match.ts";
 import { followsAnyTag } from "../../store/tag-follows.ts";
 import { tagBringsHome } from "../tags/home.ts";
 import { recordingReads } from "../../store/versions.ts";
 import { viewerFacts, ViewerFacts } from "./viewer-facts.ts";
+import type { FilterContext } from "../../model/filters.ts";
+import type { FollowRecord, ListRecord } from "../../model/relationships.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /**
  * One viewer's reading of timelines. The answers that depend only on what the viewer sees are kept across

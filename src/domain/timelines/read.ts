@@ -3,11 +3,11 @@
 // for max_id, since_id and min_id alike. A request's scan stops when its row budget (query.budget) is spent:
 // the page is then short, and its Link continues from the last row examined.
 import type { Store } from "../../store/db.ts";
-import { RowBudget, type PageQuery } from "../../store/paging.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { pageHomeFeed, pagePublicFeed, publicFeedExists, tagFeed, type PublicFeed } from "../../store/timelines.ts";
 import { homeShows, publicShows, tagShows, TimelineViewer, type PublicFilter, type TagFilter } from "./policy.ts";
+import { type PageQuery, RowBudget } from "../../model/paging.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 /** Mastodon's TagFeed reads at most this many tags from each of any[], all[] and none[]. */
 export const TAGS_PER_MODE = 4;

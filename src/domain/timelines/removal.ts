@@ -4,12 +4,12 @@
 // tidying and signalling.
 import type { Store } from "../../store/db.ts";
 import { listsContaining } from "../../store/lists.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { followerIdsOf } from "../../store/relationships.ts";
 import { getStatus, reblogIdsOfStatus } from "../../store/statuses.ts";
 import { isLocalAccountId, removeHomeEntry, removeListEntry, removePublicEntry } from "../../store/timelines.ts";
 import { STREAM_TOPIC, type DeleteBroadcast, type EmitSignal } from "../streaming/signals.ts";
 import { FAN_OUT_BATCH, publicFeedsOf } from "./distribute.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 function broadcastOf(status: StatusRecord): DeleteBroadcast | null {
   if (status.reblogOfId) return null;

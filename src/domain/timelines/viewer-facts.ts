@@ -4,9 +4,9 @@
 // up, and dropped when that version moves or a mute that decided one of them runs out (the generic versioned
 // cache, least recently used viewer out first).
 import type { Store } from "../../store/db.ts";
-import type { FollowRecord } from "../../store/records.ts";
 import { insideWrite, noteExpiry, versionName } from "../../store/versions.ts";
 import { VersionedCache } from "../caches/versioned.ts";
+import type { FollowRecord } from "../../model/relationships.ts";
 
 /** Viewers whose facts are kept per thread, least recently used out first. */
 const MAX_VIEWERS = 2_000;

@@ -6,11 +6,11 @@ import { createHash } from "node:crypto";
 import { idAtTime } from "../../lib/ids.ts";
 import { getAccount } from "../../store/accounts.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getCard } from "../../store/statuses-cards.ts";
 import { getStatus } from "../../store/statuses.ts";
 import { pagePublicFeed } from "../../store/timelines.ts";
-import type { LinkTrend, StatusTrend, TagTrend, TrendLists } from "../../store/trends.ts";
+import type { LinkTrend, StatusTrend, TagTrend, TrendLists } from "../../model/instance.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

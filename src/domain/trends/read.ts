@@ -3,16 +3,17 @@
 // the viewer may not see, blocks or mutes, is left out.
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
-import type { PageQuery } from "../../store/paging.ts";
 import type { Store } from "../../store/db.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getMute, isBlocking } from "../../store/relationships.ts";
-import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
+import { getCard } from "../../store/statuses-cards.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { autoApprove, getPublisherReview, getReview, getTrendList, type LinkTrend, type TrendKind } from "../../store/trends.ts";
+import { autoApprove, getPublisherReview, getReview, getTrendList } from "../../store/trends.ts";
 import { canSeeStatus } from "../policy/visibility.ts";
 import { loadTag, type LoadedTag } from "../tags/follow.ts";
 import { trendable } from "./compute.ts";
+import type { LinkTrend, TrendKind } from "../../model/instance.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { PreviewCardRecord, StatusRecord } from "../../model/statuses.ts";
 
 /** Mastodon's limits (API.md §9): tags and links 10 (at most 20), statuses 20 (at most 40). */
 export const TREND_TAGS_LIMIT = 10;

@@ -4,20 +4,13 @@
 import type { Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import { normaliseId } from "../../lib/ids.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { getStatus } from "../../store/statuses.ts";
-import {
-  getPublisherReview,
-  getReview,
-  getTrendList,
-  putPublisherReview,
-  putReview,
-  type PublisherReview,
-  type Review,
-  type TrendKind,
-} from "../../store/trends.ts";
+import { getPublisherReview, getReview, getTrendList, putPublisherReview, putReview } from "../../store/trends.ts";
 import { loadTag, type LoadedTag } from "../tags/follow.ts";
 import { linksOf, listed, publisherOf, type LoadedLink } from "./read.ts";
+import type { Review, TrendKind } from "../../model/instance.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { PublisherReview } from "../../model/instance.ts";
 
 export interface Reviewed<T> {
   item: T;

@@ -3,10 +3,10 @@
 // POST /api/v1/admin/accounts/:id/action, so its rules (the role over the target's, local-only types) hold.
 import { t } from "elysia";
 import { MAX_WARNING_TEXT, type AccountActionInput } from "../../domain/admin/accounts-actions.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { form } from "../auth/layout.ts";
 import { CSRF_FIELD, Field } from "../auth/schemas.ts";
 import { checkbox, select, textarea } from "./page.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 const LOCAL_TYPES = [
   ["none", "Warn (no other effect)"],

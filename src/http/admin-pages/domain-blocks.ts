@@ -6,11 +6,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { createDomainBlock, deleteDomainBlock, listDomainBlocks, MAX_COMMENT_LENGTH } from "../../domain/admin/domain-blocks.ts";
 import { publicId } from "../../lib/ids.ts";
-import type { DomainBlockRecord } from "../../store/admin.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "../auth/layout.ts";
 import { CSRF_FIELD, Field, Html, onlyStringBody } from "../auth/schemas.ts";
 import { ADMIN_FORM_ANSWERS, ADMIN_PAGE_REFUSALS, adminPage, attempt, checkbox, IdParams, openAdmin, postAdmin, SECTIONS, select, sentence, textarea, type Staffed } from "./page.ts";
+import type { DomainBlockRecord } from "../../model/moderation.ts";
 
 const SECTION = SECTIONS.domainBlocks;
 const SEVERITY_TEXT = { silence: "Limit", suspend: "Suspend", noop: "None" } as const;

@@ -5,11 +5,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { createEmailDomainBlock, deleteEmailDomainBlock, EMAIL_DOMAIN_BLOCKS_LIMIT, emailDomainBlocksPage } from "../../domain/admin/domain-blocks-email.ts";
 import { publicId } from "../../lib/ids.ts";
-import type { EmailDomainBlockRecord } from "../../store/admin.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "../auth/layout.ts";
 import { CSRF_FIELD, Field, Html, onlyStringBody } from "../auth/schemas.ts";
 import { ADMIN_FORM_ANSWERS, ADMIN_PAGE_REFUSALS, adminPage, attempt, checkbox, IdParams, openAdmin, postAdmin, SECTIONS, sentence, type Staffed } from "./page.ts";
+import type { EmailDomainBlockRecord } from "../../model/moderation.ts";
 
 const SECTION = SECTIONS.emailDomainBlocks;
 

@@ -3,7 +3,8 @@
 // `warren settings feed-access` (manage_settings).
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { FEED_ACCESS_VALUES, FEED_SETTINGS, feedAccess, setFeedAccess, type FeedSetting } from "../../domain/instance/feed-access.ts";
+import { FEED_ACCESS_VALUES, feedAccess, setFeedAccess } from "../../domain/instance/feed-access.ts";
+import { FEED_SETTINGS, type FeedSetting } from "../../model/instance.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, form } from "../auth/layout.ts";
 import { CSRF_FIELD, Field, Html, onlyStringBody } from "../auth/schemas.ts";

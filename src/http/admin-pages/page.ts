@@ -6,11 +6,11 @@ import type { Deps } from "../../deps.ts";
 import type { Staff } from "../../domain/admin/accounts-policy.ts";
 import { roleCan } from "../../domain/accounts/roles.ts";
 import { ApiError } from "../../lib/errors.ts";
-import type { RoleName } from "../../store/records.ts";
 import { e, htmlPage, paragraph } from "../auth/layout.ts";
 import { Html, Redirect } from "../auth/schemas.ts";
 import { openSettings, postSettings, type SignedIn } from "../auth/settings-page.ts";
 import { HOME, SECTIONS, sectionsFor, type AdminSection } from "./sections.ts";
+import type { RoleName } from "../../model/accounts.ts";
 
 export { HOME, SECTIONS, sectionsFor, type AdminSection };
 

@@ -1,11 +1,11 @@
 // How a report reads on /admin/reports/:id: who reported whom, why, the reported statuses as plain text
 // (a remote status's HTML is reduced to its text, then escaped like everything else), its state.
 import type { LoadedAdminReport } from "../../domain/reports/load.ts";
-import type { LoadedStatus } from "../../domain/statuses/load.ts";
 import { publicId } from "../../lib/ids.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { e } from "../auth/layout.ts";
 import { when } from "./page.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { LoadedStatus } from "../../domain/statuses/loaded.ts";
 
 export const acct = (account: AccountRecord) => (account.domain ? `@${account.username}@${account.domain}` : `@${account.username}`);
 

@@ -1,7 +1,7 @@
 // The sections of the /admin pages and the role permissions each needs (docs/admin.md, "Pages"), apart from
 // the pages so that the settings pages can tell whether to link to /admin.
 import { roleCan, type Permission } from "../../domain/accounts/roles.ts";
-import type { RoleName } from "../../store/records.ts";
+import type { RoleName } from "../../model/accounts.ts";
 
 export interface AdminSection {
   path: string;

@@ -9,9 +9,9 @@ import type { Deps } from "../../deps.ts";
 import { findSession, SESSION_MAX_AGE_MS, startSession, touchSession, type WebSession } from "../../domain/auth/web-sessions.ts";
 import { csrfToken, csrfValid, isCsrfNonce, newCsrfNonce, sessionCsrfToken, sessionCsrfValid } from "../../domain/oauth/csrf.ts";
 import { signingSecret } from "../../domain/oauth/signing.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { requestAddress } from "../client-address.ts";
 import { readCookie, setCookie } from "../oauth/request.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export const SESSION_COOKIE = "warren_session";
 export const SESSION_COOKIE_PATH = "/";

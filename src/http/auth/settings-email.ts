@@ -5,11 +5,11 @@ import type { Deps } from "../../deps.ts";
 import { requestEmailChange, type EmailChangeForm } from "../../domain/auth/email-change.ts";
 import { ACCOUNT_LIMITS } from "../../domain/limits.ts";
 import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
-import type { UserRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, PASSWORD_FORM_THROTTLED, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
+import type { UserRecord } from "../../model/accounts.ts";
 
 const PATH = "/settings/email";
 const TITLE = "Change e-mail address";

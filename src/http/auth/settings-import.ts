@@ -6,13 +6,13 @@ import { IMPORT_LIMITS } from "../../domain/accounts/import-csv.ts";
 import { recentImports, startImport } from "../../domain/accounts/import.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { UploadedFile } from "../../lib/uploaded-file.ts";
-import type { ImportRecord } from "../../store/imports.ts";
 import { uploadLimit } from "../plugins/body-limits.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
 import { releaseUploads } from "../plugins/params.ts";
+import type { ImportRecord } from "../../model/accounts.ts";
 
 const PATH = "/settings/import";
 const TITLE = "Import";

@@ -4,10 +4,10 @@ import type { Deps } from "../../deps.ts";
 import { checkSettingsSession } from "../../domain/auth/settings.ts";
 import type { WebSession } from "../../domain/auth/web-sessions.ts";
 import { ApiError } from "../../lib/errors.ts";
-import type { RoleName } from "../../store/records.ts";
 import { isStaff } from "../admin-pages/sections.ts";
 import { browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
+import type { RoleName } from "../../model/accounts.ts";
 
 export const SETTINGS_PAGES: [href: string, text: string][] = [
   ["/settings/profile", "Profile"],

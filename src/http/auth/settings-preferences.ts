@@ -3,11 +3,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { updatePreferencesFromSettings, type PreferencesForm } from "../../domain/auth/settings-preferences.ts";
 import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
-import type { UserRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e, field, form } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
+import type { UserRecord } from "../../model/accounts.ts";
 
 const PATH = "/settings/preferences";
 const TITLE = "Preferences";

@@ -4,12 +4,12 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { activeSessions, endSessionById } from "../../domain/auth/web-sessions.ts";
-import type { WebSessionRecord } from "../../store/web-sessions.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { endSessionCookies } from "./browser.ts";
 import { e, form, htmlPage, links, paragraph } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
+import type { WebSessionRecord } from "../../model/auth.ts";
 
 const PATH = "/settings/sessions";
 const TITLE = "Sessions";

@@ -5,12 +5,12 @@ import type { Deps } from "../../deps.ts";
 import { checkSettingsSession, updateProfileFromSettings, type ProfileForm } from "../../domain/auth/settings.ts";
 import { ACCOUNT_LIMITS } from "../../domain/limits.ts";
 import { ApiError, type ErrorDetails } from "../../lib/errors.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { browserOf, postedBrowser, type Browser } from "./browser.ts";
 import { e, field, form, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS, onlyStringBody } from "./schemas.ts";
 import { settingsNav } from "./settings-page.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 const TITLE = "Edit profile";
 

@@ -7,15 +7,16 @@
 // it; other writes (fan-out into other people's feeds, favourites elsewhere) leave the page alone.
 import type { Deps } from "../../deps.ts";
 import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
-import type { PageQuery } from "../../store/paging.ts";
-import type { StatusRecord } from "../../store/records.ts";
 import { changedVersions, mirrorStamp, recordingReads, registerCache, syncVersionsTo, versionName, versionsUnchanged, type Stamp } from "../../domain/caches/invalidate.ts";
-import { withCurrentAccounts, type LoadedStatuses } from "../../domain/statuses/load.ts";
+import { withCurrentAccounts } from "../../domain/statuses/load.ts";
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
-import type { FilterContext } from "../../store/filters.ts";
 import type { Status } from "../../entities/status.ts";
 import { cacheCells } from "../../lib/metrics/counters.ts";
+import type { FilterContext } from "../../model/filters.ts";
+import type { PageQuery } from "../../model/paging.ts";
+import type { StatusRecord } from "../../model/statuses.ts";
+import type { LoadedStatuses } from "../../domain/statuses/loaded.ts";
 
 const MAX_PAGES = 2000;
 const ACCOUNT_VERSION = versionName.account("");

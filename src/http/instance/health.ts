@@ -2,16 +2,7 @@
 // reads, 503 otherwise (a closed or broken database), so a balancer stops sending traffic to this process.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { getSetting } from "../../store/settings.ts";
-
-function storeAnswers(deps: Deps): boolean {
-  try {
-    getSetting(deps.store, "registrations");
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { storeAnswers } from "../../domain/instance/health.ts";
 
 export const healthRoutes = (deps: Deps) =>
   new Elysia({ name: "health-routes", seed: deps.store.dir }).get(

@@ -3,7 +3,7 @@
 import type { AppDeps as Deps } from "../../deps.ts";
 import { collectHttp } from "../../lib/metrics/http.ts";
 import { labelText, type Collected } from "../../lib/metrics/registry.ts";
-import { jobBacklog, mapUsage } from "../../store/stats.ts";
+import { jobBacklog, mapUsage } from "../../domain/instance/gauges.ts";
 import { streamHub } from "../streaming/hub.ts";
 
 const gauge = (name: string, help: string, value: number): Collected => ({ name, help, type: "gauge", samples: [{ labels: "", value }] });

@@ -55,29 +55,62 @@ type Params = Record<string, string>;
 
 const isTrue = (value: string | undefined) => ["true", "1", "t", "on", "yes"].includes((value ?? "").toLowerCase());
 
+const withCookies = (headers: Headers, cookies: readonly string[]) => {
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return headers;
+};
+
+const page = (status: number, html: string, cookies: readonly string[] = []) =>
+  new Response(html, { status, headers: withCookies(new Headers(PAGE_HEADERS), cookies) });
+
+const redirect = (location: string, cookies: readonly string[] = []) =>
+  new Response(null, { status: 302, headers: withCookies(new Headers({ location, "referrer-policy": "no-referrer", "cache-control": "no-store" }), cookies) });
+
+/** Request problems: an error page when the client cannot be trusted, else back to its redirect URI. */
+const failure = (title: string, error: unknown) => {
+  if (error instanceof AuthorizationPageError) return page(400, messagePage(title, "Authorization failed", error.message));
+  if (error instanceof AuthorizationRedirectError) {
+    if (isOutOfBand(error.request)) return page(400, messagePage(title, "Authorization failed", `${error.description} (${error.code})`));
+    return redirect(redirectLocation(error.request, { error: error.code, error_description: error.description }));
+  }
+  throw error;
+};
+
+/** The request as the form resubmits it (normalised scopes, CSRF token added). */
+const requestParams = (request: AuthorizationRequest, params: Params): Params => {
+  const out: Params = {
+    response_type: "code",
+    client_id: request.app.clientId,
+    redirect_uri: request.redirectUri,
+    scope: request.scopes.join(" "),
+  };
+  if (request.state !== null) out.state = request.state;
+  if (request.codeChallenge) Object.assign(out, { code_challenge: request.codeChallenge, code_challenge_method: "S256" });
+  if (params.response_mode) out.response_mode = request.responseMode;
+  return out;
+};
+
+const consent = (title: string, status: number, request: AuthorizationRequest, params: Params, browser: Browser, signedInAs: string | null, error: string | null = null) => {
+  const base = requestParams(request, params);
+  const hidden: Params = { ...base, authenticity_token: browser.csrf };
+  if (isTrue(params.force_login)) hidden.force_login = "true";
+  return page(status, authorizePage({
+    siteTitle: title,
+    appName: request.app.name,
+    website: request.app.website,
+    scopes: request.scopes,
+    redirectUri: request.redirectUri,
+    outOfBand: isOutOfBand(request),
+    hidden,
+    signedInAs,
+    switchAccountHref: `/oauth/authorize?${new URLSearchParams({ ...base, force_login: "true" })}`,
+    login: (params.username ?? "").slice(0, 320),
+    error,
+  }), browser.cookies);
+};
+
 export const authorizeRoutes = (deps: Deps) => {
   const title = deps.config.instanceTitle;
-
-  const withCookies = (headers: Headers, cookies: readonly string[]) => {
-    for (const cookie of cookies) headers.append("set-cookie", cookie);
-    return headers;
-  };
-
-  const page = (status: number, html: string, cookies: readonly string[] = []) =>
-    new Response(html, { status, headers: withCookies(new Headers(PAGE_HEADERS), cookies) });
-
-  const redirect = (location: string, cookies: readonly string[] = []) =>
-    new Response(null, { status: 302, headers: withCookies(new Headers({ location, "referrer-policy": "no-referrer", "cache-control": "no-store" }), cookies) });
-
-  /** Request problems: an error page when the client cannot be trusted, else back to its redirect URI. */
-  const failure = (error: unknown) => {
-    if (error instanceof AuthorizationPageError) return page(400, messagePage(title, "Authorization failed", error.message));
-    if (error instanceof AuthorizationRedirectError) {
-      if (isOutOfBand(error.request)) return page(400, messagePage(title, "Authorization failed", `${error.description} (${error.code})`));
-      return redirect(redirectLocation(error.request, { error: error.code, error_description: error.description }));
-    }
-    throw error;
-  };
 
   const check = (params: Params) => {
     try {
@@ -88,39 +121,6 @@ export const authorizeRoutes = (deps: Deps) => {
     }
   };
 
-  /** The request as the form resubmits it (normalised scopes, CSRF token added). */
-  const requestParams = (request: AuthorizationRequest, params: Params): Params => {
-    const out: Params = {
-      response_type: "code",
-      client_id: request.app.clientId,
-      redirect_uri: request.redirectUri,
-      scope: request.scopes.join(" "),
-    };
-    if (request.state !== null) out.state = request.state;
-    if (request.codeChallenge) Object.assign(out, { code_challenge: request.codeChallenge, code_challenge_method: "S256" });
-    if (params.response_mode) out.response_mode = request.responseMode;
-    return out;
-  };
-
-  const consent = (status: number, request: AuthorizationRequest, params: Params, browser: Browser, signedInAs: string | null, error: string | null = null) => {
-    const base = requestParams(request, params);
-    const hidden: Params = { ...base, authenticity_token: browser.csrf };
-    if (isTrue(params.force_login)) hidden.force_login = "true";
-    return page(status, authorizePage({
-      siteTitle: title,
-      appName: request.app.name,
-      website: request.app.website,
-      scopes: request.scopes,
-      redirectUri: request.redirectUri,
-      outOfBand: isOutOfBand(request),
-      hidden,
-      signedInAs,
-      switchAccountHref: `/oauth/authorize?${new URLSearchParams({ ...base, force_login: "true" })}`,
-      login: (params.username ?? "").slice(0, 320),
-      error,
-    }), browser.cookies);
-  };
-
   return new Elysia({ name: "oauth-authorize-routes" })
     .use(cachePlugin)
     .get(
@@ -128,10 +128,10 @@ export const authorizeRoutes = (deps: Deps) => {
       async ({ query, request }) => {
         const params = onlyStrings(query);
         const checked = check(params);
-        if (checked instanceof Error) return failure(checked);
+        if (checked instanceof Error) return failure(title, checked);
         const browser = await browserOf(deps, request);
         const session = isTrue(params.force_login) ? null : browser.session;
-        return consent(200, checked, params, browser, session?.account.username ?? null);
+        return consent(title, 200, checked, params, browser, session?.account.username ?? null);
       },
       {
         query: AuthorizeQuery,
@@ -149,11 +149,11 @@ export const authorizeRoutes = (deps: Deps) => {
           return page(403, messagePage(title, "Invalid form", "The form has expired or did not come from this server. Go back to the application and start again."));
         }
         const checked = check(params);
-        if (checked instanceof Error) return failure(checked);
+        if (checked instanceof Error) return failure(title, checked);
         if (params.decision === "deny") {
           const denied = new AuthorizationRedirectError(checked, "access_denied", "The resource owner or authorization server denied the request.");
           if (isOutOfBand(checked)) return page(200, messagePage(title, "Authorization denied", `${checked.app.name} was not given access to your account.`));
-          return failure(denied);
+          return failure(title, denied);
         }
         if (params.decision !== "approve") return page(400, messagePage(title, "Authorization failed", "Choose Authorize or Deny."));
 
@@ -163,7 +163,7 @@ export const authorizeRoutes = (deps: Deps) => {
           const result = await signIn(deps.store, params.username ?? "", params.password ?? "");
           if (!result.ok) {
             const message = result.reason === "disabled" ? "Your login is currently disabled." : "Invalid username, e-mail address or password.";
-            return consent(result.reason === "disabled" ? 403 : 401, checked, params, browser, null, message);
+            return consent(title, result.reason === "disabled" ? 403 : 401, checked, params, browser, null, message);
           }
           // Signing in here signs the browser in, in place of whoever was signed in before.
           cookies.push(await beginSession(deps, request, server, result.account, browser.session));

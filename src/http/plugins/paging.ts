@@ -1,7 +1,7 @@
 // Mastodon list paging: `limit` (default per endpoint, honoured up to twice the default, clamped above,
 // negatives made positive, garbage → 0 rows) and the cursor parameters, plus the `Link` header.
 import { normaliseId, publicId } from "../../lib/ids.ts";
-import { RowBudget, type PageQuery } from "../../store/paging.ts";
+import { type PageQuery, RowBudget } from "../../model/paging.ts";
 
 export interface PagingParams {
   limit?: string;

@@ -11,8 +11,7 @@ import { StreamHub, type Renderer } from "../../domain/streaming/hub.ts";
 import { isStreamSignal } from "../../domain/streaming/signals.ts";
 import { presentNotifications } from "../../entities/notification.ts";
 import { presentConversations } from "../../entities/conversation.ts";
-import { loadConversations } from "../../domain/conversations/read.ts";
-import { getConversation } from "../../store/conversations.ts";
+import { loadConversationById } from "../../domain/conversations/read.ts";
 import { presentStatuses } from "../../entities/status.ts";
 import { announcementFor, reactionCount } from "../../domain/announcements/announcements.ts";
 import { presentAnnouncement } from "../../entities/announcement.ts";
@@ -35,8 +34,7 @@ function renderer(deps: AppDeps): Renderer {
       return presented ? JSON.stringify(presented) : null;
     },
     conversation(accountId, conversationId) {
-      const record = getConversation(deps.store, accountId, conversationId);
-      const [presented] = record ? presentConversations(deps.config, loadConversations(deps, accountId, [record])) : [];
+      const [presented] = presentConversations(deps.config, loadConversationById(deps, accountId, conversationId));
       return presented ? JSON.stringify(presented) : null;
     },
     announcement(accountId, announcementId) {

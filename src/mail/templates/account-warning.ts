@@ -1,10 +1,10 @@
 // The e-mail that tells a user what the staff did to their account (Mastodon's UserMailer#warning): one
 // subject per action, the staff's own words when they wrote any, and what the user can still do.
 import type { Config } from "../../config.ts";
-import type { AccountRecord } from "../../store/records.ts";
-import type { AccountWarningRecord, WarningAction } from "../../store/admin.ts";
 import type { Mail } from "../mailer.ts";
 import { fullHandle } from "./follow-request.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
+import type { AccountWarningRecord, WarningAction } from "../../model/moderation.ts";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,8 +1,8 @@
 // "Confirm your e-mail address": the one-time link of a sign-up that needs confirmation (docs/web.md).
 import type { Config } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import type { Mail } from "../mailer.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export function confirmationMail(config: Config, account: AccountRecord, to: string, token: string, key: string): Mail {
   const link = `${config.url}/auth/confirmation?${new URLSearchParams({ confirmation_token: token })}`;

@@ -1,8 +1,8 @@
 // "Confirm your new e-mail address": the one-time link of a change asked for in /settings/email (docs/web.md).
 import type { Config } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import type { Mail } from "../mailer.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export function emailChangeMail(config: Config, account: AccountRecord, to: string, token: string, key: string): Mail {
   const link = `${config.url}/auth/confirmation?${new URLSearchParams({ confirmation_token: token })}`;

@@ -1,8 +1,8 @@
 // "Pending follower" mail to the owner of an account when someone asks to follow it (the account is locked,
 // or the requester is silenced and so always has to ask).
 import type { Config } from "../../config.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import type { Mail } from "../mailer.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

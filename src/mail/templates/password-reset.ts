@@ -1,8 +1,8 @@
 // "Reset your password": the one-time link asked for at /auth/password/new (docs/web.md).
 import type { Config } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import type { AccountRecord } from "../../store/records.ts";
 import type { Mail } from "../mailer.ts";
+import type { AccountRecord } from "../../model/accounts.ts";
 
 export function passwordResetMail(config: Config, account: AccountRecord, to: string, token: string, key: string): Mail {
   const link = `${config.url}/auth/password/edit?${new URLSearchParams({ reset_password_token: token })}`;

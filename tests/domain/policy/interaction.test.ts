@@ -2,7 +2,7 @@
 // else, and a deleted or missing status, gets 404 (Mastodon looks the id up among the caller's own statuses).
 import { describe, expect, test } from "bun:test";
 import { assertCanDelete } from "../../../src/domain/policy/interaction.ts";
-import type { StatusRecord } from "../../../src/store/records.ts";
+import type { StatusRecord } from "../../../src/model/statuses.ts";
 
 const status = (fields: Partial<StatusRecord> = {}) => ({ id: "1", accountId: "author", visibility: "public", deletedAt: null, ...fields }) as unknown as StatusRecord;
 const statusOf = (fn: () => void) => {

@@ -40,8 +40,8 @@ function ids(value: string | string[] | undefined): string[] {
   return (value === undefined ? [] : Array.isArray(value) ? value : [value]).filter((id) => id !== "");
 }
 
-export const listRoutes = (deps: Deps) =>
-  new Elysia({ name: "list-routes", seed: deps.store.dir })
+const listOwnRoutes = (deps: Deps) =>
+  new Elysia({ name: "list-own-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get("/api/v1/lists", ({ viewer }) => ownLists(deps.store, viewer.account.id).map(presentList), {
@@ -80,7 +80,12 @@ export const listRoutes = (deps: Deps) =>
         response: { 200: EmptyObject, ...errors },
         detail: { summary: "Delete a list", tags: ["lists"] },
       },
-    )
+    );
+
+const listMemberRoutes = (deps: Deps) =>
+  new Elysia({ name: "list-member-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
     .get(
       "/api/v1/lists/:id/accounts",
       ({ viewer, params, query, request, set }) => {
@@ -134,3 +139,8 @@ export const listRoutes = (deps: Deps) =>
       response: { 200: t.Array(ListSchema), ...errors },
       detail: { summary: "Your lists that an account is on", tags: ["lists"] },
     });
+
+export const listRoutes = (deps: Deps) =>
+  new Elysia({ name: "list-routes", seed: deps.store.dir })
+    .use(listOwnRoutes(deps))
+    .use(listMemberRoutes(deps));

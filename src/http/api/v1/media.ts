@@ -6,12 +6,12 @@ import { MEDIA_LIMITS } from "../../../domain/limits.ts";
 import { deleteMedia, showMedia, updateMedia } from "../../../domain/media/manage.ts";
 import { uploadMedia } from "../../../domain/media/upload.ts";
 import { Unprocessable } from "../../../lib/errors.ts";
-import type { MediaRecord } from "../../../store/media.ts";
 import { MediaAttachmentSchema, presentMediaAttachment } from "../../../entities/media-attachment.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { uploadLimit } from "../../plugins/body-limits.ts";
 import { EmptyObject, ErrorBody } from "../../schemas.ts";
 import { releaseUploads } from "../../plugins/params.ts";
+import type { MediaRecord } from "../../../model/media.ts";
 
 /** The largest upload (a video) with a thumbnail and the text fields beside it. */
 const UPLOAD_BODY_LIMIT = MEDIA_LIMITS.videoSizeLimit + MEDIA_LIMITS.imageSizeLimit + 1024 * 1024;

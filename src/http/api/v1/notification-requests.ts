@@ -34,8 +34,8 @@ const IdsBody = t.Object({
 });
 const ids = (value: string | (string | string[])[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value.flat() : [value]);
 
-export const notificationRequestRoutes = (deps: Deps) =>
-  new Elysia({ name: "notification-request-routes", seed: deps.store.dir })
+const notificationRequestReadRoutes = (deps: Deps) =>
+  new Elysia({ name: "notification-request-read-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
@@ -72,7 +72,12 @@ export const notificationRequestRoutes = (deps: Deps) =>
         response: { 200: NotificationRequestSchema, ...oneErrors },
         detail: { summary: "One of your notification requests", tags: ["notifications"] },
       },
-    )
+    );
+
+const notificationRequestActionRoutes = (deps: Deps) =>
+  new Elysia({ name: "notification-request-action-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
     .post(
       "/api/v1/notifications/requests/accept",
       async ({ viewer, body }) => {
@@ -125,3 +130,8 @@ export const notificationRequestRoutes = (deps: Deps) =>
         detail: { summary: "Dismiss a notification request (its notifications are deleted)", tags: ["notifications"] },
       },
     );
+
+export const notificationRequestRoutes = (deps: Deps) =>
+  new Elysia({ name: "notification-request-routes", seed: deps.store.dir })
+    .use(notificationRequestReadRoutes(deps))
+    .use(notificationRequestActionRoutes(deps));

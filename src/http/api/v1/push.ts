@@ -13,10 +13,10 @@ import {
   type PushDataInput,
 } from "../../../domain/push/subscriptions.ts";
 import { presentPushSubscription, WebPushSubscriptionSchema } from "../../../entities/push-subscription.ts";
-import type { PushSubscriptionRecord } from "../../../store/push.ts";
 import { authPlugin, bearerToken } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { EmptyObject, ErrorBody, Flag, toBool, type FlagValue } from "../../schemas.ts";
+import type { PushSubscriptionRecord } from "../../../model/notifications.ts";
 
 const SCOPES = ["push"];
 const tags = ["push"];

@@ -3,10 +3,10 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { cancelScheduled, ownScheduledStatus, reschedule, scheduledMedia, scheduledStatusesOf } from "../../../domain/statuses/scheduled.ts";
 import { presentScheduledStatus, ScheduledStatusSchema } from "../../../entities/scheduled-status.ts";
-import type { ScheduledStatusRecord } from "../../../store/scheduled-statuses.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { linkHeader, pageQuery } from "../../plugins/paging.ts";
 import { authErrors, ErrorBody, pagingQuery } from "../../schemas.ts";
+import type { ScheduledStatusRecord } from "../../../model/statuses.ts";
 
 const LIMIT = 20;
 const Params = t.Object({ id: t.String({ description: "Scheduled status id" }) });

@@ -11,7 +11,6 @@ import type { Origin } from "../../../domain/timelines/policy.ts";
 import { readableOrigin, type FeedReader } from "../../../domain/instance/feed-access.ts";
 import { homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
 import { StatusSchema } from "../../../entities/status.ts";
-import type { PageQuery } from "../../../store/paging.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
@@ -20,6 +19,7 @@ import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../sche
 import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
 import { cachedStatusList, keptPage, PageCache } from "../../cache/timeline-pages.ts";
 import { recordKept, timelineRoute } from "../../metrics/instrument.ts";
+import type { PageQuery } from "../../../model/paging.ts";
 
 const origins = {
   local: t.Optional(Flag({ description: "Only statuses of local users" })),

@@ -35,8 +35,8 @@ function groupedTypesOf(value: string | string[] | undefined): Set<string> | nul
   return value === undefined ? null : new Set(listOf(value));
 }
 
-export const notificationV2Routes = (deps: Deps) =>
-  new Elysia({ name: "notification-v2-routes", seed: deps.store.dir })
+const notificationListRoutes = (deps: Deps) =>
+  new Elysia({ name: "notification-list-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
@@ -88,7 +88,12 @@ export const notificationV2Routes = (deps: Deps) =>
         response: { 200: EmptyObject, ...errors },
         detail: { summary: "Delete all your notifications", tags: ["notifications"] },
       },
-    )
+    );
+
+const notificationGroupRoutes = (deps: Deps) =>
+  new Elysia({ name: "notification-group-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
     .get(
       "/api/v2/notifications/:group_key",
       ({ viewer, params }) => groupedNotificationsFor(deps, viewer.account.id, [findGroup(deps.store, viewer.account.id, params.group_key)], false),
@@ -128,3 +133,8 @@ export const notificationV2Routes = (deps: Deps) =>
         detail: { summary: "Delete every notification of a group (ungrouped-<id> works too)", tags: ["notifications"] },
       },
     );
+
+export const notificationV2Routes = (deps: Deps) =>
+  new Elysia({ name: "notification-v2-routes", seed: deps.store.dir })
+    .use(notificationListRoutes(deps))
+    .use(notificationGroupRoutes(deps));

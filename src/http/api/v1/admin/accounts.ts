@@ -86,13 +86,61 @@ export function accountsList(
   return page.map((view) => presentAdminAccount(deps.config, view, viewer.account.id));
 }
 
+const one = { params: IdParams, response: { 200: AdminAccountSchema, ...adminErrors } };
+const done = { params: IdParams, response: { 200: EmptyObject, ...adminErrors } };
+
+/** Deleting an account's data and acting on an account (warn, sensitive, disable, limit, suspend). */
+const adminAccountActionRoutes = (deps: Deps) =>
+  new Elysia({ name: "admin-account-action-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
+    .delete(
+      "/api/v1/admin/accounts/:id",
+      async ({ viewer, params }) => {
+        await deleteAccountData(deps, staffOf(viewer), params.id);
+        return {};
+      },
+      {
+        admin: { scopes: WRITE.scopes, permission: "delete_user_data" },
+        ...done,
+        detail: { summary: "Delete a suspended account's data now (403 unless suspended with its data kept)", tags: ["admin"] },
+      },
+    )
+    .post(
+      "/api/v1/admin/accounts/:id/action",
+      async ({ viewer, params, body }) => {
+        await performAccountAction(deps, staffOf(viewer), params.id, {
+          type: body?.type,
+          reportId: body?.report_id,
+          warningPresetId: body?.warning_preset_id,
+          text: body?.text,
+          sendEmailNotification: body?.send_email_notification === undefined ? undefined : toBool(body.send_email_notification),
+        });
+        return {};
+      },
+      {
+        admin: WRITE,
+        params: IdParams,
+        body: t.Optional(
+          t.Object({
+            type: t.Optional(t.String({ description: "none, sensitive, disable, silence or suspend (none and disable: local accounts only)" })),
+            report_id: t.Optional(t.String({ description: "The report this action settles" })),
+            warning_preset_id: t.Optional(t.String({ description: "A warning preset (Warren has none: 404)" })),
+            text: t.Optional(t.String({ description: `The staff's words to the user (at most ${MAX_WARNING_TEXT} characters)` })),
+            send_email_notification: t.Optional(Flag({ description: "Mail the user the warning (default true; local accounts)" })),
+          }),
+        ),
+        response: { 200: EmptyObject, ...adminErrors },
+        detail: { summary: "Act on an account: warn, mark sensitive, disable, limit or suspend", tags: ["admin"] },
+      },
+    );
+
 export const adminAccountV1Routes = (deps: Deps) => {
   const present = (viewer: UserViewer, view: AdminAccountView) => presentAdminAccount(deps.config, view, viewer.account.id);
-  const one = { params: IdParams, response: { 200: AdminAccountSchema, ...adminErrors } };
-  const done = { params: IdParams, response: { 200: EmptyObject, ...adminErrors } };
   return new Elysia({ name: "admin-account-v1-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
+    .use(adminAccountActionRoutes(deps))
     .get(
       "/api/v1/admin/accounts",
       ({ viewer, query, request, set }) => accountsList(deps, viewer, request, set, v1Filter(query), query),
@@ -140,45 +188,5 @@ export const adminAccountV1Routes = (deps: Deps) => {
       "/api/v1/admin/accounts/:id/unsensitive",
       async ({ viewer, params }) => present(viewer, await unsensitiveAccount(deps, staffOf(viewer), params.id)),
       { admin: WRITE, ...one, detail: { summary: "Stop forcing the account's media sensitive", tags: ["admin"] } },
-    )
-    .delete(
-      "/api/v1/admin/accounts/:id",
-      async ({ viewer, params }) => {
-        await deleteAccountData(deps, staffOf(viewer), params.id);
-        return {};
-      },
-      {
-        admin: { scopes: WRITE.scopes, permission: "delete_user_data" },
-        ...done,
-        detail: { summary: "Delete a suspended account's data now (403 unless suspended with its data kept)", tags: ["admin"] },
-      },
-    )
-    .post(
-      "/api/v1/admin/accounts/:id/action",
-      async ({ viewer, params, body }) => {
-        await performAccountAction(deps, staffOf(viewer), params.id, {
-          type: body?.type,
-          reportId: body?.report_id,
-          warningPresetId: body?.warning_preset_id,
-          text: body?.text,
-          sendEmailNotification: body?.send_email_notification === undefined ? undefined : toBool(body.send_email_notification),
-        });
-        return {};
-      },
-      {
-        admin: WRITE,
-        params: IdParams,
-        body: t.Optional(
-          t.Object({
-            type: t.Optional(t.String({ description: "none, sensitive, disable, silence or suspend (none and disable: local accounts only)" })),
-            report_id: t.Optional(t.String({ description: "The report this action settles" })),
-            warning_preset_id: t.Optional(t.String({ description: "A warning preset (Warren has none: 404)" })),
-            text: t.Optional(t.String({ description: `The staff's words to the user (at most ${MAX_WARNING_TEXT} characters)` })),
-            send_email_notification: t.Optional(Flag({ description: "Mail the user the warning (default true; local accounts)" })),
-          }),
-        ),
-        response: { 200: EmptyObject, ...adminErrors },
-        detail: { summary: "Act on an account: warn, mark sensitive, disable, limit or suspend", tags: ["admin"] },
-      },
     );
 };

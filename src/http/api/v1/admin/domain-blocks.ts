@@ -30,11 +30,11 @@ import {
   presentAdminDomainBlock,
   presentAdminEmailDomainBlock,
 } from "../../../../entities/admin-domain-block.ts";
-import type { EmailDomainBlockRecord } from "../../../../store/admin.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, Flag, Nullable, pagingQuery, toBool, type FlagValue } from "../../../schemas.ts";
+import type { EmailDomainBlockRecord } from "../../../../model/moderation.ts";
 
 const DOMAIN_READ = { scopes: ["admin:read:domain_blocks"], permission: "manage_federation" } as const;
 const DOMAIN_WRITE = { scopes: ["admin:write:domain_blocks"], permission: "manage_federation" } as const;
@@ -93,9 +93,8 @@ function setLink(deps: Deps, request: Request, set: { headers: Record<string, un
   if (link) set.headers["link"] = link;
 }
 
-export const adminDomainBlockRoutes = (deps: Deps) => {
-  const presentEmail = (block: EmailDomainBlockRecord) => presentAdminEmailDomainBlock(block, emailBlockHistory(deps.store, block));
-  return new Elysia({ name: "admin-domain-block-routes", seed: deps.store.dir })
+const domainBlockRoutes = (deps: Deps) =>
+  new Elysia({ name: "admin-domain-block-list-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
@@ -163,7 +162,13 @@ export const adminDomainBlockRoutes = (deps: Deps) => {
         response: { 200: EmptyObject, ...errors },
         detail: { summary: "Lift a domain block", tags: ["admin"] },
       },
-    )
+    );
+
+const emailDomainBlockRoutes = (deps: Deps) => {
+  const presentEmail = (block: EmailDomainBlockRecord) => presentAdminEmailDomainBlock(block, emailBlockHistory(deps.store, block));
+  return new Elysia({ name: "admin-email-domain-block-routes", seed: deps.store.dir })
+    .use(authPlugin(deps))
+    .use(cachePlugin)
     .get(
       "/api/v1/admin/email_domain_blocks",
       ({ query, request, set }) => {
@@ -218,3 +223,8 @@ export const adminDomainBlockRoutes = (deps: Deps) => {
       },
     );
 };
+
+export const adminDomainBlockRoutes = (deps: Deps) =>
+  new Elysia({ name: "admin-domain-block-routes", seed: deps.store.dir })
+    .use(domainBlockRoutes(deps))
+    .use(emailDomainBlockRoutes(deps));

@@ -1,19 +1,19 @@
 // The admin reports API (Mastodon's Admin::ReportsController): list with filters, show, change category and
 // rules, assign to oneself, unassign, resolve, reopen. Staff only: a user token with admin:read:reports or
 // admin:write:reports (or the wider admin:read / admin:write) whose role can manage_reports; anyone else 403.
-import { Elysia, t } from "elysia";
+import { Elysia, t, type Static } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import {
   ADMIN_REPORT_LIMIT, ADMIN_REPORT_MAX, assignReportTo, findReport, reopenReport, reportsPage, resolveReport, unassignReport, updateReport,
 } from "../../../../domain/reports/admin.ts";
 import { loadAdminReports } from "../../../../domain/reports/load.ts";
-import type { ReportRecord } from "../../../../store/reports.ts";
-import { AdminReportSchema, presentAdminReport, presentAdminReports } from "../../../../entities/admin-report.ts";
+import { AdminReportSchema, presentAdminReport, presentAdminReports, type AdminReport } from "../../../../entities/admin-report.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool } from "../../../schemas.ts";
+import type { ReportRecord } from "../../../../model/moderation.ts";
 
 const READ = { scopes: ["admin:read:reports"], permission: "manage_reports" } as const;
 const WRITE = { scopes: ["admin:write:reports"], permission: "manage_reports" } as const;
@@ -31,6 +31,33 @@ const UpdateBody = t.Object({
   category: t.Optional(t.String({ description: "spam, legal, violation or other" })),
   rule_ids: t.Optional(t.Union([t.String(), t.Array(t.String())], { description: "Ids of this server's rules (rule_ids[]=…)" })),
 });
+
+/** GET /api/v1/admin/reports: a page of reports, newest first, with its Link header. */
+function reportsList(
+  deps: Deps,
+  viewerId: string,
+  query: Static<typeof ListQuery>,
+  request: Request,
+  set: { headers: Record<string, unknown> },
+): AdminReport[] {
+  const page = boundedPageQuery(query, ADMIN_REPORT_LIMIT, ADMIN_REPORT_MAX);
+  const reports = reportsPage(
+    deps.store,
+    { resolved: toBool(query.resolved), accountId: query.account_id, targetAccountId: query.target_account_id },
+    page,
+  );
+  const link = linkHeader({
+    baseUrl: deps.config.url,
+    request,
+    first: reports[0]?.id,
+    last: reports.at(-1)?.id,
+    next: reports.length > 0 && reports.length === page.limit,
+    prevParam: "min_id",
+    budget: page.budget,
+  });
+  if (link) set.headers["link"] = link;
+  return presentAdminReports(deps.config, loadAdminReports(deps, viewerId, reports));
+}
 
 export const adminReportRoutes = (deps: Deps) => {
   /** One report for the moderator `viewerId` (404 if its accounts are gone). */
@@ -51,25 +78,7 @@ export const adminReportRoutes = (deps: Deps) => {
     .use(cachePlugin)
     .get(
       "/api/v1/admin/reports",
-      ({ viewer, query, request, set }) => {
-        const page = boundedPageQuery(query, ADMIN_REPORT_LIMIT, ADMIN_REPORT_MAX);
-        const reports = reportsPage(
-          deps.store,
-          { resolved: toBool(query.resolved), accountId: query.account_id, targetAccountId: query.target_account_id },
-          page,
-        );
-        const link = linkHeader({
-          baseUrl: deps.config.url,
-          request,
-          first: reports[0]?.id,
-          last: reports.at(-1)?.id,
-          next: reports.length > 0 && reports.length === page.limit,
-          prevParam: "min_id",
-          budget: page.budget,
-        });
-        if (link) set.headers["link"] = link;
-        return presentAdminReports(deps.config, loadAdminReports(deps, viewer.account.id, reports));
-      },
+      ({ viewer, query, request, set }) => reportsList(deps, viewer.account.id, query, request, set),
       {
         admin: READ,
         query: ListQuery,

@@ -17,11 +17,11 @@ import {
 import type { Viewer } from "../../../../domain/auth/viewer.ts";
 import { NotFound } from "../../../../lib/errors.ts";
 import { publicId } from "../../../../lib/ids.ts";
-import type { TrendKind } from "../../../../store/trends.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { statusFor } from "../../../present.ts";
 import { ErrorBody } from "../../../schemas.ts";
+import type { TrendKind } from "../../../../model/instance.ts";
 
 const READ = { scopes: ["admin:read"], permission: "manage_taxonomies" } as const;
 const WRITE = { scopes: ["admin:write"], permission: "manage_taxonomies" } as const;

@@ -4,13 +4,13 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { favouritedBy, rebloggedBy, type Paged } from "../../../../domain/statuses/lists.ts";
 import { visibleStatus } from "../../../../domain/statuses/read.ts";
-import type { AccountRecord } from "../../../../store/records.ts";
 import { AccountSchema, presentAccounts } from "../../../../entities/account.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
 import { pagingQuery } from "../../../schemas.ts";
 import { ACCOUNT_LIST_LIMIT, readErrors, StatusIdParams, type Setter } from "./shared.ts";
+import type { AccountRecord } from "../../../../model/accounts.ts";
 
 function accountPage(deps: Deps, request: Request, set: Setter, viewerId: string | null, page: Paged<AccountRecord>, limit: number) {
   const link = linkHeader({

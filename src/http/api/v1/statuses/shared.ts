@@ -2,15 +2,16 @@
 import { t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import type { Viewer } from "../../../../domain/auth/viewer.ts";
-import type { RowBudget } from "../../../../store/paging.ts";
-import type { StatusRecord } from "../../../../store/records.ts";
 import type { Status } from "../../../../entities/status.ts";
 import { statusesFor } from "../../../present.ts";
 import { statusesJson } from "../../../cache/rendered-statuses.ts";
-import { loadStatuses, viewerAccountId, type LoadedStatuses } from "../../../../domain/statuses/load.ts";
+import { loadStatuses, viewerAccountId } from "../../../../domain/statuses/load.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
 import { ErrorBody } from "../../../schemas.ts";
-import type { FilterContext } from "../../../../store/filters.ts";
+import type { FilterContext } from "../../../../model/filters.ts";
+import type { RowBudget } from "../../../../model/paging.ts";
+import type { StatusRecord } from "../../../../model/statuses.ts";
+import type { LoadedStatuses } from "../../../../domain/statuses/loaded.ts";
 
 /** Status lists: 20 by default, at most 40 (API.md §9). */
 export const STATUS_LIST_LIMIT = 20;

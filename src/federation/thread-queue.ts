@@ -1,0 +1,21 @@
+// What a newly stored remote status needs fetched in the background: its missing parent (a chain of
+// `remote.thread_fetch` jobs, thread-fetch.ts) and its attachments (remote-media.ts). Apart from threads.ts and
+// thread-fetch.ts, which both use it, so they need not import each other both ways.
+import type { FederationDeps } from "./context.ts";
+import { enqueueRemoteFetch, REMOTE_THREAD_FETCH } from "./remote-jobs.ts";
+import { queueAttachmentFetches } from "./remote-media.ts";
+import type { StatusRecord } from "../model/statuses.ts";
+
+/** How many ancestors of one reply are fetched at most, one job each. */
+export const THREAD_DEPTH = 20;
+
+/** After a remote status is stored: its missing parent (if `depth` allows) and its attachments are queued. */
+export async function queueStatusFetches(deps: Pick<FederationDeps, "store" | "jobs">, status: StatusRecord, depth = THREAD_DEPTH): Promise<void> {
+  const parentUri = status.inReplyToUri;
+  const parentMissing = !!parentUri && !status.inReplyToId && depth > 0;
+  if (!parentMissing && status.mediaIds.length === 0) return;
+  await deps.store.write(() => {
+    if (parentMissing) enqueueRemoteFetch(deps, REMOTE_THREAD_FETCH, { statusId: status.id, depth }, parentUri);
+    queueAttachmentFetches(deps, status);
+  });
+}
