@@ -17,11 +17,12 @@ import { getStatus } from "../store/statuses.ts";
 import type { AccountRecord, StatusRecord } from "../store/records.ts";
 import type { FederationDeps } from "./context.ts";
 import { warrenUserAgent } from "../domain/limits.ts";
+import { emojiFetchesDue, queueEmojiFetches } from "./remote-emojis.ts";
 import { enqueueRemoteFetch, REMOTE_MEDIA_FETCH, REMOTE_PROFILE_IMAGE_FETCH } from "./remote-jobs.ts";
 
 /** Below the job's own minute, so a slow server fails the fetch, not the job runner's time limit. */
 const FETCH_TIMEOUT_MS = 40_000;
-const REFETCH_EVERY_MS = 60 * 60_000;
+export const REFETCH_EVERY_MS = 60 * 60_000;
 /** Attachments queued again by a read lately (main thread, bounded): media id → when. */
 const refetched = new Map<string, number>();
 const REMEMBERED = 10_000;
@@ -37,7 +38,7 @@ export function mediaRejectedFrom(store: Store, url: string): boolean {
 }
 
 /** The bytes at `url` within `maxBytes`, or null (4xx, too large); throws on errors worth a retry. */
-async function fetchFile(config: Config, url: string, maxBytes: number): Promise<Uint8Array | null> {
+export async function fetchFile(config: Config, url: string, maxBytes: number): Promise<Uint8Array | null> {
   const response = await safeFetch(new URL(url), {
     maxBytes, maxRedirects: 3, timeoutMs: FETCH_TIMEOUT_MS, allowPrivateAddresses: config.allowPrivateAddresses,
     headers: { "user-agent": warrenUserAgent(config.url), accept: "image/*, video/*, audio/*" },
@@ -98,7 +99,7 @@ export async function fetchRemoteProfileImage(deps: FederationDeps, job: { accou
   if (bytes) await cacheRemoteProfileImage(deps, account.id, job.kind, job.url, bytes);
 }
 
-/** A status read: its remote attachments without a copy here are queued again (once an hour each at most). */
+/** A status read: its remote attachments and emoji images without a copy here are queued again (once an hour each at most). */
 export function refetchOnRead(deps: Pick<FederationDeps, "store" | "jobs">, statuses: readonly StatusRecord[], now = Date.now()): void {
   const shown = statuses.map((s) => (s.reblogOfId ? (getStatus(deps.store, s.reblogOfId) ?? s) : s));
   const due = shown.flatMap((s) => s.mediaIds).filter((id) => {
@@ -107,6 +108,10 @@ export function refetchOnRead(deps: Pick<FederationDeps, "store" | "jobs">, stat
     const last = refetched.get(id);
     return last === undefined || now - last >= REFETCH_EVERY_MS;
   });
+  // Emoji images whose copies were removed, queued again as on Create (remote-emojis.ts).
+  const emojis = shown.flatMap((s) => s.emojis ?? []);
+  const emojisDue = emojis.length > 0 && emojiFetchesDue(deps, emojis, now);
+  if (emojisDue) void deps.store.write(() => queueEmojiFetches(deps, emojis, now)).catch(() => {});
   if (due.length === 0) return;
   for (const id of due) {
     refetched.delete(id);

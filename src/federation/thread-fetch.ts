@@ -16,6 +16,7 @@ import { isNoteLike } from "./note-checks.ts";
 import { enqueueRemoteFetch, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH, REMOTE_THREAD_FETCH } from "./remote-jobs.ts";
 import { fetchStatus, THREAD_DEPTH } from "./threads.ts";
 import { queueAttachmentFetches } from "./remote-media.ts";
+import { emojiFetchesDue, queueEmojiFetches } from "./remote-emojis.ts";
 
 export const REPLIES_LIMIT = 20;
 export const REPLIES_EVERY_MS = 15 * 60_000;
@@ -23,14 +24,19 @@ export const REPLIES_EVERY_MS = 15 * 60_000;
 const repliesAsked = new Map<string, number>();
 const REMEMBERED = 10_000;
 
-/** After a remote status is stored: its missing parent (if `depth` allows) and its attachments are queued. */
+/**
+ * After a remote status is stored or edited: its missing parent (if `depth` allows: 0 after an edit), its
+ * attachments and its emoji images not kept yet are queued.
+ */
 export async function queueStatusFetches(deps: Pick<FederationDeps, "store" | "jobs">, status: StatusRecord, depth = THREAD_DEPTH): Promise<void> {
   const parentUri = status.inReplyToUri;
   const parentMissing = !!parentUri && !status.inReplyToId && depth > 0;
-  if (!parentMissing && status.mediaIds.length === 0) return;
+  const emojis = status.emojis ?? [];
+  if (!parentMissing && status.mediaIds.length === 0 && !emojiFetchesDue(deps, emojis)) return;
   await deps.store.write(() => {
     if (parentMissing) enqueueRemoteFetch(deps, REMOTE_THREAD_FETCH, { statusId: status.id, depth }, parentUri);
     queueAttachmentFetches(deps, status);
+    queueEmojiFetches(deps, emojis);
   });
 }
 

@@ -8,7 +8,8 @@ import type { Deps } from "../../deps.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { getApp } from "../../store/oauth.ts";
-import type { AccountRecord, AppRecord, StatusRecord } from "../../store/records.ts";
+import type { AccountRecord, AppRecord, RemoteEmoji, StatusRecord } from "../../store/records.ts";
+import { withKeptCopies } from "../media/remote-emojis.ts";
 import { getStatus, rebloggedAmong } from "../../store/statuses.ts";
 import { getMedia, type MediaRecord } from "../../store/media.ts";
 import { getCard, type PreviewCardRecord } from "../../store/statuses-cards.ts";
@@ -63,6 +64,8 @@ export interface LoadedStatus {
   /** The custom emojis a local status's text and content warning name (none for remote ones, whose
    * shortcodes are their servers'). */
   emojis: CustomEmojiRecord[];
+  /** A remote status's emojis as its Note tagged them, with the URLs of the copies kept here where they exist. */
+  remoteEmojis: RemoteEmoji[];
 }
 
 export interface LoadedStatuses {
@@ -143,6 +146,7 @@ class PageLoader {
       quote: status.quote ? this.quote(status.quote, quoted) : null,
       quoteApproval: this.quoteApproval(reblog?.status ?? status),
       emojis: status.local && !status.reblogOfId ? emojisInText(store, status.text, status.spoilerText) : [],
+      remoteEmojis: status.emojis ? withKeptCopies(store, status.emojis) : [],
     };
   }
 

@@ -1,0 +1,47 @@
+// Copies of other servers' custom emoji images (keyspace `custom_emojis`, family "r"; docs/media.md, "Remote
+// media"): one record per remote image URL, so an emoji used by many statuses is fetched and kept once.
+//   ["r", remoteUrl] → RemoteEmojiCopy
+import type { Store } from "./db.ts";
+import { END } from "./db.ts";
+
+export interface RemoteEmojiCopy {
+  v: 1;
+  /** the remote image URL (also the key) */
+  url: string;
+  /** paths under the media directory once fetched: the image as sent, and its first frame (PNG); null before */
+  file: string | null;
+  staticFile: string | null;
+  /** when its fetch was last queued (ms) */
+  queuedAt: number;
+  /** when the copy was kept (ms); null before */
+  cachedAt: number | null;
+}
+
+/** Longer URLs are not keyed (LMDB keys stay far below their 1978-byte limit); their emojis stay remote. */
+export const MAX_KEYED_URL = 1024;
+
+const db = (store: Store) => store.db.customEmojis;
+
+export function getRemoteEmojiCopy(store: Store, url: string): RemoteEmojiCopy | undefined {
+  return url.length > MAX_KEYED_URL ? undefined : db(store).get(["r", url]);
+}
+
+/** Inside a write. */
+export function putRemoteEmojiCopy(store: Store, copy: RemoteEmojiCopy): void {
+  if (copy.url.length <= MAX_KEYED_URL) db(store).put(["r", copy.url], copy);
+}
+
+/** Inside a write. */
+export function removeRemoteEmojiCopy(store: Store, url: string): void {
+  db(store).remove(["r", url]);
+}
+
+/** Up to `limit` copies after the URL `after` (null: from the first), in URL order. */
+export function remoteEmojiCopiesAfter(store: Store, after: string | null, limit: number): RemoteEmojiCopy[] {
+  const out: RemoteEmojiCopy[] = [];
+  for (const { key, value } of db(store).getRange({ start: ["r", after ?? ""], end: ["r", END], limit: limit + 1 })) {
+    if (after !== null && (key as unknown[])[1] === after) continue;
+    if (out.length < limit) out.push(value as RemoteEmojiCopy);
+  }
+  return out;
+}
