@@ -24,6 +24,7 @@ import { readOptions } from "./note-attachments.ts";
 import { NOTE_LIMITS } from "./note-checks.ts";
 import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
 import { keptImages, queueProfileImageFetches } from "./remote-media.ts";
+import { accountEmojis } from "../domain/media/remote-emojis.ts";
 import { isKeptCopy } from "../domain/media/remote-cache.ts";
 import { deleteMediaFile } from "../media/storage.ts";
 
@@ -209,6 +210,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       // Username and domain never change on a record (its acct index stays right).
       record = { ...existing, ...fresh, ...keptImages(store, fresh, existing), username: existing.username, domain: existing.domain };
       replaced = [existing.avatarUrl, existing.headerUrl].filter((path) => isKeptCopy(path) && path !== record.avatarUrl && path !== record.headerUrl);
+      // Its emojis name the copies kept here, and will once they are (domain/media/remote-emojis.ts).
+      record.emojis = accountEmojis(store, record.id, fresh.emojis);
       putAccount(store, record);
       if (publicKeyPem) putAccountKeys(store, record.id, { v: 1, publicKeyPem, privateKeyPem: null });
       recordEvent(deps, "account.updated", { accountId: record.id }, "remote", now);
@@ -226,6 +229,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
         ...FRESH_ACCOUNT_STATE,
         memorial: actor.memorial ?? false,
       };
+      record.emojis = accountEmojis(store, record.id, fresh.emojis);
       insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);
       recordEvent(deps, "account.created", { accountId: record.id }, "remote", now);
     }

@@ -81,13 +81,14 @@ export function keptImages(store: Store, fresh: Pick<AccountRecord, "avatarUrl" 
   };
 }
 
-/** Inside a write: queues the fetch of a remote account's avatar and header (still remote URLs). */
+/** Inside a write: queues the fetch of a remote account's avatar and header (still remote URLs) and emoji images. */
 export function queueProfileImageFetches(deps: Pick<FederationDeps, "store" | "jobs">, account: AccountRecord): void {
   for (const kind of ["avatar", "header"] as const) {
     const url = kind === "avatar" ? account.avatarUrl : account.headerUrl;
     const remote = kind === "avatar" ? account.avatarRemoteUrl : account.headerRemoteUrl;
     if (url && url === remote) enqueueRemoteFetch(deps, REMOTE_PROFILE_IMAGE_FETCH, { accountId: account.id, kind, url }, url);
   }
+  queueEmojiFetches(deps, (account.emojis ?? []).filter((emoji) => !emoji.remoteUrl));
 }
 
 export async function fetchRemoteProfileImage(deps: FederationDeps, job: { accountId: string; kind: "avatar" | "header"; url: string }): Promise<void> {

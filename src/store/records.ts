@@ -13,6 +13,8 @@ export interface RemoteEmoji {
   shortcode: string;
   url: string;
   staticUrl: string;
+  /** The image's remote URL when `url` and `staticUrl` are the paths of its copy here (domain/media/remote-emojis.ts). */
+  remoteUrl?: string;
 }
 
 export interface AccountRecord {

@@ -1,6 +1,8 @@
 // Copies of other servers' custom emoji images (keyspace `custom_emojis`, family "r"; docs/media.md, "Remote
 // media"): one record per remote image URL, so an emoji used by many statuses is fetched and kept once.
 //   ["r", remoteUrl] → RemoteEmojiCopy
+//   ["u", remoteUrl, accountId] → true: a remote account whose name, bio or fields used that image (its record
+//   names the copy once kept, and the remote URL again once the copy is removed)
 import type { Store } from "./db.ts";
 import { END } from "./db.ts";
 
@@ -44,4 +46,15 @@ export function remoteEmojiCopiesAfter(store: Store, after: string | null, limit
     if (out.length < limit) out.push(value as RemoteEmojiCopy);
   }
   return out;
+}
+
+/** Inside a write. */
+export function addEmojiUser(store: Store, url: string, accountId: string): void {
+  if (url.length <= MAX_KEYED_URL) db(store).put(["u", url, accountId], true);
+}
+
+/** The accounts that used the image at `url` (some may have changed their emojis since). */
+export function emojiUsers(store: Store, url: string): string[] {
+  if (url.length > MAX_KEYED_URL) return [];
+  return [...db(store).getKeys({ start: ["u", url], end: ["u", url, END] })].map((key) => String((key as unknown[])[2]));
 }

@@ -1,7 +1,7 @@
 // Remote custom emoji images and attachments added by an Update, kept here (issue 26, items 1 and 4), against
 // the non-Fedify test peer: an emoji's image is fetched once by URL however many statuses use it, kept with a
 // PNG of its first frame as `static_url` and served from Warren's origin; until then the API gives the remote
-// URL. A domain whose block rejects media is never fetched from. An Update adding an attachment fetches it.
+// URL; a remote account's emojis alike. A domain whose block rejects media is never fetched from. An Update adding an attachment fetches it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import sharp from "sharp";
 import { startPeer, type Peer, type PeerActor } from "../peer/server.ts";
@@ -101,6 +101,24 @@ test("an Update adding an attachment gets it fetched and kept here", async () =>
   });
   expect(media).toMatchObject({ type: "image", remote_url: `${peer.base}/files/added.png`, description: "added" });
   expect(local(media.preview_url)).toBe(true);
+});
+
+test("a remote account's emojis name the copy once kept, and the remote URL again once it is removed", async () => {
+  peer.serveFile("/files/emoji/wave.png", await sharp({ create: { width: 24, height: 24, channels: 3, background: "#0c0" } }).png().toBuffer(), "image/png");
+  const eve = peer.actor("eve", { name: "Eve :wave:" });
+  eve.document = { ...eve.document, tag: [emojiTag(peer, "wave")] };
+  const q = encodeURIComponent(`@eve@${peer.domain}`);
+  const [found] = (await json(warren, `/api/v2/search?q=${q}&resolve=true&type=accounts`, alice.token)).accounts;
+  expect(found.emojis).toEqual([{ shortcode: "wave", url: emojiUrl("wave"), static_url: emojiUrl("wave"), visible_in_picker: false }]);
+  await warren.t.deps.jobs.drain();
+  const [kept] = (await json(warren, `/api/v1/accounts/${found.id}`, alice.token)).emojis;
+  expect(local(kept.url) && local(kept.static_url)).toBe(true);
+  expect((await warren.t.request(new URL(kept.url).pathname)).status).toBe(200);
+  expect(fetchesOf("/files/emoji/wave.png")).toBe(1);
+  const removed = await runWarren(warren.t.dir, "media", "remove", "--days=0");
+  expect(removed.code).toBe(0);
+  const [again] = (await json(warren, `/api/v1/accounts/${found.id}`, alice.token)).emojis;
+  expect(again).toMatchObject({ url: emojiUrl("wave"), static_url: emojiUrl("wave") });
 });
 
 test("a domain block with reject_media: emojis stay remote, nothing fetched", async () => {
