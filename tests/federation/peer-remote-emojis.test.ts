@@ -74,6 +74,8 @@ test("the same emoji in two statuses is fetched once; media remove drops the cop
     expect(local(status.emojis[0].url)).toBe(true);
   }
   expect(fetchesOf("/files/emoji/party.png")).toBe(1);
+  const usage = await runWarren(warren.t.dir, "media", "usage");
+  expect(usage.stdout).toMatch(/remote custom emojis: [\d.]+ MB in [1-9]\d* files/);
   const removed = await runWarren(warren.t.dir, "media", "remove", "--days=0");
   expect(removed.code).toBe(0);
   expect(removed.stdout).toMatch(/copies of [1-9]\d* remote custom emojis/);
