@@ -43,6 +43,7 @@ async function removeCommand(deps: Deps, args: string[]): Promise<void> {
   const copies = await removeRemoteCopies(deps, Date.now() - remoteDays * DAY_MS);
   // Said only when there were some: an instance that federates with nobody sees the output it always saw.
   if (copies.attachments + copies.accounts > 0) process.stdout.write(`OK, removed the copies of ${copies.attachments} remote media attachments and of ${copies.accounts} remote accounts' avatars and headers\n`);
+  if (copies.emojis > 0) process.stdout.write(`OK, removed the copies of ${copies.emojis} remote custom emojis\n`);
 }
 
 async function removeOrphansCommand(deps: Deps, args: string[]): Promise<void> {

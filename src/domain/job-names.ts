@@ -23,6 +23,7 @@ export const REMOTE_REPLIES_FETCH = "remote.replies_fetch";
 export const REMOTE_STATUS_FETCH = "remote.status_fetch";
 export const REMOTE_MEDIA_FETCH = "remote.media_fetch";
 export const REMOTE_PROFILE_IMAGE_FETCH = "remote.profile_image_fetch";
+export const REMOTE_EMOJI_FETCH = "remote.emoji_fetch";
 /** The stream signal of a filter change (domain/filters/manage.ts). */
 export const FILTERS_CHANGED_JOB = "filters.changed";
 /** Fedify's queued messages: deliveries, incoming activities, fan-outs (src/federation/queue.ts). */

@@ -194,7 +194,7 @@ export function presentAccount(config: Config, account: AccountRecord, viewerAcc
     show_media: true,
     show_media_replies: true,
     show_featured: true,
-    emojis: gone ? [] : (account.emojis ?? []).map(presentRemoteEmoji),
+    emojis: gone ? [] : (account.emojis ?? []).map((emoji) => presentRemoteEmoji(config, emoji)),
     fields: gone ? [] : account.fields.map((field) => presentField(config, account, field)),
     feature_approval: featureApproval(account, viewerAccountId),
   };

@@ -1,8 +1,8 @@
 // Admin::IpBlock (Mastodon's REST::Admin::IpBlockSerializer): every key of Mastodon 4.6.
 import { t, type Static } from "elysia";
 import { publicId } from "../lib/ids.ts";
-import type { IpBlockRecord } from "../store/ip-blocks.ts";
 import { Nullable } from "./nullable.ts";
+import type { IpBlockRecord } from "../model/moderation.ts";
 
 export const AdminIpBlockSchema = t.Object(
   {

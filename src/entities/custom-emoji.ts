@@ -23,7 +23,7 @@ export function presentCustomEmoji(config: Config, emoji: CustomEmojiRecord): Cu
   return { shortcode: emoji.shortcode, ...emojiUrls(config, emoji), visible_in_picker: emoji.visibleInPicker, category: emoji.category };
 }
 
-/** Another server's emoji in a status or account (never in our picker). */
-export function presentRemoteEmoji(emoji: RemoteEmoji): { shortcode: string; url: string; static_url: string; visible_in_picker: false } {
-  return { shortcode: emoji.shortcode, url: emoji.url, static_url: emoji.staticUrl, visible_in_picker: false };
+/** Another server's emoji in a status or account (never in our picker): its remote URLs, or a copy's paths here. */
+export function presentRemoteEmoji(config: Config, emoji: RemoteEmoji): { shortcode: string; url: string; static_url: string; visible_in_picker: false } {
+  return { shortcode: emoji.shortcode, url: mediaUrl(config, emoji.url)!, static_url: mediaUrl(config, emoji.staticUrl)!, visible_in_picker: false };
 }

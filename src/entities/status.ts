@@ -179,8 +179,8 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
       const { shortcode, url, static_url, visible_in_picker } = presentCustomEmoji(config, emoji);
       return { shortcode, url, static_url, visible_in_picker };
     }),
-    // Another server's emojis, as its Note tagged them (federation/note-emojis.ts).
-    ...(status.emojis ?? []).map(presentRemoteEmoji),
+    // Another server's emojis, as its Note tagged them (federation/note-emojis.ts), or their copies here.
+    ...loaded.remoteEmojis.map((emoji) => presentRemoteEmoji(config, emoji)),
   ];
   out.card = loaded.card ? presentPreviewCard(config, loaded.card, viewerId !== null) : null;
   out.poll = loaded.poll ? presentPoll(loaded.poll) : null;

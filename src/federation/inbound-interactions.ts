@@ -23,6 +23,7 @@ import { rawJsonOf } from "./note-attachments.ts";
 import { fetchStatus } from "./threads.ts";
 import type { AccountRecord } from "../model/accounts.ts";
 import type { StatusRecord } from "../model/statuses.ts";
+import { queueStatusFetches } from "./thread-queue.ts";
 
 /** What a core refuses (not visible, blocked, a private status reblogged) is ignored, not retried. */
 async function unlessRefused(action: Promise<unknown>): Promise<void> {
@@ -112,6 +113,9 @@ export async function onStatusUpdate(deps: FederationDeps, ctx: Context<void>, a
   if (!draft || draft.uri !== status.uri) return;
   const updated = note.updated ? Math.min(Number(note.updated.epochMilliseconds), Date.now()) : null;
   await editRemoteStatus(deps, status, draft, updated);
+  // Attachments and emojis the edit brought are fetched as on Create (thread-fetch.ts; no thread fetch).
+  const edited = getStatus(deps.store, status.id);
+  if (edited && !edited.deletedAt) await queueStatusFetches(deps, edited, 0);
   // FEP-044f: the quoting server sends an Update once the quoted author's server authorized the quote (quotes.ts
   // verified that authorization while reading the Note).
   const quote = draft.quote;

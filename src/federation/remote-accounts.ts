@@ -23,6 +23,7 @@ import { readOptions } from "./note-attachments.ts";
 import { NOTE_LIMITS } from "./note-checks.ts";
 import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
 import { keptImages, queueProfileImageFetches } from "./remote-media.ts";
+import { accountEmojis } from "../domain/media/remote-emojis.ts";
 import { isKeptCopy } from "../domain/media/remote-cache.ts";
 import { deleteMediaFile } from "../media/storage.ts";
 import type { AccountRecord, ProfileField } from "../model/accounts.ts";
@@ -166,23 +167,14 @@ async function ownPublicKeyPem(actor: Actor, uri: URL): Promise<string | null> {
   return null;
 }
 
-/** Stores (or updates) the account of a fetched remote actor; `domain` is the WebFinger domain when known. */
-export async function storeActor(deps: FederationDeps, actor: Actor, domain?: string): Promise<AccountRecord | null> {
-  const { store, config } = deps;
-  const uri = actor.id!;
-  const username = actor.preferredUsername?.toString();
-  const host = (domain ?? uri.host).toLowerCase();
-  if (!username || !actor.inboxId || host === config.domain.toLowerCase()) return null;
-  // Deliveries go to these: on the actor's own origin, over http(s), or the actor is not stored.
-  if (!deliverableEndpoints(uri, actor.inboxId, actor.endpoints?.sharedInbox ?? null)) return null;
+/** What a fetched actor says of itself, as the account record keeps it. */
+async function actorProfile(actor: Actor, uri: URL, username: string, host: string) {
   const fields = await profileFields(actor);
-  const publicKeyPem = await ownPublicKeyPem(actor, uri);
   const [avatarUrl, headerUrl] = await Promise.all([imageUrl(actor.getIcon()), imageUrl(actor.getImage())]);
   // Custom emojis its name, bio and fields use (note-emojis.ts), read only as embedded.
   const texts = [actor.name?.toString() ?? "", actor.summary?.toString() ?? "", ...fields.flatMap((field) => [field.name, field.value])];
   const emojis = await emojisUsed(await emojiTags(actor.getTags(readOptions), NOTE_LIMITS.tags), texts);
-  const now = Date.now();
-  const fresh = {
+  return {
     username,
     domain: host,
     // What other servers send is hostile until cleaned: names as plain text, bios with Mastodon's tags only.
@@ -199,7 +191,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     headerUrl,
     uri: uri.href,
     url: href(actor.url as URL | Link | null) ?? uri.href,
-    inbox: actor.inboxId.href,
+    inbox: actor.inboxId!.href, // checked by storeActor
     sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
     outbox: actor.outboxId?.href ?? "",
     followersUrl: actor.followersId?.href ?? "",
@@ -207,6 +199,20 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
     // Where it may have moved from (account migration, moves.ts): http(s) URIs only, a bounded list.
     alsoKnownAs: actor.aliasIds.filter((id) => id.protocol === "https:" || id.protocol === "http:").slice(0, 16).map((id) => id.href),
   };
+}
+
+/** Stores (or updates) the account of a fetched remote actor; `domain` is the WebFinger domain when known. */
+export async function storeActor(deps: FederationDeps, actor: Actor, domain?: string): Promise<AccountRecord | null> {
+  const { store, config } = deps;
+  const uri = actor.id!;
+  const username = actor.preferredUsername?.toString();
+  const host = (domain ?? uri.host).toLowerCase();
+  if (!username || !actor.inboxId || host === config.domain.toLowerCase()) return null;
+  // Deliveries go to these: on the actor's own origin, over http(s), or the actor is not stored.
+  if (!deliverableEndpoints(uri, actor.inboxId, actor.endpoints?.sharedInbox ?? null)) return null;
+  const publicKeyPem = await ownPublicKeyPem(actor, uri);
+  const fresh = await actorProfile(actor, uri, username, host);
+  const now = Date.now();
   let replaced: (string | null)[] = [];
   const account = await store.write(() => {
     const existing = findAccountByUri(store, uri.href) ?? findAccountByAcct(store, username, host);
@@ -217,6 +223,8 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
       // Username and domain never change on a record (its acct index stays right).
       record = { ...existing, ...fresh, ...keptImages(store, fresh, existing), username: existing.username, domain: existing.domain };
       replaced = [existing.avatarUrl, existing.headerUrl].filter((path) => isKeptCopy(path) && path !== record.avatarUrl && path !== record.headerUrl);
+      // Its emojis name the copies kept here, and will once they are (domain/media/remote-emojis.ts).
+      record.emojis = accountEmojis(store, record.id, fresh.emojis);
       putAccount(store, record);
       if (publicKeyPem) putAccountKeys(store, record.id, { v: 1, publicKeyPem, privateKeyPem: null });
       recordEvent(deps, "account.updated", { accountId: record.id }, "remote", now);
@@ -234,6 +242,7 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
         ...FRESH_ACCOUNT_STATE,
         memorial: actor.memorial ?? false,
       };
+      record.emojis = accountEmojis(store, record.id, fresh.emojis);
       insertAccount(store, record, undefined, publicKeyPem ? { v: 1, publicKeyPem, privateKeyPem: null } : undefined);
       recordEvent(deps, "account.created", { accountId: record.id }, "remote", now);
     }

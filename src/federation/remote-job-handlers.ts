@@ -2,7 +2,7 @@
 // (src/reactions/timers.ts): each loads its module on first use, so job workers load Fedify only when such a
 // job runs. Apart from remote-jobs.ts, which the fetchers import to queue their follow-ups, so no circle forms.
 import {
-  REMOTE_ACCOUNT_COMPLETE, REMOTE_ACCOUNT_REFRESH, REMOTE_MEDIA_FETCH, REMOTE_PROFILE_IMAGE_FETCH, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH,
+  REMOTE_ACCOUNT_COMPLETE, REMOTE_ACCOUNT_REFRESH, REMOTE_EMOJI_FETCH, REMOTE_MEDIA_FETCH, REMOTE_PROFILE_IMAGE_FETCH, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH,
   REMOTE_THREAD_FETCH,
 } from "../domain/job-names.ts";
 import type { FederationDeps } from "./context.ts";
@@ -15,5 +15,6 @@ export const remoteFetchHandlers: Record<string, (deps: FederationDeps, payload:
   [REMOTE_REPLIES_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchReplies(ctx, payload),
   [REMOTE_MEDIA_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteAttachment(ctx, payload),
   [REMOTE_PROFILE_IMAGE_FETCH]: async (ctx, payload) => (await import("./remote-media.ts")).fetchRemoteProfileImage(ctx, payload),
+  [REMOTE_EMOJI_FETCH]: async (ctx, payload) => (await import("./remote-emojis.ts")).fetchRemoteEmoji(ctx, payload),
   [REMOTE_STATUS_FETCH]: async (ctx, payload) => (await import("./thread-fetch.ts")).fetchOneStatus(ctx, payload),
 };

@@ -5,47 +5,22 @@
 // (`reject_media`, or a suspension) is never fetched from: its attachments are shown as links (`unknown`),
 // its accounts' avatars and headers as the defaults. A status read whose copies were removed (or never
 // fetched) queues them again, at most once an hour per attachment.
-import type { Config } from "../config.ts";
-import { domainBlockFor } from "../domain/admin/domain-blocks.ts";
 import { MEDIA_LIMITS, ACCOUNT_LIMITS } from "../domain/limits.ts";
 import { cacheRemoteAttachment, cacheRemoteProfileImage } from "../domain/media/remote-cache.ts";
-import { safeFetch } from "../lib/safe-fetch.ts";
 import { getAccount } from "../store/accounts.ts";
-import type { Store } from "../store/db.ts";
 import { getMedia, putMedia } from "../store/media.ts";
 import { getStatus } from "../store/statuses.ts";
+import type { Store } from "../store/db.ts";
 import type { FederationDeps } from "./context.ts";
-import { warrenUserAgent } from "../domain/limits.ts";
+import { fetchFile, mediaRejectedFrom, REFETCH_EVERY_MS } from "./remote-fetch.ts";
+import { emojiFetchesDue, queueEmojiFetches } from "./remote-emojis.ts";
 import { enqueueRemoteFetch, REMOTE_MEDIA_FETCH, REMOTE_PROFILE_IMAGE_FETCH } from "./remote-jobs.ts";
 import type { AccountRecord } from "../model/accounts.ts";
 import type { StatusRecord } from "../model/statuses.ts";
 
-/** Below the job's own minute, so a slow server fails the fetch, not the job runner's time limit. */
-const FETCH_TIMEOUT_MS = 40_000;
-const REFETCH_EVERY_MS = 60 * 60_000;
 /** Attachments queued again by a read lately (main thread, bounded): media id → when. */
 const refetched = new Map<string, number>();
 const REMEMBERED = 10_000;
-
-/** Whether files from `url`'s server must not be fetched nor kept (reject_media, or a suspended domain). */
-export function mediaRejectedFrom(store: Store, url: string): boolean {
-  try {
-    const block = domainBlockFor(store, new URL(url).hostname);
-    return !!block && (block.rejectMedia || block.severity === "suspend");
-  } catch {
-    return true;
-  }
-}
-
-/** The bytes at `url` within `maxBytes`, or null (4xx, too large); throws on errors worth a retry. */
-async function fetchFile(config: Config, url: string, maxBytes: number): Promise<Uint8Array | null> {
-  const response = await safeFetch(new URL(url), {
-    maxBytes, maxRedirects: 3, timeoutMs: FETCH_TIMEOUT_MS, allowPrivateAddresses: config.allowPrivateAddresses,
-    headers: { "user-agent": warrenUserAgent(config.url), accept: "image/*, video/*, audio/*" },
-  });
-  if (response.status >= 500 || response.status === 429) throw new Error(`${url}: ${response.status}`);
-  return response.status === 200 && !response.truncated ? response.body : null;
-}
 
 /** Inside a write: queues the fetch of a status's remote attachments; those of a rejected domain are marked. */
 export function queueAttachmentFetches(deps: Pick<FederationDeps, "store" | "jobs">, status: Pick<StatusRecord, "mediaIds">): void {
@@ -81,13 +56,14 @@ export function keptImages(store: Store, fresh: Pick<AccountRecord, "avatarUrl" 
   };
 }
 
-/** Inside a write: queues the fetch of a remote account's avatar and header (still remote URLs). */
+/** Inside a write: queues the fetch of a remote account's avatar and header (still remote URLs) and emoji images. */
 export function queueProfileImageFetches(deps: Pick<FederationDeps, "store" | "jobs">, account: AccountRecord): void {
   for (const kind of ["avatar", "header"] as const) {
     const url = kind === "avatar" ? account.avatarUrl : account.headerUrl;
     const remote = kind === "avatar" ? account.avatarRemoteUrl : account.headerRemoteUrl;
     if (url && url === remote) enqueueRemoteFetch(deps, REMOTE_PROFILE_IMAGE_FETCH, { accountId: account.id, kind, url }, url);
   }
+  queueEmojiFetches(deps, (account.emojis ?? []).filter((emoji) => !emoji.remoteUrl));
 }
 
 export async function fetchRemoteProfileImage(deps: FederationDeps, job: { accountId: string; kind: "avatar" | "header"; url: string }): Promise<void> {
@@ -99,7 +75,7 @@ export async function fetchRemoteProfileImage(deps: FederationDeps, job: { accou
   if (bytes) await cacheRemoteProfileImage(deps, account.id, job.kind, job.url, bytes);
 }
 
-/** A status read: its remote attachments without a copy here are queued again (once an hour each at most). */
+/** A status read: its remote attachments and emoji images without a copy here are queued again (once an hour each at most). */
 export function refetchOnRead(deps: Pick<FederationDeps, "store" | "jobs">, statuses: readonly StatusRecord[], now = Date.now()): void {
   const shown = statuses.map((s) => (s.reblogOfId ? (getStatus(deps.store, s.reblogOfId) ?? s) : s));
   const due = shown.flatMap((s) => s.mediaIds).filter((id) => {
@@ -108,6 +84,10 @@ export function refetchOnRead(deps: Pick<FederationDeps, "store" | "jobs">, stat
     const last = refetched.get(id);
     return last === undefined || now - last >= REFETCH_EVERY_MS;
   });
+  // Emoji images whose copies were removed, queued again as on Create (remote-emojis.ts).
+  const emojis = shown.flatMap((s) => s.emojis ?? []);
+  const emojisDue = emojis.length > 0 && emojiFetchesDue(deps, emojis, now);
+  if (emojisDue) void deps.store.write(() => queueEmojiFetches(deps, emojis, now)).catch(() => {});
   if (due.length === 0) return;
   for (const id of due) {
     refetched.delete(id);

@@ -7,6 +7,8 @@ export interface RemoteEmoji {
   shortcode: string;
   url: string;
   staticUrl: string;
+  /** The image's remote URL when `url` and `staticUrl` are the paths of its copy here (domain/media/remote-emojis.ts). */
+  remoteUrl?: string;
 }
 
 export type MediaType = "image" | "gifv" | "video" | "audio";
@@ -63,4 +65,17 @@ export interface CustomEmojiRecord {
   category: string | null;
   visibleInPicker: boolean;
   createdAt: number;
+}
+
+export interface RemoteEmojiCopy {
+  v: 1;
+  /** the remote image URL (also the key) */
+  url: string;
+  /** paths under the media directory once fetched: the image as sent, and its first frame (PNG); null before */
+  file: string | null;
+  staticFile: string | null;
+  /** when its fetch was last queued (ms) */
+  queuedAt: number;
+  /** when the copy was kept (ms); null before */
+  cachedAt: number | null;
 }

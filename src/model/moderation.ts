@@ -84,3 +84,17 @@ export interface DomainAllowRecord {
   domain: string;
   createdAt: number;
 }
+
+export type IpBlockSeverity = "sign_up_requires_approval" | "sign_up_block" | "no_access";
+
+export interface IpBlockRecord {
+  v: 1;
+  id: string;
+  /** the network as "address/prefix", the address masked to the prefix */
+  ip: string;
+  severity: IpBlockSeverity;
+  comment: string;
+  createdAt: number;
+  /** ms since the epoch; null: never */
+  expiresAt: number | null;
+}

@@ -4,20 +4,7 @@
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import { END, type Store } from "./handle.ts";
-
-export type IpBlockSeverity = "sign_up_requires_approval" | "sign_up_block" | "no_access";
-
-export interface IpBlockRecord {
-  v: 1;
-  id: string;
-  /** the network as "address/prefix", the address masked to the prefix */
-  ip: string;
-  severity: IpBlockSeverity;
-  comment: string;
-  createdAt: number;
-  /** ms since the epoch; null: never */
-  expiresAt: number | null;
-}
+import type { IpBlockRecord } from "../model/moderation.ts";
 
 const IP_BLOCK = "ip_block";
 const IP_BLOCK_NET = "ip_block_net";

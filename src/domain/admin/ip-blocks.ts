@@ -18,10 +18,9 @@ import {
   pageIpBlocks,
   putIpBlock,
   removeIpBlock,
-  type IpBlockRecord,
-  type IpBlockSeverity,
 } from "../../store/ip-blocks.ts";
 import type { PageQuery } from "../../model/paging.ts";
+import type { IpBlockRecord, IpBlockSeverity } from "../../model/moderation.ts";
 
 export const IP_BLOCKS_LIMIT = 100;
 export const IP_BLOCK_SEVERITIES: readonly IpBlockSeverity[] = ["sign_up_requires_approval", "sign_up_block", "no_access"];

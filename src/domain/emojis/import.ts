@@ -32,25 +32,32 @@ export function checkEmojiSize(bytes: number): void {
   if (bytes > EMOJI_MAX_BYTES) throw new Unprocessable(`Validation failed: Image must be at most ${EMOJI_MAX_BYTES / 1024} KiB`);
 }
 
+/**
+ * The format of an emoji image and a PNG of its first frame; Unprocessable (with the reason) when the bytes are
+ * not a PNG, GIF or WebP within EMOJI_MAX_SIDE. Also used for other servers' emojis (media/remote-emojis.ts).
+ */
+export async function emojiImage(bytes: Uint8Array): Promise<{ format: string; still: Buffer }> {
+  try {
+    const info = await inspectImage(bytes);
+    const format = FORMATS[info.format] ?? "";
+    if (!format) throw new UnsupportedImage(`unsupported format ${info.format}`);
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    const frameHeight = meta.pageHeight ?? info.height;
+    if (info.width > EMOJI_MAX_SIDE || frameHeight > EMOJI_MAX_SIDE) throw new Unprocessable(`Validation failed: Image must be at most ${EMOJI_MAX_SIDE}×${EMOJI_MAX_SIDE} pixels`);
+    const still = await sharp(bytes, { limitInputPixels: EMOJI_MAX_SIDE * EMOJI_MAX_SIDE, failOn: "error" }).png().toBuffer();
+    return { format, still };
+  } catch (error) {
+    if (error instanceof Unprocessable) throw error;
+    throw new Unprocessable("Validation failed: Image must be a PNG, GIF or WebP image");
+  }
+}
+
 /** Checks, stores and records one emoji; Unprocessable (with the reason) when it cannot be one. */
 export async function importEmoji(deps: EmojiDeps, bytes: Uint8Array, shortcode: string, options: EmojiOptions = {}): Promise<CustomEmojiRecord> {
   if (!SHORTCODE.test(shortcode)) throw new Unprocessable("Validation failed: Shortcode must be 2 to 64 letters, digits or underscores");
   checkEmojiSize(bytes.length);
   if (!options.overwrite && getEmoji(deps.store, shortcode)) throw new Unprocessable(`Validation failed: Shortcode ${shortcode} is already taken`);
-  let format: string;
-  let still: Buffer;
-  try {
-    const info = await inspectImage(bytes);
-    format = FORMATS[info.format] ?? "";
-    if (!format) throw new UnsupportedImage(`unsupported format ${info.format}`);
-    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-    const frameHeight = meta.pageHeight ?? info.height;
-    if (info.width > EMOJI_MAX_SIDE || frameHeight > EMOJI_MAX_SIDE) throw new Unprocessable(`Validation failed: Image must be at most ${EMOJI_MAX_SIDE}×${EMOJI_MAX_SIDE} pixels`);
-    still = await sharp(bytes, { limitInputPixels: EMOJI_MAX_SIDE * EMOJI_MAX_SIDE, failOn: "error" }).png().toBuffer();
-  } catch (error) {
-    if (error instanceof Unprocessable) throw error;
-    throw new Unprocessable("Validation failed: Image must be a PNG, GIF or WebP image");
-  }
+  const { format, still } = await emojiImage(bytes);
   const file = await saveMediaFile(deps.config, FOLDER, format, bytes);
   const staticFile = await saveMediaFile(deps.config, FOLDER, "png", still);
   const record: CustomEmojiRecord = {

@@ -10,7 +10,7 @@ import { roleCan } from "../accounts/roles.ts";
 import type { Origin } from "../timelines/policy.ts";
 import { timelinePreview } from "./timeline-preview.ts";
 import type { RoleName } from "../../model/accounts.ts";
-import { FEED_SETTINGS, type FeedSetting } from "../../model/instance.ts";
+import type { FeedSetting } from "../../model/instance.ts";
 
 export const FEED_ACCESS_VALUES = ["public", "authenticated", "disabled"] as const;
 export type FeedAccess = (typeof FEED_ACCESS_VALUES)[number];

@@ -15,6 +15,7 @@ import { encodeRemoteProfileImage, type ProfileImageKind } from "../accounts/pro
 import { processStill, RejectedUpload } from "./files.ts";
 import type { AccountRecord } from "../../model/accounts.ts";
 import type { MediaRecord } from "../../model/media.ts";
+import { removeRemoteEmojiCopies } from "./remote-emojis.ts";
 
 interface CacheDeps {
   store: Store;
@@ -86,10 +87,10 @@ export const isKeptCopy = (url: string | null | undefined): url is string => !!u
 
 /**
  * Removes the copies of remote media fetched before `before`: attachments go back to their remote URL (a read
- * fetches them again), avatars and headers too. Files are deleted after the records stop naming them.
- * Returns how many attachments and accounts were cleared.
+ * fetches them again), avatars and headers too; emoji copies go (media/remote-emojis.ts). Files are deleted
+ * after the records stop naming them. Returns how many attachments, accounts and emoji images were cleared.
  */
-export async function removeRemoteCopies(deps: CacheDeps, before: number, onProgress?: (done: number) => void): Promise<{ attachments: number; accounts: number }> {
+export async function removeRemoteCopies(deps: CacheDeps, before: number, onProgress?: (done: number) => void): Promise<{ attachments: number; accounts: number; emojis: number }> {
   let attachments = 0;
   for (let after: string | null = null, ids: string[]; (ids = mediaIdsAfter(deps.store, after, 500)).length > 0; after = ids.at(-1)!) {
     const stale = ids.map((id) => getMedia(deps.store, id)).filter((m): m is MediaRecord => !!m?.remoteUrl && !!m.fileUrl && (m.remoteCachedAt ?? 0) < before);
@@ -109,7 +110,7 @@ export async function removeRemoteCopies(deps: CacheDeps, before: number, onProg
     attachments += files.length / 2;
     onProgress?.(attachments);
   }
-  return { attachments, accounts: await removeProfileCopies(deps, before) };
+  return { attachments, accounts: await removeProfileCopies(deps, before), emojis: await removeRemoteEmojiCopies(deps, before) };
 }
 
 async function removeProfileCopies(deps: CacheDeps, before: number): Promise<number> {

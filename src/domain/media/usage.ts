@@ -1,6 +1,6 @@
 // `warren media usage`: the bytes stored under data/media, by what they are — attachments of local uploads,
-// copies of remote attachments, avatars and headers of local and of remote accounts, anything else (custom
-// emoji…) — counted from the files on disk, each attributed by the record its folder is named after.
+// copies of remote attachments, avatars and headers of local and of remote accounts, copies of remote custom
+// emojis, anything else (local custom emojis…) — counted from the files on disk, each attributed by the record its folder is named after.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
@@ -9,7 +9,8 @@ import { getAccount } from "../../store/accounts.ts";
 import { getMedia } from "../../store/media.ts";
 import { mediaRoot } from "../../media/storage.ts";
 
-export type UsageKind = "local attachments" | "remote attachments" | "local avatars and headers" | "remote avatars and headers" | "other";
+export type UsageKind =
+  | "local attachments" | "remote attachments" | "local avatars and headers" | "remote avatars and headers" | "remote custom emojis" | "other";
 export type MediaUsage = Record<UsageKind, { files: number; bytes: number }>;
 
 async function* filesUnder(dir: string): AsyncGenerator<{ path: string[]; size: number }> {
@@ -36,6 +37,8 @@ function kindOf(store: Store, path: string[]): UsageKind {
   if (top === "accounts" && (folder === "avatars" || folder === "headers") && path[2]) {
     return getAccount(store, path[2])?.domain ? "remote avatars and headers" : "local avatars and headers";
   }
+  // Copies of other servers' emoji images (media/remote-emojis.ts).
+  if (top === "cache" && folder === "custom_emojis") return "remote custom emojis";
   return "other";
 }
 
@@ -45,6 +48,7 @@ export async function mediaUsage(store: Store, config: Config): Promise<MediaUsa
     "remote attachments": { files: 0, bytes: 0 },
     "local avatars and headers": { files: 0, bytes: 0 },
     "remote avatars and headers": { files: 0, bytes: 0 },
+    "remote custom emojis": { files: 0, bytes: 0 },
     other: { files: 0, bytes: 0 },
   };
   for await (const file of filesUnder(mediaRoot(config))) {

@@ -7,6 +7,7 @@ import type { Deps } from "../../deps.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { cachedAccount } from "../accounts/read.ts";
 import { getApp } from "../../store/oauth.ts";
+import { withKeptCopies } from "../media/remote-emojis.ts";
 import { getStatus, rebloggedAmong } from "../../store/statuses.ts";
 import { getMedia } from "../../store/media.ts";
 import { getCard } from "../../store/statuses-cards.ts";
@@ -99,6 +100,7 @@ class PageLoader {
       quote: status.quote ? this.quote(status.quote, quoted) : null,
       quoteApproval: this.quoteApproval(reblog?.status ?? status),
       emojis: status.local && !status.reblogOfId ? emojisInText(store, status.text, status.spoilerText) : [],
+      remoteEmojis: status.emojis ? withKeptCopies(store, status.emojis) : [],
     };
   }
 

@@ -1,6 +1,7 @@
 // What the status loader (load.ts) returns: a status with everything a page of it refers to, and what it
 // quotes as the viewer may see it (domain/quotes/shown.ts). Types only, in their own file so that the loader
 // and the quote rules, which use each other's, import no circle.
+import type { RemoteEmoji } from "../../model/media.ts";
 import type { FilterMatch } from "../filters/match.ts";
 import type { LoadedPoll } from "../polls/poll.ts";
 import type { QuoteApproval } from "../quotes/policy.ts";
@@ -48,6 +49,8 @@ export interface LoadedStatus {
   /** The custom emojis a local status's text and content warning name (none for remote ones, whose
    * shortcodes are their servers'). */
   emojis: CustomEmojiRecord[];
+  /** A remote status's emojis as its Note tagged them, with the URLs of the copies kept here where they exist. */
+  remoteEmojis: RemoteEmoji[];
 }
 
 export interface LoadedStatuses {

@@ -4,7 +4,7 @@
 // building every Status object and JSON.stringify-ing it again.
 //
 // The parts hold the status record and its preview card (version `s:`), its media (`m:` each), the custom
-// emojis when a local text may name one (`e:`) and the application it was posted with; not its author's Account nor its mentions, which are spliced from what each
+// emojis when a local text may name one or a remote status has some (`e:`) and the application it was posted with; not its author's Account nor its mentions, which are spliced from what each
 // account record was rendered as (entities/status.ts personOf): a new post by the author changes the author's
 // counters, and with them the Account, but none of the parts of its other statuses. A lookup compares the
 // versions kept with the parts against the store in the page's read snapshot (the same snapshot the loader
@@ -53,6 +53,8 @@ class RenderedStatuses {
     for (const id of status.mediaIds) names.push(versionName.media(id));
     // A local text naming a shortcode shows the custom emoji of that name, whenever it is imported or removed.
     if (status.local && (status.text.includes(":") || status.spoilerText.includes(":"))) names.push(versionName.emojis());
+    // A remote status's emojis show the copies kept here once fetched (same keyspace, same version).
+    else if (status.emojis?.length) names.push(versionName.emojis());
     if (kept) this.forget(key, kept);
     if (parts.length > MAX_CHARS) return parts;
     for (const [oldest, old] of this.entries) {
