@@ -11,5 +11,11 @@ const refused = () =>
 
 export const ipBlocksPlugin = (deps: Deps) =>
   new Elysia({ name: "warren-ip-blocks", seed: deps.store.dir }).onRequest(({ request, server }) => {
-    if (ipBlockSeverityFor(deps.store, requestAddress(deps.config, request, server)) === "no_access") return refused();
+    let severity;
+    try {
+      severity = ipBlockSeverityFor(deps.store, requestAddress(deps.config, request, server));
+    } catch {
+      return; // a store that does not answer (closed, broken) blocks no one: /health then says so with its 503
+    }
+    if (severity === "no_access") return refused();
   });
