@@ -6,6 +6,8 @@ import { log } from "./lib/log.ts";
 import { removeUploadLeftovers } from "./lib/uploaded-file.ts";
 import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
+import { clusterLink } from "./cluster/link.ts";
+import { isStreamSignal } from "./domain/streaming/signals.ts";
 
 export interface RunningServer {
   url: string;
@@ -20,7 +22,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await app.modules;
   // Bun's own body cap (128 MiB, answered with a bare 413) stays: every route refuses bodies over its own,
   // smaller limit with a JSON 413 as they stream in (http/plugins/body-limits.ts).
-  app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0" });
+  // Under a supervisor every process listens on the same port (src/cluster/supervisor.ts).
+  const link = clusterLink();
+  app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0", reusePort: link !== null });
+  // This process's stream signals reach the streams of the others (each hears the rest in http/streaming/hub.ts).
+  if (link) deps.jobs.onEvent((event) => isStreamSignal(event) && link.publish(event));
   const port = app.server!.port!;
   await deps.jobs.start();
   await startTrendsRefresh(deps);

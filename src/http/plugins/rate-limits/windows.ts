@@ -1,8 +1,9 @@
 // Counting requests in fixed windows aligned to the epoch, as rack-attack does (a 5-minute window ends at
 // :00, :05, …), on rate-limiter-flexible's in-memory limiter. The window's number is part of the key, so a
 // new window starts from zero whatever the limiter's own expiry says; the limiter's timers free the counts
-// of past windows. Counts live in this process only: a restart forgets them, which an attacker cannot
-// cause, and LMDB writes on every request would cost far more than the limits protect.
+// of past windows. Counts live in memory: a restart forgets them, which an attacker cannot cause, and LMDB
+// writes on every request would cost far more than the limits protect. With several server processes the
+// supervisor keeps them, in one FixedWindows, and the processes ask it (src/cluster/link.ts).
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 export interface Limit {

@@ -1,0 +1,23 @@
+// What the supervisor (supervisor.ts) and the server processes it starts (link.ts) tell each other over the
+// IPC channel Bun.spawn opens. Stream signals carry ids only (src/domain/streaming/signals.ts).
+import type { Count, Limit } from "../http/plugins/rate-limits/windows.ts";
+
+/** Child → supervisor. */
+export type ChildMessage =
+  /** Listening and running jobs: a rolling restart may now stop the process it replaces. */
+  | { type: "ready" }
+  /** A stream signal raised in this process (after its commit), for every other process's streams. */
+  | { type: "signal"; event: Record<string, unknown> }
+  /** Count one request against a rate limit; answered with `count` and the same id. */
+  | { type: "hit"; id: number; limit: Limit; key: string; now: number };
+
+/** Supervisor → child. */
+export type SupervisorMessage =
+  | { type: "signal"; event: Record<string, unknown> }
+  | { type: "count"; id: number; count: Count };
+
+/** Set in each server process's environment: its slot (0 … WARREN_PROCESSES-1). */
+export const PROCESS_INDEX_ENV = "WARREN_PROCESS_INDEX";
+
+/** The supervisor's pid, for `warren restart`. */
+export const PID_FILE = "warren.pid";

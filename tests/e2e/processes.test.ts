@@ -1,0 +1,206 @@
+// WARREN_PROCESSES=2: a real `warren serve` supervising two server processes on one temp data directory and
+// one port (docs/scaling.md). Each answer names its process (WARREN_PROCESS_HEADER), and every request here
+// opens its own connection, so the kernel shares them out between the two listeners.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BenchClient, type User } from "../../bench/lib/client.ts";
+import { startWarren, type Warren } from "../../bench/lib/servers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { openSse, openWebSocket, type SseClient } from "../helpers/streaming.ts";
+
+setDefaultTimeout(60_000);
+
+let dir: string;
+let warren: Warren;
+let alice: User;
+let bob: User;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "warren-processes-"));
+  warren = await startWarren({
+    dataDir: dir,
+    env: { WARREN_PROCESSES: "2", WARREN_PROCESS_HEADER: "on", WARREN_RATE_LIMITS: "on", WARREN_RATE_LIMIT_FACTOR: "100", WARREN_JOB_WORKERS: "1" },
+  });
+  const client = new BenchClient(warren);
+  alice = await client.user("alice");
+  bob = await client.user("bob");
+});
+
+afterAll(async () => {
+  await warren.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One request on a connection of its own; the answer with the pid of the process that gave it. */
+async function call(path: string, init: { token?: string; method?: string; json?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { connection: "close", ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(warren.url + path, {
+    method: init.method ?? (init.json === undefined ? "GET" : "POST"),
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    keepalive: false,
+  });
+  const body = await res.text();
+  return { status: res.status, pid: Number(res.headers.get("x-warren-pid")), headers: res.headers, body: body ? JSON.parse(body) : null };
+}
+
+/** Calls until an answer comes from a process `accept` takes (the kernel picks the listener per connection). */
+async function callUntil(accept: (pid: number) => boolean, path: string, init: Parameters<typeof call>[1] = {}) {
+  for (let i = 0; i < 200; i++) {
+    const answer = await call(path, init);
+    if (accept(answer.pid)) return answer;
+  }
+  throw new Error(`no answer from the wanted process for ${path}`);
+}
+
+async function serverPids(): Promise<Set<number>> {
+  const pids = new Set<number>();
+  await eventually(async () => (pids.add((await call("/api/v1/instance")).pid), pids.size >= 2), { what: "both processes answering" });
+  return pids;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("connections are shared out between the two processes", async () => {
+  const pids = await serverPids();
+  expect(pids.size).toBe(2);
+  expect(pids.has(warren.pid)).toBe(false);
+});
+
+test("what one process writes, the other reads at once (its caches see the other's commits)", async () => {
+  const [first, second] = [...(await serverPids())];
+  for (const [writer, reader] of [[first!, second!], [second!, first!]]) {
+    // The reader has the account in its caches before the write.
+    const before = await callUntil((pid) => pid === reader, "/api/v1/accounts/verify_credentials", { token: alice.token });
+    const name = `Alice via ${writer}`;
+    expect(before.body.display_name).not.toBe(name);
+    const written = await callUntil((pid) => pid === writer, "/api/v1/accounts/update_credentials", { token: alice.token, method: "PATCH", json: { display_name: name } });
+    expect(written.status).toBe(200);
+    const read = await callUntil((pid) => pid === reader, "/api/v1/accounts/verify_credentials", { token: alice.token });
+    expect(read.body.display_name).toBe(name);
+    const account = await callUntil((pid) => pid === reader, `/api/v1/accounts/${read.body.id}`);
+    expect(account.body.display_name).toBe(name);
+  }
+});
+
+test("a status posted through one process reaches the streams connected to every process", async () => {
+  // Event streams until one is open on each process (a WebSocket's upgrade answer shows no header to a client).
+  const byPid = new Map<number, SseClient>();
+  const extra: SseClient[] = [];
+  while (byPid.size < 2) {
+    const sse = await openSse(warren.url, "/api/v1/streaming/public", alice.token);
+    const pid = Number(sse.response.headers.get("x-warren-pid"));
+    if (byPid.has(pid)) extra.push(sse);
+    else byPid.set(pid, sse);
+  }
+  const sockets = await Promise.all(Array.from({ length: 6 }, () => openWebSocket(warren.url, `?stream=public&access_token=${alice.token}`)));
+  await Bun.sleep(50); // the subscriptions of query-string streams are taken as the socket opens
+  try {
+    for (const poster of byPid.keys()) {
+      const posted = await callUntil((pid) => pid === poster, "/api/v1/statuses", { token: bob.token, json: { status: `from ${poster}`, visibility: "public" } });
+      expect(posted.status).toBe(200);
+      for (const sse of byPid.values()) await eventually(() => sse.updates().includes(posted.body.id), { what: "the status on an event stream" });
+      for (const socket of sockets) await eventually(() => socket.updateIds().includes(posted.body.id), { what: "the status on a WebSocket" });
+    }
+  } finally {
+    for (const sse of [...byPid.values(), ...extra]) sse.close();
+    for (const socket of sockets) socket.close();
+  }
+});
+
+test("rate limits count every process's requests in one budget", async () => {
+  const headers = { "x-forwarded-for": "203.0.113.30" };
+  const seen: { pid: number; remaining: number }[] = [];
+  for (let i = 0; i < 12; i++) {
+    const answer = await call("/api/v1/instance", { headers });
+    seen.push({ pid: answer.pid, remaining: Number(answer.headers.get("x-ratelimit-remaining")) });
+  }
+  expect(new Set(seen.map((s) => s.pid)).size).toBe(2);
+  // One count, whichever process answered: each request takes exactly one from what the last one left.
+  for (let i = 1; i < seen.length; i++) expect(seen[i]!.remaining).toBe(seen[i - 1]!.remaining - 1);
+});
+
+/** Requests one after another, each on a new connection, until stopped: how many failed or were refused. */
+function requestLoop() {
+  let running = true;
+  const failures: string[] = [];
+  const pids = new Set<number>();
+  let answered = 0;
+  const done = (async () => {
+    while (running) {
+      try {
+        const answer = await call("/api/v1/accounts/verify_credentials", { token: alice.token });
+        if (answer.status === 200) answered++;
+        else failures.push(`status ${answer.status}`);
+        pids.add(answer.pid);
+      } catch (error) {
+        failures.push(String(error));
+      }
+    }
+  })();
+  return {
+    failures,
+    pids,
+    answered: () => answered,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+test("a process killed with SIGKILL is started again, and requests keep being answered", async () => {
+  const before = await serverPids();
+  const victim = [...before][0]!;
+  process.kill(victim, "SIGKILL");
+  await eventually(() => !alive(victim), { what: "the process gone" });
+  // From here (a request in flight on the killed process dies with it): before its replacement listens, too.
+  const loop = requestLoop();
+  const replaced = await eventually(async () => {
+    const pids = await serverPids();
+    return !pids.has(victim) && pids.size === 2 ? pids : undefined;
+  }, { what: "a new process in its place" });
+  await loop.stop();
+  expect(replaced.size).toBe(2);
+  expect(loop.answered()).toBeGreaterThan(0);
+  expect(loop.failures).toEqual([]);
+});
+
+test("`warren restart` replaces both processes one by one without refusing a request", async () => {
+  const before = await serverPids();
+  const loop = requestLoop();
+  await Bun.sleep(200);
+  const restart = await warren.cli("restart");
+  expect(restart.code).toBe(0);
+  await eventually(() => [...before].every((pid) => !alive(pid)), { what: "the old processes gone", timeoutMs: 30_000 });
+  const after = await serverPids();
+  await Bun.sleep(200);
+  await loop.stop();
+  expect([...after].some((pid) => before.has(pid))).toBe(false);
+  expect(loop.failures).toEqual([]);
+  expect(loop.answered()).toBeGreaterThan(10);
+});
+
+test("SIGTERM lets requests in flight finish, then stops every process and removes the pid file", async () => {
+  const pids = await serverPids();
+  expect(existsSync(join(dir, "warren.pid"))).toBe(true);
+  const inFlight = Array.from({ length: 8 }, () => call("/api/v1/timelines/home", { token: alice.token }));
+  await Bun.sleep(5);
+  process.kill(warren.pid, "SIGTERM");
+  const answers = await Promise.allSettled(inFlight);
+  // Sent before the signal: answered, none cut off (a request that found no listener any more would be refused).
+  expect(answers.map((answer) => (answer.status === "fulfilled" ? answer.value.status : String(answer.reason)))).toEqual(Array(8).fill(200));
+  await eventually(() => !alive(warren.pid) && [...pids].every((pid) => !alive(pid)), { what: "every process stopped" });
+  expect(existsSync(join(dir, "warren.pid"))).toBe(false);
+});
