@@ -1,7 +1,9 @@
 // A server process's side of the channel to its supervisor (supervisor.ts): rate-limit counts kept by the
 // supervisor, so that every process spends one budget; stream signals relayed to and from the other
-// processes; "ready" once listening. Null in a process that no supervisor started (WARREN_PROCESSES=1, tests).
+// processes; /metrics gathered from every process; "ready" once listening. Null in a process that no supervisor started (WARREN_PROCESSES=1, tests).
 import type { Count, Limit } from "../http/plugins/rate-limits/windows.ts";
+import type { Collected } from "../lib/metrics/registry.ts";
+import type { ProcessMetrics } from "../lib/metrics/processes.ts";
 import { PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 export type SignalListener = (event: Record<string, unknown>) => void;
@@ -13,6 +15,10 @@ export interface ClusterLink {
   publish(event: Record<string, unknown>): void;
   onSignal(listener: SignalListener): () => void;
   ready(): void;
+  /** What this process answers when the supervisor collects metrics (set by the /metrics route). */
+  collectWith(collector: () => Collected[]): void;
+  /** Every process's metrics, this one's included. */
+  gather(): Promise<ProcessMetrics[]>;
 }
 
 let link: ClusterLink | null | undefined;
@@ -24,32 +30,41 @@ export function clusterLink(): ClusterLink | null {
 
 function connect(): ClusterLink {
   const send = (message: ChildMessage) => process.send!(message);
-  const pending = new Map<number, (count: Count) => void>();
+  /** Answers awaited from the supervisor, by request id. */
+  const pending = new Map<number, (answer: any) => void>();
   const listeners = new Set<SignalListener>();
+  let collector: () => Collected[] = () => [];
   let nextId = 0;
+  const ask = <T>(message: (id: number) => ChildMessage) =>
+    new Promise<T>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      send(message(id));
+    });
+  const answered = (id: number, answer: unknown) => {
+    pending.get(id)?.(answer);
+    pending.delete(id);
+  };
   process.on("message", (message: SupervisorMessage) => {
-    if (message.type === "count") {
-      pending.get(message.id)?.(message.count);
-      pending.delete(message.id);
-    } else if (message.type === "signal") {
-      for (const listener of listeners) listener(message.event);
-    }
+    if (message.type === "count") answered(message.id, message.count);
+    else if (message.type === "gathered") answered(message.id, message.processes);
+    else if (message.type === "collect") send({ type: "collected", id: message.id, metrics: collector() });
+    else if (message.type === "signal") for (const listener of listeners) listener(message.event);
   });
   return {
     index: Number(process.env[PROCESS_INDEX_ENV]),
-    hit(limit, key, now) {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve);
-        // Only what the supervisor counts by: a throttle also carries its key function.
-        send({ type: "hit", id, limit: { name: limit.name, limit: limit.limit, periodSeconds: limit.periodSeconds }, key, now });
-      });
-    },
+    // Only what the supervisor counts by: a throttle also carries its key function.
+    hit: (limit, key, now) =>
+      ask((id) => ({ type: "hit", id, limit: { name: limit.name, limit: limit.limit, periodSeconds: limit.periodSeconds }, key, now })),
     publish: (event) => send({ type: "signal", event }),
     onSignal(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     ready: () => send({ type: "ready" }),
+    collectWith(next) {
+      collector = next;
+    },
+    gather: () => ask((id) => ({ type: "gather", id })),
   };
 }

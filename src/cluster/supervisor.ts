@@ -2,17 +2,22 @@
 // listening on the same port (SO_REUSEPORT: the kernel shares connections out), and looks after them:
 // a process that dies unasked is started again; SIGTERM/SIGINT stop them all, each draining its requests;
 // SIGUSR2 (`warren restart`) replaces them one at a time, the new one listening before the old one stops,
-// so the port never lacks a listener. It also keeps the rate-limit counts and relays stream signals.
+// so the port never lacks a listener. It also keeps the rate-limit counts, relays stream signals and gathers
+// every process's metrics for a scrape of /metrics.
 import type { Subprocess } from "bun";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { FixedWindows } from "../http/plugins/rate-limits/windows.ts";
 import { log } from "../lib/log.ts";
+import type { ProcessMetrics } from "../lib/metrics/processes.ts";
+import type { Collected } from "../lib/metrics/registry.ts";
 import { PID_FILE, PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 /** How long a stopping process may drain before it is killed. */
 const DRAIN_LIMIT_MS = 30_000;
+/** How long a scrape of /metrics waits for each process's metrics. */
+const COLLECT_LIMIT_MS = 2_000;
 /** A process that dies sooner than this after starting waits longer before each new start (up to 10 s). */
 const HEALTHY_AFTER_MS = 10_000;
 
@@ -22,6 +27,7 @@ interface Child {
   startedAt: number;
   /** Resolved once the process said it is listening. */
   ready: Promise<void>;
+  isReady: boolean;
   markReady(): void;
   /** Asked to stop (rolling restart, shutdown): its exit is expected. */
   retiring: boolean;
@@ -34,6 +40,9 @@ export class Supervisor {
   private readonly quickDeaths = new Map<number, number>();
   private stopping: Promise<void> | null = null;
   private rolling: Promise<void> | null = null;
+  /** Metrics awaited from the processes, by request id. */
+  private readonly collecting = new Map<number, (metrics: Collected[]) => void>();
+  private nextCollect = 0;
 
   constructor(
     private readonly config: Config,
@@ -74,7 +83,8 @@ export class Supervisor {
   private spawn(index: number): Child {
     let markReady!: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const child: Child = { index, startedAt: Date.now(), ready, markReady, retiring: false, process: null! };
+    const child: Child = { index, startedAt: Date.now(), ready, isReady: false, markReady, retiring: false, process: null! };
+    void ready.then(() => (child.isReady = true));
     child.process = Bun.spawn({
       cmd: this.command,
       env: { ...process.env, [PROCESS_INDEX_ENV]: String(index) },
@@ -95,7 +105,30 @@ export class Supervisor {
     }
     if (message.type === "hit") {
       void this.windows.hit(message.limit, message.key, message.now).then((count) => this.send(from, { type: "count", id: message.id, count }));
+    } else if (message.type === "gather") {
+      void this.gather().then((processes) => this.send(from, { type: "gathered", id: message.id, processes }));
+    } else if (message.type === "collected") {
+      this.collecting.get(message.id)?.(message.metrics);
+      this.collecting.delete(message.id);
     }
+  }
+
+  /** The metrics of the process in each slot (the ready one: a rolling restart has two in a slot for a while). */
+  private async gather(): Promise<ProcessMetrics[]> {
+    const asked = this.slots.filter((child) => child.isReady && !child.retiring);
+    const answers = await Promise.all(
+      asked.map((child) => {
+        const id = this.nextCollect++;
+        const answer = new Promise<Collected[] | null>((resolve) => {
+          this.collecting.set(id, resolve);
+          // A process that does not answer in time (busy, or exiting) is left out of this scrape.
+          setTimeout(() => this.collecting.delete(id) && resolve(null), COLLECT_LIMIT_MS);
+        });
+        this.send(child, { type: "collect", id });
+        return answer.then((metrics) => (metrics ? { index: child.index, metrics } : null));
+      }),
+    );
+    return answers.filter((answer) => answer !== null);
   }
 
   private send(child: Child, message: SupervisorMessage): void {

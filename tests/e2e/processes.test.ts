@@ -45,7 +45,8 @@ async function call(path: string, init: { token?: string; method?: string; json?
     keepalive: false,
   });
   const body = await res.text();
-  return { status: res.status, pid: Number(res.headers.get("x-warren-pid")), headers: res.headers, body: body ? JSON.parse(body) : null };
+  const json = res.headers.get("content-type")?.startsWith("application/json");
+  return { status: res.status, pid: Number(res.headers.get("x-warren-pid")), headers: res.headers, body: json ? JSON.parse(body) : body };
 }
 
 /** Calls until an answer comes from a process `accept` takes (the kernel picks the listener per connection). */
@@ -129,6 +130,23 @@ test("rate limits count every process's requests in one budget", async () => {
   expect(new Set(seen.map((s) => s.pid)).size).toBe(2);
   // One count, whichever process answered: each request takes exactly one from what the last one left.
   for (let i = 1; i < seen.length; i++) expect(seen[i]!.remaining).toBe(seen[i - 1]!.remaining - 1);
+});
+
+test("/metrics, whichever process answers, shows every process's series labelled by process", async () => {
+  const answering = new Set<number>();
+  while (answering.size < 2) {
+    const res = await fetch(`${warren.url}/metrics`, { headers: { connection: "close" }, keepalive: false });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    answering.add(Number(res.headers.get("x-warren-pid")));
+    for (const index of ["0", "1"]) {
+      expect(text).toMatch(new RegExp(`^process_cpu_seconds_total\\{process="${index}"\\} [0-9.e+-]+$`, "m"));
+      expect(text).toMatch(new RegExp(`^process_resident_memory_bytes\\{process="${index}"\\} `, "m"));
+    }
+    // Read from the shared data: once, unlabelled.
+    expect(text.match(/^warren_lmdb_readers /gm)).toHaveLength(1);
+    expect(text.match(/^# TYPE process_cpu_seconds_total /gm)).toHaveLength(1);
+  }
 });
 
 /** Requests one after another, each on a new connection, until stopped: how many failed or were refused. */
