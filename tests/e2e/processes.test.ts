@@ -2,12 +2,13 @@
 // one port (docs/scaling.md). Each answer names its process (WARREN_PROCESS_HEADER), and every request here
 // opens its own connection, so the kernel shares them out between the two listeners.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BenchClient, type User } from "../../bench/lib/client.ts";
 import { startWarren, type Warren } from "../../bench/lib/servers.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { connectionTo } from "../helpers/pinned-connection.ts";
 import { openSse, openWebSocket, type SseClient } from "../helpers/streaming.ts";
 
 setDefaultTimeout(60_000);
@@ -49,19 +50,20 @@ async function call(path: string, init: { token?: string; method?: string; json?
   return { status: res.status, pid: Number(res.headers.get("x-warren-pid")), headers: res.headers, body: json ? JSON.parse(body) : body };
 }
 
-/** Calls until an answer comes from a process `accept` takes (the kernel picks the listener per connection). */
-async function callUntil(accept: (pid: number) => boolean, path: string, init: Parameters<typeof call>[1] = {}) {
-  for (let i = 0; i < 200; i++) {
-    const answer = await call(path, init);
-    if (accept(answer.pid)) return answer;
-  }
-  throw new Error(`no answer from the wanted process for ${path}`);
-}
+const port = () => Number(new URL(warren.url).port);
 
 async function serverPids(): Promise<Set<number>> {
   const pids = new Set<number>();
   await eventually(async () => (pids.add((await call("/api/v1/instance")).pid), pids.size >= 2), { what: "both processes answering" });
   return pids;
+}
+
+function migratesQueuedConnections(): boolean {
+  try {
+    return readFileSync("/proc/sys/net/ipv4/tcp_migrate_req", "utf8").trim() === "1";
+  } catch {
+    return false;
+  }
 }
 
 const alive = (pid: number) => {
@@ -81,17 +83,43 @@ test("connections are shared out between the two processes", async () => {
 
 test("what one process writes, the other reads at once (its caches see the other's commits)", async () => {
   const [first, second] = [...(await serverPids())];
-  for (const [writer, reader] of [[first!, second!], [second!, first!]]) {
-    // The reader has the account in its caches before the write.
-    const before = await callUntil((pid) => pid === reader, "/api/v1/accounts/verify_credentials", { token: alice.token });
-    const name = `Alice via ${writer}`;
-    expect(before.body.display_name).not.toBe(name);
-    const written = await callUntil((pid) => pid === writer, "/api/v1/accounts/update_credentials", { token: alice.token, method: "PATCH", json: { display_name: name } });
-    expect(written.status).toBe(200);
-    const read = await callUntil((pid) => pid === reader, "/api/v1/accounts/verify_credentials", { token: alice.token });
-    expect(read.body.display_name).toBe(name);
-    const account = await callUntil((pid) => pid === reader, `/api/v1/accounts/${read.body.id}`);
-    expect(account.body.display_name).toBe(name);
+  const to = { [first!]: await connectionTo(port(), first!), [second!]: await connectionTo(port(), second!) };
+  try {
+    for (const [writer, reader] of [[first!, second!], [second!, first!]]) {
+      // The reader has the account in its caches before the write.
+      const before = await to[reader]!.request("GET", "/api/v1/accounts/verify_credentials", { token: alice.token });
+      const name = `Alice via ${writer}`;
+      expect(before.json().display_name).not.toBe(name);
+      const written = await to[writer]!.request("PATCH", "/api/v1/accounts/update_credentials", { token: alice.token, json: { display_name: name } });
+      expect(written.status).toBe(200);
+      const read = await to[reader]!.request("GET", "/api/v1/accounts/verify_credentials", { token: alice.token });
+      expect(read.json().display_name).toBe(name);
+      const account = await to[reader]!.request("GET", `/api/v1/accounts/${read.json().id}`);
+      expect(account.json().display_name).toBe(name);
+    }
+  } finally {
+    for (const connection of Object.values(to)) connection.close();
+  }
+});
+
+test("a favourite and a new status written through one process show in the other's cached answers at once", async () => {
+  const [first, second] = [...(await serverPids())];
+  const writer = await connectionTo(port(), first!);
+  const reader = await connectionTo(port(), second!);
+  try {
+    const posted = (await writer.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "cache me", visibility: "public" } })).json();
+    // Rendered and cached by the reader before the writes.
+    expect((await reader.request("GET", `/api/v1/statuses/${posted.id}`, { token: alice.token })).json().favourites_count).toBe(0);
+    expect((await reader.request("GET", "/api/v1/timelines/public?local=true", { token: alice.token })).json()[0].id).toBe(posted.id);
+    expect((await writer.request("POST", `/api/v1/statuses/${posted.id}/favourite`, { token: alice.token })).status).toBe(200);
+    const next = (await writer.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "newer", visibility: "public" } })).json();
+    const after = (await reader.request("GET", `/api/v1/statuses/${posted.id}`, { token: alice.token })).json();
+    expect([after.favourites_count, after.favourited]).toEqual([1, true]);
+    const timeline = (await reader.request("GET", "/api/v1/timelines/public?local=true", { token: alice.token })).json();
+    expect(timeline.map((status: { id: string }) => status.id).slice(0, 2)).toEqual([next.id, posted.id]);
+  } finally {
+    writer.close();
+    reader.close();
   }
 });
 
@@ -109,10 +137,13 @@ test("a status posted through one process reaches the streams connected to every
   await Bun.sleep(50); // the subscriptions of query-string streams are taken as the socket opens
   try {
     for (const poster of byPid.keys()) {
-      const posted = await callUntil((pid) => pid === poster, "/api/v1/statuses", { token: bob.token, json: { status: `from ${poster}`, visibility: "public" } });
+      const connection = await connectionTo(port(), poster);
+      const posted = await connection.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: `from ${poster}`, visibility: "public" } });
+      connection.close();
       expect(posted.status).toBe(200);
-      for (const sse of byPid.values()) await eventually(() => sse.updates().includes(posted.body.id), { what: "the status on an event stream" });
-      for (const socket of sockets) await eventually(() => socket.updateIds().includes(posted.body.id), { what: "the status on a WebSocket" });
+      const id = posted.json().id;
+      for (const sse of byPid.values()) await eventually(() => sse.updates().includes(id), { what: "the status on an event stream" });
+      for (const socket of sockets) await eventually(() => socket.updateIds().includes(id), { what: "the status on a WebSocket" });
     }
   } finally {
     for (const sse of [...byPid.values(), ...extra]) sse.close();
@@ -206,8 +237,13 @@ test("`warren restart` replaces both processes one by one without refusing a req
   await Bun.sleep(200);
   await loop.stop();
   expect([...after].some((pid) => before.has(pid))).toBe(false);
-  expect(loop.failures).toEqual([]);
   expect(loop.answered()).toBeGreaterThan(10);
+  // The port always had a listener: nothing refused, and every answer a 200.
+  expect(loop.failures.filter((failure) => !failure.includes("ECONNRESET"))).toEqual([]);
+  // A connection the kernel had queued on a listener as it closed is reset, unless the kernel moves it to
+  // another listener of the port (Linux ≥ 5.14, net.ipv4.tcp_migrate_req=1; docs/scaling.md).
+  if (migratesQueuedConnections()) expect(loop.failures).toEqual([]);
+  else expect(loop.failures.length).toBeLessThanOrEqual(before.size);
 });
 
 test("SIGTERM lets requests in flight finish, then stops every process and removes the pid file", async () => {
