@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { BenchClient, type User } from "../../bench/lib/client.ts";
 import { startWarren, type Warren } from "../../bench/lib/servers.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { connectionTo } from "../helpers/pinned-connection.ts";
+import { connectionTo } from "../../bench/lib/pinned.ts";
 import { openSse, openWebSocket, type SseClient } from "../helpers/streaming.ts";
 
 setDefaultTimeout(60_000);
@@ -85,7 +85,7 @@ test("what one process writes, the other reads at once (its caches see the other
   const [first, second] = [...(await serverPids())];
   const to = { [first!]: await connectionTo(port(), first!), [second!]: await connectionTo(port(), second!) };
   try {
-    for (const [writer, reader] of [[first!, second!], [second!, first!]]) {
+    for (const [writer, reader] of [[first!, second!], [second!, first!]] as const) {
       // The reader has the account in its caches before the write.
       const before = await to[reader]!.request("GET", "/api/v1/accounts/verify_credentials", { token: alice.token });
       const name = `Alice via ${writer}`;

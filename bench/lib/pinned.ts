@@ -15,7 +15,7 @@ export class PinnedConnection {
   private waiting: (() => void) | null = null;
 
   private constructor(private readonly socket: Socket) {
-    socket.on("data", (chunk) => {
+    socket.on("data", (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.waiting?.();
     });
