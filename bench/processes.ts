@@ -5,7 +5,7 @@
 // stream of another process (the supervisor relays signals; docs/scaling.md).
 //
 //   bun bench/run.ts --processes=1,2 [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=1]
-//                    [--only=verify_credentials,home_built_each_time] [--posts=200]
+//                    [--only=verify_credentials,home_built_each_time] [--posts=200] [--rate-limits=on|off]
 import { availableParallelism } from "node:os";
 import { BenchClient } from "./lib/client.ts";
 import { treeCpuSeconds } from "./lib/cpu.ts";
@@ -30,6 +30,7 @@ const connections = Number(option("connections", "50"));
 const threads = Number(option("threads", "1"));
 const posts = Number(option("posts", "200"));
 const only = option("only", "").split(",").filter(Boolean);
+const rateLimits = option("rate-limits", "on");
 
 /** The newest home page, with a query parameter that differs per request: built every time, never cached. */
 const homeBuiltEachTime: Scenario = {
@@ -56,7 +57,7 @@ interface Row {
 async function measure(scenario: Scenario, processes: number): Promise<Row> {
   // Rate limits on (raised so nothing is refused), as an instance runs: with several processes each request's
   // count is a round trip to the supervisor, a cost that belongs in the comparison.
-  const warren = await startWarren({ env: { WARREN_PROCESSES: String(processes), WARREN_RATE_LIMITS: "on", WARREN_RATE_LIMIT_FACTOR: "1000000" } });
+  const warren = await startWarren({ env: { WARREN_PROCESSES: String(processes), WARREN_RATE_LIMITS: rateLimits, WARREN_RATE_LIMIT_FACTOR: "1000000" } });
   try {
     const spec: RequestSpec = await scenario.prepare(new BenchClient(warren));
     const load = { connections, threads, durationMs };

@@ -1,9 +1,10 @@
-// A server process's side of the channel to its supervisor (supervisor.ts): rate-limit counts kept by the
-// supervisor, so that every process spends one budget; stream signals relayed to and from the other
+// A server process's side of the channel to its supervisor (supervisor.ts): rate-limit counts shared with
+// the other processes, so that they spend one budget (rate-counts.ts); stream signals relayed to and from the other
 // processes; /metrics gathered from every process; "ready" once listening. Null in a process that no supervisor started (WARREN_PROCESSES=1, tests).
 import type { Count, Limit } from "../http/plugins/rate-limits/windows.ts";
 import type { Collected } from "../lib/metrics/registry.ts";
 import type { ProcessMetrics } from "../lib/metrics/processes.ts";
+import { EXACT_BELOW, SyncedCounts } from "./rate-counts.ts";
 import { PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 export type SignalListener = (event: Record<string, unknown>) => void;
@@ -11,7 +12,8 @@ export type SignalListener = (event: Record<string, unknown>) => void;
 export interface ClusterLink {
   /** This process's slot. */
   readonly index: number;
-  hit(limit: Limit, key: string, now: number): Promise<Count>;
+  /** Rate-limit counting shared with the other processes (rate-counts.ts). */
+  rateWindows(factor: number): { hit(limit: Limit, key: string, now: number): Promise<Count> };
   publish(event: Record<string, unknown>): void;
   onSignal(listener: SignalListener): () => void;
   ready(): void;
@@ -35,6 +37,7 @@ function connect(): ClusterLink {
   const listeners = new Set<SignalListener>();
   let collector: () => Collected[] = () => [];
   let nextId = 0;
+  let counts: SyncedCounts | null = null;
   const ask = <T>(message: (id: number) => ChildMessage) =>
     new Promise<T>((resolve) => {
       const id = nextId++;
@@ -47,15 +50,24 @@ function connect(): ClusterLink {
   };
   process.on("message", (message: SupervisorMessage) => {
     if (message.type === "count") answered(message.id, message.count);
+    else if (message.type === "others") counts?.heard(message.others);
     else if (message.type === "gathered") answered(message.id, message.processes);
     else if (message.type === "collect") send({ type: "collected", id: message.id, metrics: collector() });
     else if (message.type === "signal") for (const listener of listeners) listener(message.event);
   });
   return {
     index: Number(process.env[PROCESS_INDEX_ENV]),
-    // Only what the supervisor counts by: a throttle also carries its key function.
-    hit: (limit, key, now) =>
-      ask((id) => ({ type: "hit", id, limit: { name: limit.name, limit: limit.limit, periodSeconds: limit.periodSeconds }, key, now })),
+    rateWindows(factor) {
+      counts ??= new SyncedCounts(factor, (deltas) => send({ type: "counts", deltas }));
+      const synced = counts;
+      return {
+        hit: (limit, key, now) =>
+          limit.limit < EXACT_BELOW
+            ? // Only what the supervisor counts by: a throttle also carries its key function.
+              ask((id) => ({ type: "hit", id, limit: { name: limit.name, limit: limit.limit, periodSeconds: limit.periodSeconds }, key, now }))
+            : Promise.resolve(synced.hit(limit, key, now)),
+      };
+    },
     publish: (event) => send({ type: "signal", event }),
     onSignal(listener) {
       listeners.add(listener);

@@ -3,6 +3,7 @@
 import type { Count, Limit } from "../http/plugins/rate-limits/windows.ts";
 import type { Collected } from "../lib/metrics/registry.ts";
 import type { ProcessMetrics } from "../lib/metrics/processes.ts";
+import type { CountDelta } from "./rate-counts.ts";
 
 /** Child → supervisor. */
 export type ChildMessage =
@@ -10,8 +11,10 @@ export type ChildMessage =
   | { type: "ready" }
   /** A stream signal raised in this process (after its commit), for every other process's streams. */
   | { type: "signal"; event: Record<string, unknown> }
-  /** Count one request against a rate limit; answered with `count` and the same id. */
+  /** Count one request against a small-budget rate limit; answered with `count` and the same id. */
   | { type: "hit"; id: number; limit: Limit; key: string; now: number }
+  /** Requests counted here against the busy rate limits since the last time (rate-counts.ts). */
+  | { type: "counts"; deltas: CountDelta[] }
   /** A scrape of /metrics: every process's metrics, answered with `gathered`. */
   | { type: "gather"; id: number }
   /** This process's own metrics, answering `collect`. */
@@ -21,6 +24,8 @@ export type ChildMessage =
 export type SupervisorMessage =
   | { type: "signal"; event: Record<string, unknown> }
   | { type: "count"; id: number; count: Count }
+  /** The other processes' counts of the busy rate limits that changed. */
+  | { type: "others"; others: CountDelta[] }
   | { type: "collect"; id: number }
   | { type: "gathered"; id: number; processes: ProcessMetrics[] };
 

@@ -12,6 +12,7 @@ import { FixedWindows } from "../http/plugins/rate-limits/windows.ts";
 import { log } from "../lib/log.ts";
 import type { ProcessMetrics } from "../lib/metrics/processes.ts";
 import type { Collected } from "../lib/metrics/registry.ts";
+import { CountTotals } from "./rate-counts.ts";
 import { PID_FILE, PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 /** How long a stopping process may drain before it is killed. */
@@ -36,7 +37,9 @@ interface Child {
 export class Supervisor {
   private readonly slots: Child[] = [];
   private readonly children = new Set<Child>();
+  /** Exact counts of the small-budget rate limits, and totals of the busy ones (rate-counts.ts). */
   private readonly windows: FixedWindows;
+  private readonly counts: CountTotals;
   private readonly quickDeaths = new Map<number, number>();
   private stopping: Promise<void> | null = null;
   private rolling: Promise<void> | null = null;
@@ -49,6 +52,9 @@ export class Supervisor {
     private readonly command: string[],
   ) {
     this.windows = new FixedWindows(config.rateLimitFactor);
+    this.counts = new CountTotals((others) => {
+      for (const child of this.children) this.send(child, { type: "others", others: others(child.process.pid) });
+    });
   }
 
   async start(): Promise<void> {
@@ -103,7 +109,9 @@ export class Supervisor {
       for (const child of this.children) if (child !== from) this.send(child, { type: "signal", event: message.event });
       return;
     }
-    if (message.type === "hit") {
+    if (message.type === "counts") {
+      this.counts.add(from.process.pid, message.deltas);
+    } else if (message.type === "hit") {
       void this.windows.hit(message.limit, message.key, message.now).then((count) => this.send(from, { type: "count", id: message.id, count }));
     } else if (message.type === "gather") {
       void this.gather().then((processes) => this.send(from, { type: "gathered", id: message.id, processes }));

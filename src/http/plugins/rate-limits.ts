@@ -79,8 +79,8 @@ function mailFormAddress(method: string, path: string, body: unknown): string | 
 export function rateLimitsPlugin(deps: Deps) {
   const plugin = new Elysia({ name: "warren-rate-limits", seed: deps.store.dir });
   if (!deps.config.rateLimits) return plugin;
-  // Several server processes spend one budget: their supervisor keeps the counts (src/cluster).
-  const windows: Pick<FixedWindows, "hit"> = clusterLink() ?? new FixedWindows(deps.config.rateLimitFactor);
+  // Several server processes spend one budget, shared through their supervisor (src/cluster/rate-counts.ts).
+  const windows = clusterLink()?.rateWindows(deps.config.rateLimitFactor) ?? new FixedWindows(deps.config.rateLimitFactor);
   const proxies = trustedRanges(deps.config.trustedProxies);
 
   const clientOf = (request: Request, server: Server | null) =>

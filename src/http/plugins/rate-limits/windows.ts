@@ -3,7 +3,7 @@
 // new window starts from zero whatever the limiter's own expiry says; the limiter's timers free the counts
 // of past windows. Counts live in memory: a restart forgets them, which an attacker cannot cause, and LMDB
 // writes on every request would cost far more than the limits protect. With several server processes the
-// supervisor keeps them, in one FixedWindows, and the processes ask it (src/cluster/link.ts).
+// counts are shared through their supervisor (src/cluster/rate-counts.ts).
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 export interface Limit {
@@ -24,8 +24,6 @@ export interface Count {
 
 export class FixedWindows {
   private readonly limiters = new Map<string, RateLimiterMemory>();
-  /** Formatting a date costs more than counting: each window's end is formatted once. */
-  private readonly resetTexts = new Map<number, string>();
 
   constructor(private readonly factor: number) {}
 
@@ -51,16 +49,20 @@ export class FixedWindows {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       consumed = refusal.consumedPoints;
     }
-    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, resetText: this.resetText(resetAt), exceeded: consumed > allowed };
+    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, resetText: resetText(resetAt), exceeded: consumed > allowed };
   }
+}
 
-  private resetText(resetAt: number): string {
-    let text = this.resetTexts.get(resetAt);
-    if (text === undefined) {
-      if (this.resetTexts.size > 64) this.resetTexts.clear(); // a few windows of each length are current
-      text = new Date(resetAt).toISOString().replace("Z", "000Z");
-      this.resetTexts.set(resetAt, text);
-    }
-    return text;
+/** Formatting a date costs more than counting: each window's end is formatted once. */
+const resetTexts = new Map<number, string>();
+
+/** A window's end as Mastodon's X-RateLimit-Reset shows it: ISO 8601 with microseconds. */
+export function resetText(resetAt: number): string {
+  let text = resetTexts.get(resetAt);
+  if (text === undefined) {
+    if (resetTexts.size > 64) resetTexts.clear(); // a few windows of each length are current
+    text = new Date(resetAt).toISOString().replace("Z", "000Z");
+    resetTexts.set(resetAt, text);
   }
+  return text;
 }
