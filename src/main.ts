@@ -3,6 +3,7 @@
 // migrated first (after a safety snapshot, backup/upgrade.ts); newer data is refused with one line.
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { clusterLink } from "./cluster/link.ts";
+import { PROCESS_INDEX_ENV } from "./cluster/messages.ts";
 import { Supervisor, serverCommand } from "./cluster/supervisor.ts";
 import { startServer } from "./server.ts";
 import { runCli } from "./cli/index.ts";
@@ -50,7 +51,8 @@ async function supervise(config: Config) {
 async function main(argv: string[]) {
   const [command = "serve", ...rest] = argv;
   try {
-    if (!LEAVE_DATA_AS_IS.has(command)) await upgradeDataDir(loadConfig().dataDir);
+    const supervised = command === "serve" && process.env[PROCESS_INDEX_ENV] !== undefined;
+    if (!LEAVE_DATA_AS_IS.has(command)) await upgradeDataDir(loadConfig().dataDir, undefined, { refuseOlder: supervised });
     if (command === "serve") return await serve();
     process.exitCode = await runCli(command, rest);
   } catch (error) {
