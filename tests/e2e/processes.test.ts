@@ -278,4 +278,28 @@ test("SIGTERM lets requests in flight finish, then stops every process and remov
   expect(answers.map((answer) => (answer.status === "fulfilled" ? answer.value.status : String(answer.reason)))).toEqual(Array(8).fill(200));
   await eventually(() => !alive(warren.pid) && [...pids].every((pid) => !alive(pid)), { what: "every process stopped" });
   expect(existsSync(join(dir, "warren.pid"))).toBe(false);
+  // Nothing to restart any more.
+  const restart = await warren.cli("restart");
+  expect([restart.code, restart.stderr]).toEqual([1, expect.stringContaining("no supervised warren serves")]);
+});
+
+test("when the supervisor is killed, its processes stop too; a stale pid file does not block the next start", async () => {
+  const other = await startWarren({ dataDir: dir, env: { WARREN_PROCESSES: "2", WARREN_PROCESS_HEADER: "on", WARREN_JOB_WORKERS: "1" } });
+  try {
+    const pids = new Set<number>();
+    await eventually(async () => {
+      const res = await fetch(`${other.url}/api/v1/instance`, { headers: { connection: "close" }, keepalive: false });
+      await res.arrayBuffer();
+      pids.add(Number(res.headers.get("x-warren-pid")));
+      return pids.size === 2;
+    }, { what: "both processes answering" });
+    process.kill(other.pid, "SIGKILL");
+    await eventually(() => [...pids].every((pid) => !alive(pid)), { what: "the orphaned processes stopped" });
+    expect(existsSync(join(dir, "warren.pid"))).toBe(true);
+  } finally {
+    await other.stop();
+  }
+  // The pid file names a dead process: a new supervisor starts.
+  const again = await startWarren({ dataDir: dir, env: { WARREN_PROCESSES: "2", WARREN_JOB_WORKERS: "1" } });
+  await again.stop();
 });
