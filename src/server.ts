@@ -8,6 +8,7 @@ import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
 import { clusterLink } from "./cluster/link.ts";
 import { isStreamSignal } from "./domain/streaming/signals.ts";
+import { closeStreams } from "./http/streaming/hub.ts";
 
 export interface RunningServer {
   url: string;
@@ -40,7 +41,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     port,
     stop() {
       stopping ??= (async () => {
-        await app.stop();
+        // Open streams are requests that never end: the drain would wait for them until killed.
+        const stopped = app.stop();
+        closeStreams(deps);
+        await stopped;
         await deps.jobs.stop();
         await deps.store.flushed();
         await deps.store.close();

@@ -50,6 +50,11 @@ function renderer(deps: AppDeps): Renderer {
   };
 }
 
+/** Ends the open streams of this app, if it has any (clients reconnect: to another process, or after the restart). */
+export function closeStreams(deps: AppDeps): void {
+  hubs.get(deps)?.closeAll();
+}
+
 export function streamHub(deps: AppDeps): StreamHub {
   let hub = hubs.get(deps);
   if (!hub) {
