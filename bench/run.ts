@@ -3,6 +3,7 @@
 // handler; keeps the numbers in .bench/<timestamp>.json. See docs/benchmarks.md.
 //
 //   bun bench/run.ts [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=N] [--only=name,...]
+//                    [--processes=1,2]   (1 against 2 server processes: bench/processes.ts)
 //                    [--profile]   (one round; Warren runs under bun --cpu-prof-md, profiles in .bench/profiles/)
 //                    [--data=DIR | --accounts=N --statuses=N --seed=N]   (the seeded instance of the scale_* scenarios;
 //                    default: a small one, seeded under .bench/seeds/ on first use; see bench/seed.ts)
@@ -27,6 +28,12 @@ import type { Scenario } from "./scenarios/types.ts";
 function option(name: string, fallback: string): string {
   const prefix = `--${name}=`;
   return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? fallback;
+}
+
+// --processes=1,2: Warren as 1 and as 2 server processes instead (bench/processes.ts).
+if (process.argv.some((arg) => arg.startsWith("--processes="))) {
+  await import("./processes.ts");
+  process.exit(0);
 }
 
 const durationMs = Number(option("duration", "5")) * 1000;

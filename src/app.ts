@@ -1,5 +1,6 @@
 // buildApp(deps): every route group composed on the shared plugins. Tests import this; the server and the
 // single executable serve it.
+import { processHeaderPlugin } from "./http/plugins/process-header.ts";
 import { Elysia, type AnyElysia } from "elysia";
 import { Kind } from "@sinclair/typebox";
 import { loadConfig, type Config } from "./config.ts";
@@ -93,6 +94,7 @@ export function buildApp(deps: AppDeps): AnyElysia {
     .use(requestMetricsPlugin)
     .use(requestLogPlugin())
     .use(datePlugin)
+    .use(processHeaderPlugin(deps.config.processHeader))
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
     // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
     .use(ipBlocksPlugin(deps))

@@ -1,6 +1,7 @@
 // Environment → typed configuration. Every variable is optional: `npm start` on a fresh checkout serves a
 // working instance. An invalid value stops start-up with one line naming the variable (ConfigError).
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import ipaddr from "ipaddr.js";
 
@@ -18,6 +19,10 @@ export interface Config {
   requireEmailConfirmation: boolean;
   /** Worker threads for the job queue; 0 runs jobs on the main thread. */
   jobWorkers: number;
+  /** Server processes `warren serve` starts on the one data directory (src/cluster, docs/scaling.md). */
+  processes: number;
+  /** WARREN_PROCESS_HEADER: answers carry X-Warren-Pid (src/http/plugins/process-header.ts). */
+  processHeader: boolean;
   /** Extra job handler modules (absolute paths) from WARREN_JOB_HANDLERS_EXTRA; see docs/jobs.md. */
   jobHandlerModules: string[];
   smtp: SmtpConfig | null;
@@ -212,6 +217,12 @@ function s3(env: Env): S3Config | null {
   };
 }
 
+/** WARREN_PROCESSES: a count, or `auto` for one per core. */
+function processCount(env: Env): number {
+  if (env.WARREN_PROCESSES?.trim() === "auto") return availableParallelism();
+  return integer(env, "WARREN_PROCESSES", 1, 1, 256);
+}
+
 /** A guessable token would open /metrics to anyone: at least 16 characters without spaces. */
 function metricsToken(env: Env): string | null {
   const raw = env.WARREN_METRICS_TOKEN;
@@ -235,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     passwordGrant: flag(env, "WARREN_PASSWORD_GRANT", true),
     requireEmailConfirmation: flag(env, "WARREN_REQUIRE_EMAIL_CONFIRMATION", false),
     jobWorkers: integer(env, "WARREN_JOB_WORKERS", 2, 0, 64),
+    processes: processCount(env),
+    processHeader: flag(env, "WARREN_PROCESS_HEADER", false),
     jobHandlerModules: (env.WARREN_JOB_HANDLERS_EXTRA || "").split(",").filter((p) => p.trim()).map((p) => resolve(p.trim())),
     smtp: smtp(env),
     instanceTitle: env.WARREN_TITLE || "Warren",

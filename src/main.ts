@@ -1,17 +1,24 @@
 #!/usr/bin/env bun
 // CLI entry, with tootctl's words: `serve`, `accounts …`, `settings …`, `backup`, `restore` …. Older data is
 // migrated first (after a safety snapshot, backup/upgrade.ts); newer data is refused with one line.
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { clusterLink } from "./cluster/link.ts";
+import { PROCESS_INDEX_ENV } from "./cluster/messages.ts";
+import { Supervisor, serverCommand } from "./cluster/supervisor.ts";
 import { startServer } from "./server.ts";
 import { runCli } from "./cli/index.ts";
 import { upgradeDataDir } from "./backup/upgrade.ts";
 import { DataFormatError } from "./store/migrations.ts";
 
 // Words that must not migrate the data directory first: they read it as it is, or fill an empty one.
-const LEAVE_DATA_AS_IS = new Set(["backup", "restore", "version", "--version", "-v", "help", "--help"]);
+const LEAVE_DATA_AS_IS = new Set(["restart", "backup", "restore", "version", "--version", "-v", "help", "--help"]);
 
 async function serve() {
-  const server = await startServer(loadConfig());
+  const config = loadConfig();
+  const link = clusterLink();
+  if (config.processes > 1 && !link) return supervise(config);
+  const server = await startServer(config);
+  link?.ready();
   let stopping = false;
   // A signal can arrive twice (from a terminal's process group and from a wrapper such as `npx warren`).
   const shutdown = async (signal: string) => {
@@ -23,12 +30,32 @@ async function serve() {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // The supervisor is gone (killed): nothing would restart or stop this process, nor count its rate limits.
+  if (link) process.on("disconnect", () => void shutdown("supervisor gone"));
+  // `warren restart` signals whoever the pid file names: a lone server has no processes to replace (and
+  // SIGUSR2's default would end it).
+  else process.on("SIGUSR2", () => process.stderr.write("SIGUSR2: a rolling restart needs WARREN_PROCESSES > 1; this server keeps running\n"));
+}
+
+/** WARREN_PROCESSES > 1: this process starts and watches the server processes (src/cluster/supervisor.ts). */
+async function supervise(config: Config) {
+  const supervisor = new Supervisor(config, serverCommand());
+  const shutdown = async (signal: string) => {
+    process.stderr.write(`${signal}: shutting down ${config.processes} processes\n`);
+    await supervisor.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGUSR2", () => void supervisor.restart());
+  await supervisor.start();
 }
 
 async function main(argv: string[]) {
   const [command = "serve", ...rest] = argv;
   try {
-    if (!LEAVE_DATA_AS_IS.has(command)) await upgradeDataDir(loadConfig().dataDir);
+    const supervised = command === "serve" && process.env[PROCESS_INDEX_ENV] !== undefined;
+    if (!LEAVE_DATA_AS_IS.has(command)) await upgradeDataDir(loadConfig().dataDir, undefined, { refuseOlder: supervised });
     if (command === "serve") return await serve();
     process.exitCode = await runCli(command, rest);
   } catch (error) {

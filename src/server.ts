@@ -8,6 +8,9 @@ import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 import { startRemoteCacheExpiry } from "./domain/media/remote-cache-expiry.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
 import { removeServerPid, writeServerPid } from "./lib/server-pid.ts";
+import { clusterLink } from "./cluster/link.ts";
+import { isStreamSignal } from "./domain/streaming/signals.ts";
+import { closeStreams } from "./http/streaming/hub.ts";
 
 export interface RunningServer {
   url: string;
@@ -17,13 +20,18 @@ export interface RunningServer {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const deps = createDeps(config);
-  writeServerPid(config.dataDir);
+  // Under a supervisor every process listens on the same port (src/cluster/supervisor.ts), and the pid file
+  // (lib/server-pid.ts) names the supervisor, which serves the directory; a lone server names itself.
+  const link = clusterLink();
+  if (!link) writeServerPid(config.dataDir);
   await removeUploadLeftovers(config.dataDir);
   const app = buildApp(deps);
   await app.modules;
   // Bun's own body cap (128 MiB, answered with a bare 413) stays: every route refuses bodies over its own,
   // smaller limit with a JSON 413 as they stream in (http/plugins/body-limits.ts).
-  app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0" });
+  app.listen({ port: config.port, hostname: process.env.WARREN_HOST || "0.0.0.0", reusePort: link !== null });
+  // This process's stream signals reach the streams of the others (each hears the rest in http/streaming/hub.ts).
+  if (link) deps.jobs.onEvent((event) => isStreamSignal(event) && link.publish(event));
   const port = app.server!.port!;
   await deps.jobs.start();
   await startTrendsRefresh(deps);
@@ -38,7 +46,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     port,
     stop() {
       stopping ??= (async () => {
-        await app.stop();
+        // Open streams are requests that never end: the drain would wait for them until killed.
+        const stopped = app.stop();
+        closeStreams(deps);
+        await stopped;
         await deps.jobs.stop();
         await deps.store.flushed();
         await deps.store.close();

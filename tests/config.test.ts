@@ -1,6 +1,7 @@
 // Configuration from the environment: defaults for the embedded set-up, and invalid values stop start-up
 // with one line naming the variable.
 import { describe, expect, test } from "bun:test";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
 
@@ -15,7 +16,13 @@ describe("defaults", () => {
     expect(config.passwordGrant).toBe(true);
     expect(config.requireEmailConfirmation).toBe(false);
     expect(config.jobWorkers).toBe(2);
+    expect(config.processes).toBe(1);
     expect(config.smtp).toBeNull();
+  });
+
+  test("WARREN_PROCESSES is a count, or auto for one per core", () => {
+    expect(loadConfig({ WARREN_PROCESSES: "4" }).processes).toBe(4);
+    expect(loadConfig({ WARREN_PROCESSES: "auto" }).processes).toBe(availableParallelism());
   });
 
   test("the public URL follows the port unless set", () => {
@@ -48,6 +55,8 @@ describe("invalid values name their variable", () => {
     [{ WARREN_PASSWORD_GRANT: "perhaps" }, "WARREN_PASSWORD_GRANT"],
     [{ WARREN_REQUIRE_EMAIL_CONFIRMATION: "2" }, "WARREN_REQUIRE_EMAIL_CONFIRMATION"],
     [{ WARREN_JOB_WORKERS: "-1" }, "WARREN_JOB_WORKERS"],
+    [{ WARREN_PROCESSES: "0" }, "WARREN_PROCESSES"],
+    [{ WARREN_PROCESSES: "all" }, "WARREN_PROCESSES"],
     [{ WARREN_CHECK_RESPONSES: "maybe" }, "WARREN_CHECK_RESPONSES"],
     [{ WARREN_METRICS_TOKEN: "short" }, "WARREN_METRICS_TOKEN"],
     [{ WARREN_METRICS_TOKEN: "a token with spaces in it" }, "WARREN_METRICS_TOKEN"],

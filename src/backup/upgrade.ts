@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "../store/db.ts";
 import { DATABASE_FILE } from "../store/backup.ts";
-import { checkDataFormat, DATA_FORMAT_VERSION, runMigrations, schemaVersion } from "../store/migrations.ts";
+import { checkDataFormat, DATA_FORMAT_VERSION, DataFormatError, runMigrations, schemaVersion } from "../store/migrations.ts";
 import { WARREN_VERSION } from "../lib/version.ts";
 import { writeBackup } from "./write.ts";
 
@@ -29,13 +29,19 @@ function snapshotFolder(dataDir: string, to: number): string {
  * Brings the data directory to this Warren's data format. A new directory (or one never migrated) needs no
  * snapshot; data at format 1 or later is snapshotted first. `say` hears the one line for the operator.
  */
-export async function upgradeDataDir(dataDir: string, say: (line: string) => void = (line) => process.stderr.write(line)): Promise<UpgradeOutcome> {
+export async function upgradeDataDir(
+  dataDir: string,
+  say: (line: string) => void = (line) => process.stderr.write(line),
+  options: { refuseOlder?: boolean } = {},
+): Promise<UpgradeOutcome> {
   if (!existsSync(join(dataDir, DATABASE_FILE))) return { from: DATA_FORMAT_VERSION, to: DATA_FORMAT_VERSION, snapshot: null };
   const store = openStore(dataDir, { migrate: false });
   try {
     const from = schemaVersion(store);
     checkDataFormat(`data directory ${dataDir}`, from);
     if (from === DATA_FORMAT_VERSION) return { from, to: from, snapshot: null };
+    // A server process of a supervisor (src/cluster) must not migrate under the feet of the others still running.
+    if (options.refuseOlder) throw new DataFormatError(`data directory ${dataDir}`, from, "older");
     let snapshot: string | null = null;
     if (from > 0) {
       snapshot = snapshotFolder(dataDir, DATA_FORMAT_VERSION);

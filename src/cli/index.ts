@@ -13,6 +13,7 @@ import { runAnnouncementsCommand } from "./announcements.ts";
 import { runEmojiCommand } from "./emoji.ts";
 import { runBackupCommand } from "./backup.ts";
 import { runRestoreCommand } from "./restore.ts";
+import { runRestartCommand } from "./restart.ts";
 import { printVersion, runVersionCommand } from "./version.ts";
 import { runUsageCommand } from "./usage.ts";
 import { runCompactCommand } from "./compact.ts";
@@ -21,6 +22,7 @@ import { runStatusesCommand } from "./statuses.ts";
 
 export const USAGE = `usage:
   warren serve
+  warren restart   (rolling restart of the processes of WARREN_PROCESSES > 1)
   warren --version | version
   warren backup --to=DIR
   warren restore --from=DIR
@@ -77,6 +79,8 @@ export async function runCli(command: string, args: string[]): Promise<number> {
       return runBackupCommand(args);
     case "restore":
       return runRestoreCommand(args);
+    case "restart":
+      return runRestartCommand();
     case "version":
       return runVersionCommand();
     case "--version":

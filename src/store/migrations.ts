@@ -36,10 +36,15 @@ export class DataFormatError extends Error {
   constructor(
     readonly where: string,
     readonly found: number,
+    /** "older": found while processes of the older Warren serve it (a rolling restart across a migration). */
+    readonly age: "newer" | "older" = "newer",
   ) {
     super(
-      `${where} has data format ${found}, written by a newer Warren; Warren ${WARREN_VERSION} reads data formats up to ${DATA_FORMAT_VERSION}: ` +
-        `run a newer Warren, or restore a backup made by this one`,
+      age === "older"
+        ? `${where} has data format ${found}, older than this Warren's (${DATA_FORMAT_VERSION}): a rolling restart cannot migrate it ` +
+            `while the other processes serve it; stop warren and start it again`
+        : `${where} has data format ${found}, written by a newer Warren; Warren ${WARREN_VERSION} reads data formats up to ${DATA_FORMAT_VERSION}: ` +
+            `run a newer Warren, or restore a backup made by this one`,
     );
   }
 }

@@ -129,6 +129,14 @@ export class StreamHub {
     return this.clients.size;
   }
 
+  /** At shutdown: ends every open stream, which would otherwise hold the server's drain open until killed. */
+  closeAll(): void {
+    for (const client of [...this.clients.keys()]) {
+      client.close();
+      this.disconnect(client);
+    }
+  }
+
   private index(sub: Subscription, add: boolean): void {
     const { channel } = sub;
     const account = sub.client.viewer.accountId;

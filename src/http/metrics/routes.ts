@@ -9,7 +9,9 @@ import ipaddr from "ipaddr.js";
 import type { AppDeps as Deps } from "../../deps.ts";
 import { NotFound } from "../../lib/errors.ts";
 import "../../lib/metrics/counters.ts";
-import { exposition, EXPOSITION_CONTENT_TYPE } from "../../lib/metrics/exposition.ts";
+import { counterMetrics, exposition, EXPOSITION_CONTENT_TYPE } from "../../lib/metrics/exposition.ts";
+import { mergeProcesses } from "../../lib/metrics/processes.ts";
+import { clusterLink } from "../../cluster/link.ts";
 import { sameSecret, sha256 } from "../../lib/secrets.ts";
 import { requestAddress } from "../client-address.ts";
 import { bearerToken } from "../plugins/auth.ts";
@@ -31,14 +33,19 @@ function mayScrape(deps: Deps, request: Request, server: Server | null): boolean
   return onLoopback(requestAddress(deps.config, request, server));
 }
 
-export const metricsRoutes = (deps: Deps) =>
-  new Elysia({ name: "metrics-routes", seed: deps.store.dir }).get(
+export function metricsRoutes(deps: Deps) {
+  // What this process answers when a scrape that reached another process gathers every one's.
+  clusterLink()?.collectWith(() => [...collect(deps), ...counterMetrics()]);
+  return new Elysia({ name: "metrics-routes", seed: deps.store.dir }).get(
     "/metrics",
-    ({ request, server, set }) => {
+    async ({ request, server, set }) => {
       if (!mayScrape(deps, request, server)) throw new NotFound();
       set.headers["content-type"] = EXPOSITION_CONTENT_TYPE;
       set.headers["cache-control"] = "no-store";
-      return exposition(collect(deps));
+      const link = clusterLink();
+      if (!link) return exposition(collect(deps));
+      // Several server processes: every one's metrics, labelled by process (lib/metrics/processes.ts).
+      return exposition(mergeProcesses(await link.gather()), false);
     },
     {
       response: {
@@ -51,3 +58,4 @@ export const metricsRoutes = (deps: Deps) =>
       },
     },
   );
+}

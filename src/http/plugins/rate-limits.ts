@@ -19,6 +19,7 @@ import { MAIL_THROTTLES, REQUEST_THROTTLES, SIGN_IN_THROTTLES, type RequestFacts
 import { FixedWindows, type Count } from "./rate-limits/windows.ts";
 import { pathAndQuery } from "../url.ts";
 import { countThrottled } from "../metrics/instrument.ts";
+import { clusterLink } from "../../cluster/link.ts";
 
 type Headers = Record<string, string | number>;
 
@@ -78,7 +79,8 @@ function mailFormAddress(method: string, path: string, body: unknown): string | 
 export function rateLimitsPlugin(deps: Deps) {
   const plugin = new Elysia({ name: "warren-rate-limits", seed: deps.store.dir });
   if (!deps.config.rateLimits) return plugin;
-  const windows = new FixedWindows(deps.config.rateLimitFactor);
+  // Several server processes spend one budget, shared through their supervisor (src/cluster/rate-counts.ts).
+  const windows = clusterLink()?.rateWindows(deps.config.rateLimitFactor) ?? new FixedWindows(deps.config.rateLimitFactor);
   const proxies = trustedRanges(deps.config.trustedProxies);
 
   const clientOf = (request: Request, server: Server | null) =>

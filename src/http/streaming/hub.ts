@@ -2,6 +2,7 @@
 // stream signals from worker threads or the main thread, and renders payloads with the domain loaders and the
 // entities.
 import type { AppDeps } from "../../deps.ts";
+import { clusterLink } from "../../cluster/link.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { requireUser, viewerFromToken } from "../../domain/auth/viewer.ts";
 import { loadNotificationById } from "../../domain/notifications/load.ts";
@@ -47,17 +48,25 @@ function renderer(deps: AppDeps): Renderer {
   };
 }
 
+/** Ends the open streams of this app, if it has any (clients reconnect: to another process, or after the restart). */
+export function closeStreams(deps: AppDeps): void {
+  hubs.get(deps)?.closeAll();
+}
+
 export function streamHub(deps: AppDeps): StreamHub {
   let hub = hubs.get(deps);
   if (!hub) {
     const created = new StreamHub(deps.store, renderer(deps), deps.config);
-    deps.jobs.onEvent((event) => {
+    const hear = (event: Record<string, unknown>) => {
       if (!isStreamSignal(event)) return;
-      // A signal follows its sender's commit, maybe from a worker thread: this thread's read snapshot may still
-      // be older (lmdb-js renews it on a zero-delay timer), and would not show what the signal is about.
+      // A signal follows its sender's commit, maybe from a worker thread or another process: this thread's read
+      // snapshot may still be older (lmdb-js renews it on a zero-delay timer), and would not show it.
       deps.store.freshSnapshot();
       created.dispatch(event);
-    });
+    };
+    deps.jobs.onEvent(hear);
+    // Signals raised in the other server processes, relayed by their supervisor (src/cluster).
+    clusterLink()?.onSignal(hear);
     hubs.set(deps, created);
     hub = created;
   }

@@ -15,7 +15,7 @@ function number(value: number): string {
 }
 
 /** The counters of this thread plus those the worker threads last sent. */
-function counterMetrics(): Collected[] {
+export function counterMetrics(): Collected[] {
   const fromWorkers: CounterSnapshot = workerCounters();
   return [...counters.values()].map((counter) => {
     const values = new Map<string, number>();
@@ -28,9 +28,10 @@ function counterMetrics(): Collected[] {
   });
 }
 
-export function exposition(collected: readonly Collected[]): string {
+/** `collected` and, unless it already holds them (gathered from several processes), this process's counters. */
+export function exposition(collected: readonly Collected[], withCounters = true): string {
   const lines: string[] = [];
-  for (const metric of [...collected, ...counterMetrics()]) {
+  for (const metric of withCounters ? [...collected, ...counterMetrics()] : collected) {
     lines.push(`# HELP ${metric.name} ${escapeHelp(metric.help)}`, `# TYPE ${metric.name} ${metric.type}`);
     for (const sample of metric.samples) lines.push(`${metric.name}${sample.suffix ?? ""}${sample.labels} ${number(sample.value)}`);
   }

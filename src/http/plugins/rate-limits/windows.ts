@@ -1,8 +1,9 @@
 // Counting requests in fixed windows aligned to the epoch, as rack-attack does (a 5-minute window ends at
 // :00, :05, …), on rate-limiter-flexible's in-memory limiter. The window's number is part of the key, so a
 // new window starts from zero whatever the limiter's own expiry says; the limiter's timers free the counts
-// of past windows. Counts live in this process only: a restart forgets them, which an attacker cannot
-// cause, and LMDB writes on every request would cost far more than the limits protect.
+// of past windows. Counts live in memory: a restart forgets them, which an attacker cannot cause, and LMDB
+// writes on every request would cost far more than the limits protect. With several server processes the
+// counts are shared through their supervisor (src/cluster/rate-counts.ts).
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 export interface Limit {
@@ -23,8 +24,6 @@ export interface Count {
 
 export class FixedWindows {
   private readonly limiters = new Map<string, RateLimiterMemory>();
-  /** Formatting a date costs more than counting: each window's end is formatted once. */
-  private readonly resetTexts = new Map<number, string>();
 
   constructor(private readonly factor: number) {}
 
@@ -50,16 +49,20 @@ export class FixedWindows {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       consumed = refusal.consumedPoints;
     }
-    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, resetText: this.resetText(resetAt), exceeded: consumed > allowed };
+    return { limit: allowed, remaining: Math.max(allowed - consumed, 0), resetAt, resetText: resetText(resetAt), exceeded: consumed > allowed };
   }
+}
 
-  private resetText(resetAt: number): string {
-    let text = this.resetTexts.get(resetAt);
-    if (text === undefined) {
-      if (this.resetTexts.size > 64) this.resetTexts.clear(); // a few windows of each length are current
-      text = new Date(resetAt).toISOString().replace("Z", "000Z");
-      this.resetTexts.set(resetAt, text);
-    }
-    return text;
+/** Formatting a date costs more than counting: each window's end is formatted once. */
+const resetTexts = new Map<number, string>();
+
+/** A window's end as Mastodon's X-RateLimit-Reset shows it: ISO 8601 with microseconds. */
+export function resetText(resetAt: number): string {
+  let text = resetTexts.get(resetAt);
+  if (text === undefined) {
+    if (resetTexts.size > 64) resetTexts.clear(); // a few windows of each length are current
+    text = new Date(resetAt).toISOString().replace("Z", "000Z");
+    resetTexts.set(resetAt, text);
   }
+  return text;
 }
