@@ -7,6 +7,10 @@ import type { JobQueue } from "./jobs/queue.ts";
 import type { JobTable } from "./jobs/registry.ts";
 import { createJobQueue, type RunnerOptions } from "./jobs/runner.ts";
 import { extraJobs, reactionJobs } from "./reactions/index.ts";
+import { wireFederation } from "./federation/thread-federation.ts";
+
+// Modules that send or fetch outside a request reach this thread's federation through this (loaded on first use).
+wireFederation(() => import("./federation/index.ts"));
 
 let table: JobTable | null = null;
 

@@ -3,6 +3,7 @@
 // `object` and the comment as `content`. It goes to the account's own inbox and, as Mastodon 4.x does, to the
 // servers of accounts the reported statuses replied to whose domains the reporter chose
 // (`forward_to_domains[]`, by default only the account's own), each once, through its shared inbox.
+import { INSTANCE_ACTOR_IDENTIFIER } from "./context.ts";
 import { Flag } from "@fedify/vocab";
 import type { EventPayloads, SubscriberContext } from "../domain/events.ts";
 import { getAccount } from "../store/accounts.ts";
@@ -33,7 +34,6 @@ export async function sendFlag(ctx: SubscriberContext, event: EventPayloads["rep
   const target = report?.forwarded ? getAccount(ctx.store, report.targetAccountId) : undefined;
   if (!report || !target || target.domain === null || !target.inbox) return;
   const statuses = report.statusIds.map((id) => getStatus(ctx.store, id)).filter((status): status is StatusRecord => !!status);
-  const { INSTANCE_ACTOR_IDENTIFIER } = await import("./index.ts");
   const fed = await context(ctx);
   const flag = new Flag({
     id: new URL(`/reports/${report.id}/flag`, ctx.config.url),

@@ -20,7 +20,7 @@ import { accountKeyPairs, instanceKeyPairs } from "./keys.ts";
 import { instanceActor, localActor } from "./actor.ts";
 import { documentLoaders } from "./loader.ts";
 import { deliveryOptions, messageGate } from "./delivery.ts";
-import type { FederationDeps } from "./context.ts";
+import { INSTANCE_ACTOR_IDENTIFIER, type FederationDeps, type ThreadDeps, type WarrenFederation } from "./context.ts";
 import { onAccept, onFollow, onReject } from "./follows.ts";
 import { onUndo } from "./undo.ts";
 import { onBlock } from "./blocks.ts";
@@ -38,19 +38,10 @@ import { setRelationshipObjects } from "./relationship-objects.ts";
 import { onAuthorizationDelete, onQuoteAccept, onQuoteReject, onQuoteRequest } from "./quote-inbox.ts";
 import type { AccountRecord } from "../model/accounts.ts";
 
-/** What a thread's federation is built from: a job context has these, and the federation adds `remote`. */
-type ThreadDeps = Pick<Deps, "store" | "config" | "jobs">;
-
-export interface WarrenFederation {
-  federation: Federation<void>;
-  queue: JobMessageQueue;
-}
 
 const built = new WeakMap<Store, WarrenFederation>();
 const preverified = new WeakMap<Store, WarrenFederation>();
 
-/** The identifier of the instance actor (at /users/instance.actor): no username has a "." in it. */
-export const INSTANCE_ACTOR_IDENTIFIER = "instance.actor";
 
 /** The local account an identifier names, if the public may see it. */
 function localAccount(store: Store, identifier: string): AccountRecord | null {

@@ -3,6 +3,7 @@
 // WebFinger is fetched here, not by Fedify's lookupWebFinger: that one always speaks https, and the
 // two-instance tests run plain http on loopback; the fetch goes through the same guard (lib/safe-fetch.ts).
 // Plain http is tried only when this server itself runs on http with private addresses allowed (test mode).
+import { threadFederation } from "./thread-federation.ts";
 import { FRESH_ACCOUNT_STATE } from "../domain/accounts/create.ts";
 import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
 import { Application, Group, Image, Link, PropertyValue, Service, isActor, type Actor } from "@fedify/vocab";
@@ -126,8 +127,7 @@ export async function deleteRemoteActor(deps: FederationDeps, uri: URL): Promise
 }
 
 async function fetchActor(deps: FederationDeps, url: URL): Promise<Actor | null> {
-  const { federationFor } = await import("./index.ts");
-  const ctx = federationFor(deps).federation.createContext(new URL(deps.config.url), undefined);
+  const ctx = (await threadFederation(deps)).federation.createContext(new URL(deps.config.url), undefined);
   const object = await ctx.lookupObject(url.href);
   return isActor(object) && object.id ? object : null;
 }

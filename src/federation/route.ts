@@ -2,6 +2,7 @@
 // GETs of an actor or its collections that ask for ActivityPub JSON (Accept: application/activity+json,
 // application/ld+json or, as Mastodon answers it, application/json). Everything else, browsers asking for the same URLs included, goes on to Elysia as
 // before. WebFinger and NodeInfo are ours (src/http/wellknown) and never come here.
+import { federationBuilders } from "./thread-federation.ts";
 import { jsonShapeProblem } from "../lib/json-shape.ts";
 import type { FederationDeps } from "./context.ts";
 
@@ -115,7 +116,7 @@ export function federationResponse(deps: FederationDeps, request: Request): Prom
     // Inbox POSTs: size and sender checked before Fedify reads anything (no key fetch for a blocked sender).
     const checked = request.method === "POST" ? await checkedInboxPost(deps, request) : request;
     if (checked instanceof Response) return checked;
-    const { federationFor, preverifiedFederationFor } = await import("./index.ts");
+    const { federationFor, preverifiedFederationFor } = await federationBuilders();
     const { refusalResponse } = await import("./authorized-fetch.ts");
     // A signature Mastodon accepts and Fedify would refuse (inbox-fallback.ts): verified by Mastodon's rules.
     const { needsOwnVerification, signedByItsActor } = await import("./inbox-fallback.ts");
