@@ -140,3 +140,13 @@ describe("default images", () => {
     }
   });
 });
+
+describe("GET /api/v1/accounts/:id/identity_proofs (deprecated, as masto.js still calls it)", () => {
+  test("an empty list for a known account, 404 for an unknown one, 401 without a token", async () => {
+    const res = await t.request(`/api/v1/accounts/${bob.id}/identity_proofs`, { token: alice.token });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+    expect((await t.request("/api/v1/accounts/999999999/identity_proofs", { token: alice.token })).status).toBe(404);
+    expect((await t.request(`/api/v1/accounts/${bob.id}/identity_proofs`)).status).toBe(401);
+  });
+});

@@ -1,4 +1,5 @@
-// Public account reads: GET /api/v1/accounts/:id, GET /api/v1/accounts?id[]=…, GET /api/v1/accounts/lookup.
+// Public account reads: GET /api/v1/accounts/:id, GET /api/v1/accounts?id[]=…, GET /api/v1/accounts/lookup,
+// and the deprecated GET /api/v1/accounts/:id/identity_proofs (Mastodon still answers it with an empty list).
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { BadRequest } from "../../../../lib/errors.ts";
@@ -60,5 +61,18 @@ export const readRoutes = (deps: Deps) =>
         params: t.Object({ id: t.String({ description: "Account id" }) }),
         response: { 200: AccountSchema, ...readErrors },
         detail: { summary: "One account", tags: ["accounts"] },
+      },
+    )
+    .get(
+      "/api/v1/accounts/:id/identity_proofs",
+      ({ params }) => {
+        findVisibleAccount(deps, params.id);
+        return [];
+      },
+      {
+        auth: ["read", "read:accounts"],
+        params: t.Object({ id: t.String({ description: "Account id" }) }),
+        response: { 200: t.Array(t.Object({}), { maxItems: 0, description: "Always empty: identity proofs were removed in Mastodon 3.5" }), ...readErrors, 422: ErrorBody },
+        detail: { summary: "Deprecated: always an empty list for a known account", tags: ["accounts"], deprecated: true },
       },
     );
