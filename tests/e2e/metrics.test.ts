@@ -74,7 +74,9 @@ test("WARREN_LOG_FORMAT=json: one JSON object a line, each request's lines carry
     const lines = () => output().trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
     await eventually(async () => lines().filter((line) => ids.includes(line.request_id)).length === 2);
     expect(lines().find((line) => line.request_id === ids[1])).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v1/statuses/:id", status: 404 });
-    expect(lines().find((line) => line.msg === "warren listening")).toMatchObject({ level: "info", port: logPort });
+    // Read again until it is there: under load the output arrives in pieces.
+    const listening = await eventually(async () => lines().find((line) => line.msg === "warren listening"));
+    expect(listening).toMatchObject({ level: "info", port: logPort });
     // Nothing but JSON on stderr, apart from the start-up hint meant for a person (src/cli/owner-hint.ts).
     const other = output().trim().split("\n").filter((line) => !line.startsWith("{"));
     expect(other.filter((line) => !line.startsWith("No Owner account yet") && !line.startsWith("  npx warren"))).toEqual([]);

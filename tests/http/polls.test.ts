@@ -1,6 +1,7 @@
 // Polls: poll[…] on POST /api/v1/statuses (JSON and form), the Poll in Status.poll with the viewer's votes,
 // GET /api/v1/polls/:id, POST /api/v1/polls/:id/votes, and the end of a poll (the delayed polls.expire job,
 // run by moving the clock with setSystemTime and draining the queue).
+import { eventually } from "../helpers/eventually.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { call, follow, get, newUser, post, postStatus, type User } from "./statuses-helpers.ts";
@@ -201,8 +202,13 @@ describe("the end of a poll", () => {
     expect((await vote(carol, status.id, ["1"])).body).toEqual({ error: "Validation failed: The poll has already ended" });
 
     for (const user of [alice, bob]) {
-      const notes = await get(t, "/api/v1/notifications?types[]=poll", user.token);
-      const forPoll = notes.body.filter((n: any) => n.status?.id === status.id);
+      // The expiry job may still be running on a worker thread when drain() returns (it waits for due jobs,
+      // and the fake clock only moves this thread's time).
+      const forPoll = await eventually(async () => {
+        const notes = await get(t, "/api/v1/notifications?types[]=poll", user.token);
+        const found = notes.body.filter((n: any) => n.status?.id === status.id);
+        return found.length > 0 && found;
+      });
       expect(forPoll.length).toBe(1);
       expect(forPoll[0].account.id).toBe(alice.id);
     }
