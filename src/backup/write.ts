@@ -2,6 +2,7 @@
 // the media files and waiting uploads, then the manifest. Media in an S3 bucket are not copied: the manifest
 // names the bucket (the bucket's own versioning or replication is its backup: docs/operations.md). See guard.ts for why no file the snapshot refers to
 // can be deleted before it is copied.
+import { processAlive } from "../lib/process-alive.ts";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -43,15 +44,6 @@ async function prepareTarget(target: string): Promise<void> {
     throw new BackupError(`${target} is not empty: give a new or empty directory (e.g. one named after the date)`);
   }
   await mkdir(target, { recursive: true });
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Puts up the marker (after clearing what a backup that died left), refusing if another backup runs. */

@@ -4,6 +4,7 @@
 // holding new jobs (on any thread), a job finishing (its outcome to record, its place free), the timer for the
 // next delayed job, and a slow poll for jobs written by other processes. One wake-up is one write that records
 // what finished and claims what fits. Guarantees are in docs/jobs.md.
+import { processAlive } from "../lib/process-alive.ts";
 import type { Config } from "../config.ts";
 import { log } from "../lib/log.ts";
 import type { Store } from "../store/db.ts";
@@ -292,13 +293,4 @@ export function createJobQueue(store: Store, config: Config, table: JobTable, op
     onEvent: (listener) => hub.on(listener),
     stats: () => jobCounts(store),
   };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

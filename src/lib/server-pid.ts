@@ -1,6 +1,7 @@
 // The server's pid in its data directory (`warren.pid`), so that commands that must not run beside it
 // (`warren compact`) can tell one is running. Written at start, removed at a graceful stop; a file left by a
 // killed server names a process that no longer exists and is ignored.
+import { processAlive } from "./process-alive.ts";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -23,12 +24,5 @@ export function runningServerPid(dataDir: string): number | null {
   } catch {
     return null;
   }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
-  }
+  return Number.isSafeInteger(pid) && pid > 0 && processAlive(pid) ? pid : null;
 }

@@ -71,3 +71,9 @@ export function linkHeader(options: LinkOptions): string | null {
   if (prev) links.push(`<${pageUrl(options.baseUrl, options.request, [prev[0], publicId(prev[1])])}>; rel="prev"`);
   return links.join(", ");
 }
+
+/** The Link header of a list of records with snowflake ids (admin lists): next when the page is full, prev with min_id. */
+export function setIdListLink(baseUrl: string, request: Request, set: { headers: Record<string, unknown> }, ids: string[], limit: number): void {
+  const link = linkHeader({ baseUrl, request, first: ids[0], last: ids.at(-1), next: ids.length > 0 && ids.length === limit, prevParam: "min_id" });
+  if (link) set.headers["link"] = link;
+}

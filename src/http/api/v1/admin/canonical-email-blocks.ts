@@ -14,7 +14,7 @@ import {
 import { AdminCanonicalEmailBlockSchema, presentAdminCanonicalEmailBlock } from "../../../../entities/admin-canonical-email-block.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
-import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
+import { pageQuery, setIdListLink } from "../../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, pagingQuery } from "../../../schemas.ts";
 
 const READ = { scopes: ["admin:read:canonical_email_blocks"], permission: "manage_blocks" } as const;
@@ -31,15 +31,7 @@ export const adminCanonicalEmailBlockRoutes = (deps: Deps) =>
       ({ query, request, set }) => {
         const page = pageQuery(query, CANONICAL_EMAIL_BLOCKS_LIMIT);
         const blocks = canonicalEmailBlocksPage(deps.store, page);
-        const link = linkHeader({
-          baseUrl: deps.config.url,
-          request,
-          first: blocks[0]?.id,
-          last: blocks.at(-1)?.id,
-          next: blocks.length > 0 && blocks.length === page.limit,
-          prevParam: "min_id",
-        });
-        if (link) set.headers["link"] = link;
+        setIdListLink(deps.config.url, request, set, blocks.map((row) => row.id), page.limit);
         return blocks.map(presentAdminCanonicalEmailBlock);
       },
       {

@@ -7,7 +7,7 @@ import { createDomainAllow, deleteDomainAllow, DOMAIN_ALLOWS_LIMIT, domainAllows
 import { AdminDomainAllowSchema, presentAdminDomainAllow } from "../../../../entities/admin-domain-allow.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
-import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
+import { pageQuery, setIdListLink } from "../../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, pagingQuery } from "../../../schemas.ts";
 
 const READ = { scopes: ["admin:read:domain_allows"], permission: "manage_federation" } as const;
@@ -24,15 +24,7 @@ export const adminDomainAllowRoutes = (deps: Deps) =>
       ({ query, request, set }) => {
         const page = pageQuery(query, DOMAIN_ALLOWS_LIMIT);
         const allows = domainAllowsPage(deps.store, page);
-        const link = linkHeader({
-          baseUrl: deps.config.url,
-          request,
-          first: allows[0]?.id,
-          last: allows.at(-1)?.id,
-          next: allows.length > 0 && allows.length === page.limit,
-          prevParam: "min_id",
-        });
-        if (link) set.headers["link"] = link;
+        setIdListLink(deps.config.url, request, set, allows.map((row) => row.id), page.limit);
         return allows.map(presentAdminDomainAllow);
       },
       {

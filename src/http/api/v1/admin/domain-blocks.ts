@@ -32,7 +32,7 @@ import {
 } from "../../../../entities/admin-domain-block.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
-import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
+import { pageQuery, setIdListLink } from "../../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, Flag, Nullable, pagingQuery, toBool, type FlagValue } from "../../../schemas.ts";
 import type { EmailDomainBlockRecord } from "../../../../model/moderation.ts";
 
@@ -80,19 +80,6 @@ function domainBlockInput(body: DomainBlockBodyValue | null | undefined): Domain
   };
 }
 
-/** Link header of an admin list of records with snowflake ids (next when full, prev with min_id). */
-function setLink(deps: Deps, request: Request, set: { headers: Record<string, unknown> }, ids: string[], limit: number): void {
-  const link = linkHeader({
-    baseUrl: deps.config.url,
-    request,
-    first: ids[0],
-    last: ids.at(-1),
-    next: ids.length > 0 && ids.length === limit,
-    prevParam: "min_id",
-  });
-  if (link) set.headers["link"] = link;
-}
-
 const domainBlockRoutes = (deps: Deps) =>
   new Elysia({ name: "admin-domain-block-list-routes", seed: deps.store.dir })
     .use(authPlugin(deps))
@@ -102,7 +89,7 @@ const domainBlockRoutes = (deps: Deps) =>
       ({ query, request, set }) => {
         const page = pageQuery(query, DOMAIN_BLOCKS_LIMIT);
         const blocks = domainBlocksPage(deps.store, page);
-        setLink(deps, request, set, blocks.map((b) => b.id), page.limit);
+        setIdListLink(deps.config.url, request, set, blocks.map((b) => b.id), page.limit);
         return blocks.map(presentAdminDomainBlock);
       },
       {
@@ -174,7 +161,7 @@ const emailDomainBlockRoutes = (deps: Deps) => {
       ({ query, request, set }) => {
         const page = pageQuery(query, EMAIL_DOMAIN_BLOCKS_LIMIT);
         const blocks = emailDomainBlocksPage(deps.store, page);
-        setLink(deps, request, set, blocks.map((b) => b.id), page.limit);
+        setIdListLink(deps.config.url, request, set, blocks.map((b) => b.id), page.limit);
         return blocks.map(presentEmail);
       },
       {

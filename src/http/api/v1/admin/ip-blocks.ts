@@ -15,7 +15,7 @@ import {
 import { AdminIpBlockSchema, presentAdminIpBlock } from "../../../../entities/admin-ip-block.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
-import { linkHeader, pageQuery } from "../../../plugins/paging.ts";
+import { pageQuery, setIdListLink } from "../../../plugins/paging.ts";
 import { EmptyObject, ErrorBody, Nullable, pagingQuery } from "../../../schemas.ts";
 
 const READ = { scopes: ["admin:read:ip_blocks"], permission: "manage_blocks" } as const;
@@ -44,15 +44,7 @@ export const adminIpBlockRoutes = (deps: Deps) =>
       ({ query, request, set }) => {
         const page = pageQuery(query, IP_BLOCKS_LIMIT);
         const blocks = ipBlocksPage(deps.store, page);
-        const link = linkHeader({
-          baseUrl: deps.config.url,
-          request,
-          first: blocks[0]?.id,
-          last: blocks.at(-1)?.id,
-          next: blocks.length > 0 && blocks.length === page.limit,
-          prevParam: "min_id",
-        });
-        if (link) set.headers["link"] = link;
+        setIdListLink(deps.config.url, request, set, blocks.map((row) => row.id), page.limit);
         return blocks.map(presentAdminIpBlock);
       },
       {
