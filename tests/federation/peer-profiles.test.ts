@@ -11,7 +11,7 @@ import sharp from "sharp";
 import { eventually } from "../helpers/eventually.ts";
 import { runWarren } from "../helpers/cli.ts";
 import { startPeer, type Peer, type PeerActor, type PeerRequest } from "../peer/server.ts";
-import { unexpectedProblems } from "../peer/known.ts";
+import { problemsIn } from "../peer/problems.ts";
 import { list } from "../peer/checks/common.ts";
 import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
@@ -32,7 +32,7 @@ const send = (path: string, method: string, body: unknown) =>
 async function delivered(type: string, match: (object: any) => boolean): Promise<PeerRequest> {
   const request = await eventually(() => mastodon.deliveries(type).find((r) => match(r.activity?.object)), { what: type });
   expect(request.verification).toMatchObject({ ok: true, owner: aliceUri() });
-  expect(unexpectedProblems([request])).toEqual([]);
+  expect(problemsIn([request])).toEqual([]);
   return request;
 }
 

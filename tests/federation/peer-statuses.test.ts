@@ -1,12 +1,12 @@
 // Statuses and interactions from a real Warren (job workers on) as the test peer (tests/peer/, not Fedify)
 // receives them: mallory on a Mastodon peer and gina on a GoToSocial peer follow alice; eve (Mastodon peer)
 // is mentioned. Addressing per visibility (API.md §14.5), likes, boosts, edits, deletes and profile updates
-// are verified by Mastodon's signature rules and checked against each server's parsers; problems beyond the
-// known findings of issue 25 (tests/peer/known.ts) fail the test.
+// are verified by Mastodon's signature rules and checked against each server's parsers; any problem the peer
+// finds (tests/peer/problems.ts) fails the test.
 import { eventually } from "../helpers/eventually.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startPeer, type Peer, type PeerActor, type PeerRequest } from "../peer/server.ts";
-import { unexpectedProblems } from "../peer/known.ts";
+import { problemsIn } from "../peer/problems.ts";
 import { PUBLIC, idOf, list } from "../peer/checks/common.ts";
 import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
@@ -32,7 +32,7 @@ async function delivered(peer: Peer, type: string, id: string): Promise<PeerRequ
   const about = (r: PeerRequest) => r.activity?.object === id || r.activity?.object?.id === id || r.activity?.object?.object === id;
   const request = await eventually(async () => peer.deliveries(type).find(about));
   expect(request.verification).toMatchObject({ ok: true, owner: aliceUri() });
-  expect(unexpectedProblems([request])).toEqual([]);
+  expect(problemsIn([request])).toEqual([]);
   return request;
 }
 
