@@ -9,6 +9,7 @@ import { startServer } from "./server.ts";
 import { runCli } from "./cli/index.ts";
 import { upgradeDataDir } from "./backup/upgrade.ts";
 import { DataFormatError } from "./store/migrations.ts";
+import { refuseIfServed, runningServerPid, ServedElsewhereError } from "./lib/server-pid.ts";
 
 // Words that must not migrate the data directory first: they read it as it is, or fill an empty one.
 const LEAVE_DATA_AS_IS = new Set(["restart", "backup", "restore", "version", "--version", "-v", "help", "--help"]);
@@ -51,11 +52,23 @@ async function supervise(config: Config) {
   await supervisor.start();
 }
 
+/**
+ * Migrates older data before `command` runs, unless a server runs on it: a second `warren serve` is refused
+ * before it touches the data, and a migration under running processes (a server process of a supervisor in
+ * a rolling restart, or a command beside a running server) is refused rather than done under their feet.
+ */
+async function upgradeFirst(command: string) {
+  const { dataDir, processes } = loadConfig();
+  const supervised = process.env[PROCESS_INDEX_ENV] !== undefined;
+  const supervisor = command === "serve" && !supervised && processes > 1;
+  if (command === "serve" && !supervised) refuseIfServed(dataDir);
+  await upgradeDataDir(dataDir, undefined, { refuseOlder: supervised || runningServerPid(dataDir) !== null, create: supervisor });
+}
+
 async function main(argv: string[]) {
   const [command = "serve", ...rest] = argv;
   try {
-    const supervised = command === "serve" && process.env[PROCESS_INDEX_ENV] !== undefined;
-    if (!LEAVE_DATA_AS_IS.has(command)) await upgradeDataDir(loadConfig().dataDir, undefined, { refuseOlder: supervised });
+    if (!LEAVE_DATA_AS_IS.has(command)) await upgradeFirst(command);
     if (command === "serve") return await serve();
     process.exitCode = await runCli(command, rest);
   } catch (error) {
@@ -63,7 +76,7 @@ async function main(argv: string[]) {
       process.stderr.write(`configuration error: ${error.message}\n`);
       process.exit(1);
     }
-    if (error instanceof DataFormatError) {
+    if (error instanceof DataFormatError || error instanceof ServedElsewhereError) {
       process.stderr.write(`warren: ${error.message}\n`);
       process.exit(1);
     }

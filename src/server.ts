@@ -7,7 +7,7 @@ import { removeUploadLeftovers } from "./lib/uploaded-file.ts";
 import { startTrendsRefresh } from "./domain/trends/refresh.ts";
 import { startRemoteCacheExpiry } from "./domain/media/remote-cache-expiry.ts";
 import { missingOwnerHint } from "./cli/owner-hint.ts";
-import { removeServerPid, writeServerPid } from "./lib/server-pid.ts";
+import { claimServerPid, removeServerPid } from "./lib/server-pid.ts";
 import { clusterLink } from "./cluster/link.ts";
 import { isStreamSignal } from "./domain/streaming/signals.ts";
 import { closeStreams } from "./http/streaming/hub.ts";
@@ -19,11 +19,12 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
-  const deps = createDeps(config);
   // Under a supervisor every process listens on the same port (src/cluster/supervisor.ts), and the pid file
-  // (lib/server-pid.ts) names the supervisor, which serves the directory; a lone server names itself.
+  // (lib/server-pid.ts) names the supervisor, which serves the directory; a lone server names itself, or is
+  // refused if another serves it.
   const link = clusterLink();
-  if (!link) writeServerPid(config.dataDir);
+  if (!link) claimServerPid(config.dataDir);
+  const deps = createDeps(config);
   await removeUploadLeftovers(config.dataDir);
   const app = buildApp(deps);
   await app.modules;

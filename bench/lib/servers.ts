@@ -17,6 +17,8 @@ export interface ChildServer {
 export interface Warren extends ChildServer {
   /** The server process, for sampling its memory. */
   pid: number;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
   /** Runs `warren <args>` (the CLI) against the same data directory. */
   cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
   /** Runs a bun script (a seeding step too big for the API) with Warren's environment, so on its data directory. */
@@ -72,6 +74,7 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
   return {
     url,
     pid: proc.pid,
+    output,
     cli: (...args) => run([bun, "src/main.ts", ...args], { cwd: root, env }),
     script: (path, ...args) => run([bun, path, ...args], { cwd: root, env }),
     async stop() {

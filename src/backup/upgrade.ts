@@ -27,14 +27,20 @@ function snapshotFolder(dataDir: string, to: number): string {
 
 /**
  * Brings the data directory to this Warren's data format. A new directory (or one never migrated) needs no
- * snapshot; data at format 1 or later is snapshotted first. `say` hears the one line for the operator.
+ * snapshot (`create`: it is created at this format now); data at format 1 or later is snapshotted first.
+ * `say` hears the one line for the operator.
  */
 export async function upgradeDataDir(
   dataDir: string,
   say: (line: string) => void = (line) => process.stderr.write(line),
-  options: { refuseOlder?: boolean } = {},
+  options: { refuseOlder?: boolean; create?: boolean } = {},
 ): Promise<UpgradeOutcome> {
-  if (!existsSync(join(dataDir, DATABASE_FILE))) return { from: DATA_FORMAT_VERSION, to: DATA_FORMAT_VERSION, snapshot: null };
+  if (!existsSync(join(dataDir, DATABASE_FILE))) {
+    // A supervisor creates the store before its processes start: else each would find the others' store half
+    // created (its migrations run one transaction each) and refuse it as older, or migrate it at once.
+    if (options.create) await openStore(dataDir).close();
+    return { from: DATA_FORMAT_VERSION, to: DATA_FORMAT_VERSION, snapshot: null };
+  }
   const store = openStore(dataDir, { migrate: false });
   try {
     const from = schemaVersion(store);

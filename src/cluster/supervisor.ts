@@ -5,7 +5,7 @@
 // so the port never lacks a listener. It also keeps the rate-limit counts, relays stream signals and gathers
 // every process's metrics for a scrape of /metrics.
 import type { Subprocess } from "bun";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { FixedWindows } from "../http/plugins/rate-limits/windows.ts";
@@ -13,7 +13,7 @@ import { log } from "../lib/log.ts";
 import type { ProcessMetrics } from "../lib/metrics/processes.ts";
 import type { Collected } from "../lib/metrics/registry.ts";
 import { CountTotals } from "./rate-counts.ts";
-import { PID_FILE, runningServerPid } from "../lib/server-pid.ts";
+import { claimServerPid, PID_FILE } from "../lib/server-pid.ts";
 import { PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 /** How long a stopping process may drain before it is killed. */
@@ -59,7 +59,8 @@ export class Supervisor {
   }
 
   async start(): Promise<void> {
-    claimPidFile(this.config.dataDir);
+    // One supervisor per data directory: a second would share the port and the data with the first.
+    claimServerPid(this.config.dataDir);
     const started = Array.from({ length: this.config.processes }, (_, index) => this.spawn(index));
     await Promise.all(started.map((child) => child.ready));
     log.info("warren processes ready", { processes: this.config.processes, pids: started.map((child) => child.process.pid) });
@@ -170,16 +171,6 @@ export class Supervisor {
     }, delay);
   }
 }
-
-/** One supervisor per data directory: a second would share the port and the data with the first. */
-function claimPidFile(dataDir: string): void {
-  const path = join(dataDir, PID_FILE);
-  mkdirSync(dataDir, { recursive: true });
-  const running = runningServerPid(dataDir);
-  if (running !== null) throw new Error(`another warren (pid ${running}) serves ${dataDir}`);
-  writeFileSync(path, `${process.pid}\n`);
-}
-
 
 /** The command that starts one server process: this executable, with the script when not compiled. */
 export function serverCommand(): string[] {

@@ -36,13 +36,13 @@ export class DataFormatError extends Error {
   constructor(
     readonly where: string,
     readonly found: number,
-    /** "older": found while processes of the older Warren serve it (a rolling restart across a migration). */
+    /** "older": found while a server serves it (a rolling restart across a migration, a command beside a server). */
     readonly age: "newer" | "older" = "newer",
   ) {
     super(
       age === "older"
-        ? `${where} has data format ${found}, older than this Warren's (${DATA_FORMAT_VERSION}): a rolling restart cannot migrate it ` +
-            `while the other processes serve it; stop warren and start it again`
+        ? `${where} has data format ${found}, older than this Warren's (${DATA_FORMAT_VERSION}): it cannot be migrated while a running warren ` +
+            `serves it (a rolling restart, or a command beside the server); stop warren, then start it again`
         : `${where} has data format ${found}, written by a newer Warren; Warren ${WARREN_VERSION} reads data formats up to ${DATA_FORMAT_VERSION}: ` +
             `run a newer Warren, or restore a backup made by this one`,
     );
