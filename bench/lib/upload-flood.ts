@@ -17,6 +17,8 @@ export interface UploadOptions {
   method?: string;
   path?: string;
   token?: string;
+  /** More header lines, e.g. "Cookie: …". */
+  headers?: string[];
   /** Bytes of the file part. */
   fileBytes: number;
   chunked?: boolean;
@@ -33,6 +35,8 @@ export interface UploadResult {
   sentBeforeAnswer: number;
   /** Whether the server closed the connection after answering. */
   closedByServer: boolean;
+  /** The answer's status line and headers. */
+  head: string;
 }
 
 function multipartParts(fileBytes: number): { head: Buffer; tail: Buffer; total: number } {
@@ -53,11 +57,12 @@ export function rawUpload(options: UploadOptions, timeoutMs = 60_000): Promise<U
     `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
     options.chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${total}`,
     ...(options.token ? [`Authorization: Bearer ${options.token}`] : []),
+    ...(options.headers ?? []),
   ];
   return new Promise((resolve) => {
     const socket = connect(options.port, "127.0.0.1");
     const started = performance.now();
-    const result: UploadResult = { status: 0, answeredMs: -1, sentBeforeAnswer: 0, closedByServer: false };
+    const result: UploadResult = { status: 0, answeredMs: -1, sentBeforeAnswer: 0, closedByServer: false, head: "" };
     let answer = "";
     let sent = 0;
     let finished = false;
@@ -95,6 +100,7 @@ export function rawUpload(options: UploadOptions, timeoutMs = 60_000): Promise<U
       }
       // A server that keeps the connection open has answered once the body is complete.
       const headEnd = answer.indexOf("\r\n\r\n");
+      if (headEnd >= 0) result.head = answer.slice(0, headEnd);
       const length = /content-length: (\d+)/i.exec(answer);
       if (headEnd >= 0 && length && answer.length - headEnd - 4 >= Number(length[1])) setTimeout(finish, 200);
     });
@@ -116,6 +122,8 @@ export function rawUpload(options: UploadOptions, timeoutMs = 60_000): Promise<U
 
 export interface FloodResult {
   statuses: number[];
+  /** Body bytes each upload had written when its answer came. */
+  sentBeforeAnswer: number[];
   ms: number;
   rssBeforeMb: number;
   rssPeakMb: number;
@@ -125,7 +133,7 @@ export interface FloodResult {
 }
 
 /** Sends `parallel` uploads at once while sampling the server's RSS and timing an unrelated GET. */
-export async function uploadFlood(pid: number, baseUrl: string, parallel: number, options: Omit<UploadOptions, "stallAfter">): Promise<FloodResult> {
+export async function uploadFlood(pid: number, baseUrl: string, parallel: number, options: UploadOptions): Promise<FloodResult> {
   const rss = () => memoryOf(pid)?.rssMb ?? NaN;
   const rssBeforeMb = rss();
   let rssPeakMb = rssBeforeMb;
@@ -145,5 +153,5 @@ export async function uploadFlood(pid: number, baseUrl: string, parallel: number
   const ms = performance.now() - started;
   clearInterval(sampler);
   await Bun.sleep(300);
-  return { statuses: results.map((r) => r.status), ms, rssBeforeMb, rssPeakMb, rssAfterMb: rss(), slowestUnrelatedMs };
+  return { statuses: results.map((r) => r.status), sentBeforeAnswer: results.map((r) => r.sentBeforeAnswer), ms, rssBeforeMb, rssPeakMb, rssAfterMb: rss(), slowestUnrelatedMs };
 }

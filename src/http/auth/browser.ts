@@ -42,7 +42,7 @@ export interface Browser {
 }
 
 /** The session and CSRF token of a request, without noting a use of the session. */
-async function readBrowser(deps: Deps, request: Request): Promise<Browser> {
+export async function readBrowser(deps: Deps, request: Request): Promise<Browser> {
   const secret = await signingSecret(deps);
   let nonce = readCookie(request, CSRF_COOKIE);
   const cookies: string[] = [];

@@ -10,7 +10,7 @@ import { uploadLimit } from "../plugins/body-limits.ts";
 import { cachePlugin } from "../plugins/cache.ts";
 import { e } from "./layout.ts";
 import { CSRF_FIELD, Field, Html, SETTINGS_FORM_REFUSALS, SETTINGS_PAGE_REFUSALS } from "./schemas.ts";
-import { openSettings, postSettings, settingsPage, type SignedIn } from "./settings-page.ts";
+import { openSettings, postSettings, sessionBeforeBody, settingsPage, type SignedIn } from "./settings-page.ts";
 import { releaseUploads } from "../plugins/params.ts";
 import type { ImportRecord } from "../../model/accounts.ts";
 
@@ -84,7 +84,8 @@ ${inner}
         }),
         IMPORT_LIMITS.maxBytes + 64 * 1024,
       ),
-      transform: formFields,
+      // No live session: refused before a byte of the (up to 2 MB) body is read.
+      transform: [sessionBeforeBody(deps, TITLE), formFields],
       afterHandle: releaseUploads,
       response: {
         200: Html("started: the page with the new import's progress"),

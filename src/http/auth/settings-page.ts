@@ -5,7 +5,8 @@ import { checkSettingsSession } from "../../domain/auth/settings.ts";
 import type { WebSession } from "../../domain/auth/web-sessions.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isStaff } from "../admin-pages/sections.ts";
-import { browserOf, postedBrowser, type Browser } from "./browser.ts";
+import { browserOf, postedBrowser, readBrowser, type Browser } from "./browser.ts";
+import { beforeBody, RefusedBeforeBody } from "../plugins/before-body.ts";
 import { e, htmlPage, invalidFormPage, links, paragraph, seeOther } from "./layout.ts";
 import type { RoleName } from "../../model/accounts.ts";
 
@@ -57,6 +58,20 @@ export async function postSettings(deps: Deps, request: Request, token: string |
   const browser = await postedBrowser(deps, request, token);
   if (!browser) return invalidFormPage(deps.config.instanceTitle);
   return gate(deps, title, browser);
+}
+
+/**
+ * A settings form's transform hook that refuses before the body is read (before-body.ts), as its POST
+ * would after: no live session → to /auth/sign_in, a login that may not change settings → the 403 page. The
+ * CSRF token is in the body, so postSettings checks it after. For the forms that take large bodies (an upload).
+ */
+export function sessionBeforeBody(deps: Deps, title: string) {
+  return beforeBody(async (context: { request: Request; sessionChecked?: boolean }) => {
+    if (context.sessionChecked) return;
+    context.sessionChecked = true;
+    const signedIn = gate(deps, title, await readBrowser(deps, context.request));
+    if (signedIn instanceof Response) throw new RefusedBeforeBody(signedIn);
+  });
 }
 
 /** A settings page with the nav; `notice` is shown as a success (2xx) or an error. */

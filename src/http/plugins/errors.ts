@@ -6,6 +6,7 @@ import { ApiError, Unauthorized } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import { requestLocale } from "../i18n/locale.ts";
 import { localised } from "../i18n/translate.ts";
+import { RefusedBeforeBody } from "./before-body.ts";
 import { bodyLeftUnread } from "./body-limits.ts";
 import { releaseUploads } from "./params.ts";
 
@@ -61,7 +62,9 @@ export const errorsPlugin = new Elysia({ name: "warren-errors" }).onError({ as: 
 function errorResponse(code: string | number, thrown: unknown): Response {
   // Elysia wraps whatever a body parser throws in its ParseError: our parser's own errors (413, 408, a
   // forbidden parameter name) keep their answer.
-  const error = code === "PARSE" && (thrown as Error).cause instanceof ApiError ? ((thrown as Error).cause as ApiError) : thrown;
+  const cause = code === "PARSE" ? (thrown as Error).cause : undefined;
+  const error = cause instanceof ApiError || cause instanceof RefusedBeforeBody ? cause : thrown;
+  if (error instanceof RefusedBeforeBody) return error.response;
   if (error instanceof Unauthorized) return json(error.status, error.body(), challenge(error));
   if (error instanceof ApiError) return json(error.status, error.body());
   switch (code) {
