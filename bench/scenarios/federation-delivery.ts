@@ -91,7 +91,7 @@ interface Arrival {
   activityId: string | null;
 }
 
-interface SinkStats {
+export interface SinkStats {
   arrivals: Arrival[];
   peak: number;
   inFlight: number;
@@ -102,7 +102,7 @@ interface SinkStats {
 const now = () => performance.timeOrigin + performance.now();
 const root = join(import.meta.dir, "../..");
 
-interface Sink {
+export interface Sink {
   ports: number[];
   reset(phase: Phase): Promise<void>;
   count(): Promise<number>;
@@ -110,7 +110,7 @@ interface Sink {
   stop(): Promise<void>;
 }
 
-async function startSink(servers: number): Promise<Sink> {
+export async function startSink(servers: number): Promise<Sink> {
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "../lib/delivery-sink.ts")], {
     cwd: root,
     env: { ...process.env, SINK_SERVERS: String(servers) },
