@@ -4,8 +4,12 @@
 // of a status from its POST to its `update` event on a stream of the process that took the POST and on a
 // stream of another process (the supervisor relays signals; docs/scaling.md).
 //
+// With --inbound=N, also N signed Creates to the shared inbox from a loopback sender, as 1 and as N processes
+// (bench/scenarios/inbound-creates.ts): inbound activities/s and per server CPU-second.
+//
 //   bun bench/run.ts --processes=1,2 [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=1]
 //                    [--only=verify_credentials,home_built_each_time] [--posts=200] [--rate-limits=on|off]
+//                    [--inbound=2000] [--senders=16]
 import { availableParallelism } from "node:os";
 import { BenchClient } from "./lib/client.ts";
 import { treeCpuSeconds } from "./lib/cpu.ts";
@@ -16,6 +20,7 @@ import { percentile } from "./lib/stats.ts";
 import { prepareHome } from "./scenarios/home-timeline.ts";
 import type { Scenario } from "./scenarios/types.ts";
 import { verifyCredentials } from "./scenarios/verify-credentials.ts";
+import { measureInbound, type InboundRow } from "./scenarios/inbound-creates.ts";
 
 function option(name: string, fallback: string): string {
   const prefix = `--${name}=`;
@@ -31,6 +36,8 @@ const threads = Number(option("threads", "1"));
 const posts = Number(option("posts", "200"));
 const only = option("only", "").split(",").filter(Boolean);
 const rateLimits = option("rate-limits", "on");
+const inbound = Number(option("inbound", "0"));
+const senders = Number(option("senders", "16"));
 
 /** The newest home page, with a query parameter that differs per request: built every time, never cached. */
 const homeBuiltEachTime: Scenario = {
@@ -143,7 +150,12 @@ for (const scenario of scenarios) {
   }
 }
 const most = Math.max(...counts);
-const delay = most >= 2 ? await streamingDelay(most) : null;
+const delay = most >= 2 && posts > 0 ? await streamingDelay(most) : null;
+const inboundRows: InboundRow[] = [];
+for (const processes of inbound > 0 ? counts : []) {
+  console.log(`${inbound} inbound Creates with ${processes} process(es)…`);
+  inboundRows.push(await measureInbound(processes, inbound, senders));
+}
 
 console.log(`\nWarren with several processes, ${new Date().toISOString()}: ${availableParallelism()} CPUs, ${connections} connections, ` +
   `${threads} generator thread(s), best of ${rounds} × ${durationMs / 1000}s, Bun ${Bun.version}\n`);
@@ -162,4 +174,13 @@ if (delay) {
   const ms = (sorted: Float64Array, p: number) => percentile(sorted, p).toFixed(1);
   console.log(`\nstreaming, POST → update event (${posts} statuses, ${most} processes): ` +
     `same process p50 ${ms(delay.same, 50)} ms, p99 ${ms(delay.same, 99)} ms; other process p50 ${ms(delay.other, 50)} ms, p99 ${ms(delay.other, 99)} ms`);
+}
+if (inboundRows.length) {
+  console.log(`\ninbound: ${inbound} signed Creates to /inbox, ${senders} in flight, 10 remote actors each followed by 3 local users`);
+  console.log("processes   accepted/s   processed/s   server CPU-s   activities per CPU-s   stored   refused   dead jobs");
+  for (const row of inboundRows) {
+    console.log(`${String(row.processes).padStart(9)} ${row.acceptedPerSecond.toFixed(0).padStart(12)} ${row.processedPerSecond.toFixed(0).padStart(13)} ` +
+      `${row.cpuSeconds.toFixed(2).padStart(14)} ${row.perCpuSecond.toFixed(0).padStart(22)} ${String(row.stored).padStart(8)} ${String(row.refused).padStart(9)} ${String(row.dead).padStart(11)}`);
+    console.log(`           Warren's requests to the sender meanwhile: ${JSON.stringify(row.fetches)}`);
+  }
 }
