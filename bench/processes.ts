@@ -182,5 +182,6 @@ if (inboundRows.length) {
     console.log(`${String(row.processes).padStart(9)} ${row.acceptedPerSecond.toFixed(0).padStart(12)} ${row.processedPerSecond.toFixed(0).padStart(13)} ` +
       `${row.cpuSeconds.toFixed(2).padStart(14)} ${row.perCpuSecond.toFixed(0).padStart(22)} ${String(row.stored).padStart(8)} ${String(row.refused).padStart(9)} ${String(row.dead).padStart(11)}`);
     console.log(`           Warren's requests to the sender meanwhile: ${JSON.stringify(row.fetches)}`);
+    if (row.retrying.length) console.log(`           ${row.retrying.length} jobs to be retried, e.g. ${[...new Set(row.retrying)].slice(0, 3).join("; ")}`);
   }
 }

@@ -218,9 +218,15 @@ function s3(env: Env): S3Config | null {
 }
 
 /** WARREN_PROCESSES: a count, or `auto` for one per core. */
+/**
+ * The most server processes one supervisor runs: each needs an id tag of its own (lib/ids.ts: 31, one kept
+ * for a rolling restart's extra process), and LMDB's reader table is sized for about that many (docs/scaling.md).
+ */
+export const MAX_PROCESSES = 30;
+
 function processCount(env: Env): number {
-  if (env.WARREN_PROCESSES?.trim() === "auto") return availableParallelism();
-  return integer(env, "WARREN_PROCESSES", 1, 1, 256);
+  if (env.WARREN_PROCESSES?.trim() === "auto") return Math.min(availableParallelism(), MAX_PROCESSES);
+  return integer(env, "WARREN_PROCESSES", 1, 1, MAX_PROCESSES);
 }
 
 /** A guessable token would open /metrics to anyone: at least 16 characters without spaces. */

@@ -38,7 +38,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await startTrendsRefresh(deps);
   await startRemoteCacheExpiry(deps);
   const ownerHint = missingOwnerHint(deps);
-  if (ownerHint) process.stderr.write(ownerHint);
+  // Once per instance: under a supervisor, the first slot's process says it.
+  if (ownerHint && (link?.index ?? 0) === 0) process.stderr.write(ownerHint);
   log.info("warren listening", { port, url: config.url, data: config.dataDir });
   if (!findFfmpeg()) log.warn("video and audio uploads are off", { reason: FFMPEG_MISSING });
   let stopping: Promise<void> | null = null;

@@ -20,9 +20,10 @@ describe("defaults", () => {
     expect(config.smtp).toBeNull();
   });
 
-  test("WARREN_PROCESSES is a count, or auto for one per core", () => {
+  test("WARREN_PROCESSES is a count up to 30, or auto for one per core (at most 30)", () => {
     expect(loadConfig({ WARREN_PROCESSES: "4" }).processes).toBe(4);
-    expect(loadConfig({ WARREN_PROCESSES: "auto" }).processes).toBe(availableParallelism());
+    expect(loadConfig({ WARREN_PROCESSES: "30" }).processes).toBe(30);
+    expect(loadConfig({ WARREN_PROCESSES: "auto" }).processes).toBe(Math.min(availableParallelism(), 30));
   });
 
   test("the public URL follows the port unless set", () => {
@@ -57,6 +58,7 @@ describe("invalid values name their variable", () => {
     [{ WARREN_JOB_WORKERS: "-1" }, "WARREN_JOB_WORKERS"],
     [{ WARREN_PROCESSES: "0" }, "WARREN_PROCESSES"],
     [{ WARREN_PROCESSES: "all" }, "WARREN_PROCESSES"],
+    [{ WARREN_PROCESSES: "31" }, "WARREN_PROCESSES"],
     [{ WARREN_CHECK_RESPONSES: "maybe" }, "WARREN_CHECK_RESPONSES"],
     [{ WARREN_METRICS_TOKEN: "short" }, "WARREN_METRICS_TOKEN"],
     [{ WARREN_METRICS_TOKEN: "a token with spaces in it" }, "WARREN_METRICS_TOKEN"],

@@ -16,7 +16,7 @@ import { startPeer, type Peer, type PeerActor } from "../../tests/peer/server.ts
 import { activity, note } from "../../tests/peer/objects.ts";
 import { signCavage } from "../../tests/peer/signatures.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { claimedJobs, deadJobs, dueJobs, LANES } from "../../src/store/jobs.ts";
+import { claimedJobs, deadJobs, dueJobs, LANES, pendingJobs } from "../../src/store/jobs.ts";
 import { remoteStatusIdByUri } from "../../src/store/statuses.ts";
 
 const ACTORS = 10;
@@ -33,6 +33,8 @@ export interface InboundRow {
   stored: number;
   refused: number;
   dead: number;
+  /** Jobs waiting to be tried again after a failure once the queue settled, and their errors. */
+  retrying: string[];
   /** Requests Warren made to the sender during the window (key, actor or object fetches), by path kind. */
   fetches: Record<string, number>;
 }
@@ -109,9 +111,9 @@ async function send(url: string, requests: Signed[], senders: number): Promise<n
   return refused;
 }
 
-export async function measureInbound(processes: number, count: number, senders: number, bunFlags: string[] = []): Promise<InboundRow> {
+export async function measureInbound(processes: number, count: number, senders: number, extra: { bunFlags?: string[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<InboundRow & { missing: string[]; output: string }> {
   const peer = startPeer({ flavour: "mastodon" });
-  const warren = await startWarren({ bunFlags, env: { WARREN_PROCESSES: String(processes), WARREN_ALLOW_PRIVATE_ADDRESSES: "true" } });
+  const warren = await startWarren({ dataDir: extra.dataDir, bunFlags: extra.bunFlags, env: { WARREN_PROCESSES: String(processes), WARREN_ALLOW_PRIVATE_ADDRESSES: "true", ...extra.env } });
   // A read-only look at the shared store, to see the job queue settle.
   const store = openStore((await warren.script("tests/fixtures/print-data-dir.ts")).stdout.trim(), { migrate: false });
   try {
@@ -139,7 +141,10 @@ export async function measureInbound(processes: number, count: number, senders: 
       stored,
       refused,
       dead: deadJobs(store).length,
+      retrying: pendingJobs(store, 10_000).filter((job) => job.lastError).map((job) => `${job.type}: ${job.lastError}`),
       fetches: fetchesOf(peer, requestsBefore),
+      missing: requests.filter((request) => remoteStatusIdByUri(store, request.uri) === undefined).map((request) => request.uri),
+      output: warren.output(),
     };
   } finally {
     await store.close();

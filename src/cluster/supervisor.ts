@@ -14,6 +14,7 @@ import type { ProcessMetrics } from "../lib/metrics/processes.ts";
 import type { Collected } from "../lib/metrics/registry.ts";
 import { CountTotals } from "./rate-counts.ts";
 import { claimServerPid, PID_FILE } from "../lib/server-pid.ts";
+import { ID_TAG_ENV, PROCESS_TAGS } from "../lib/ids.ts";
 import { PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 /** How long a stopping process may drain before it is killed. */
@@ -25,6 +26,8 @@ const HEALTHY_AFTER_MS = 10_000;
 
 interface Child {
   index: number;
+  /** Its id tag (lib/ids.ts): no two live processes alike, a rolling restart's two in a slot included. */
+  idTag: number;
   process: Subprocess;
   startedAt: number;
   /** Resolved once the process said it is listening. */
@@ -91,11 +94,12 @@ export class Supervisor {
   private spawn(index: number): Child {
     let markReady!: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const child: Child = { index, startedAt: Date.now(), ready, isReady: false, markReady, retiring: false, process: null! };
+    const idTag = this.freeIdTag();
+    const child: Child = { index, idTag, startedAt: Date.now(), ready, isReady: false, markReady, retiring: false, process: null! };
     void ready.then(() => (child.isReady = true));
     child.process = Bun.spawn({
       cmd: this.command,
-      env: { ...process.env, [PROCESS_INDEX_ENV]: String(index) },
+      env: { ...process.env, [PROCESS_INDEX_ENV]: String(index), [ID_TAG_ENV]: String(idTag) },
       stdio: ["ignore", "inherit", "inherit"],
       ipc: (message: ChildMessage) => this.receive(child, message),
     });
@@ -103,6 +107,13 @@ export class Supervisor {
     this.children.add(child);
     void child.process.exited.then((code) => this.exited(child, code));
     return child;
+  }
+
+  /** The lowest id tag no live process has (0 is a lone server's and the CLI's). */
+  private freeIdTag(): number {
+    const taken = new Set([...this.children].map((child) => child.idTag));
+    for (let tag = 1; tag < PROCESS_TAGS; tag++) if (!taken.has(tag)) return tag;
+    throw new Error(`more than ${PROCESS_TAGS - 1} server processes at once`);
   }
 
   private receive(from: Child, message: ChildMessage): void {

@@ -1,11 +1,27 @@
 // Snowflake-style ids: (unix_ms << 16) | 16 low bits, rendered as fixed-width decimal strings so that string
-// order is time order. The low bits are a 12-bit per-thread sequence and a 4-bit thread tag, so the main
-// thread and the job workers never mint the same id in the same millisecond.
+// order is time order. The low bits are a 5-bit process tag, a 7-bit per-thread sequence and a 4-bit thread
+// tag, so that no two threads of the processes on one data directory mint the same id in the same
+// millisecond: the main thread and the job workers differ by thread tag, and the server processes of a
+// supervisor by process tag (WARREN_ID_TAG, 1–31, given by src/cluster/supervisor.ts to each process it
+// starts, no two live ones alike); a lone server and the CLI have 0. A thread that mints more than 128 ids in
+// one millisecond borrows the next one.
 import { threadId } from "node:worker_threads";
 
 export const ID_WIDTH = 18;
 const MAX_ID = "9".repeat(ID_WIDTH);
 const THREAD_TAG = BigInt(threadId % 16);
+
+/** The environment variable naming this process's tag. */
+export const ID_TAG_ENV = "WARREN_ID_TAG";
+/** Process tags 1..PROCESS_TAGS - 1 are for a supervisor's processes. */
+export const PROCESS_TAGS = 32;
+const PROCESS_TAG = BigInt(processTag(process.env[ID_TAG_ENV]));
+const SEQUENCE_MASK = 0x7f;
+
+function processTag(raw: string | undefined): number {
+  const tag = Number(raw);
+  return Number.isInteger(tag) && tag >= 0 && tag < PROCESS_TAGS ? tag : 0;
+}
 
 let lastMs = 0;
 let sequence = 0;
@@ -13,13 +29,13 @@ let sequence = 0;
 export function newId(now: number = Date.now()): string {
   let ms = Math.max(now, lastMs);
   if (ms === lastMs) {
-    sequence = (sequence + 1) & 0xfff;
-    if (sequence === 0) ms = lastMs + 1; // 4096 ids in one ms: borrow the next millisecond
+    sequence = (sequence + 1) & SEQUENCE_MASK;
+    if (sequence === 0) ms = lastMs + 1; // 128 ids in one ms: borrow the next millisecond
   } else {
     sequence = 0;
   }
   lastMs = ms;
-  const value = (BigInt(ms) << 16n) | (BigInt(sequence) << 4n) | THREAD_TAG;
+  const value = (BigInt(ms) << 16n) | (PROCESS_TAG << 11n) | (BigInt(sequence) << 4n) | THREAD_TAG;
   return value.toString().padStart(ID_WIDTH, "0");
 }
 

@@ -152,3 +152,36 @@ test("statuses posted through both processes: every delivery, notification and t
     expect(home.map((status) => status.id).toSorted()).toEqual(ids);
   }
 });
+
+test("ids minted in the same millisecond by two processes do not collide: concurrent posts through both all kept", async () => {
+  // Each process's threads mint ids from the clock and a per-thread sequence (src/lib/ids.ts); a process tag
+  // keeps two processes' apart. 8 posts in flight per process, so that both mint within the same milliseconds.
+  const port = Number(new URL(warren.url).port);
+  const perProcess = 150;
+  const poster = mentioned[0]!; // no followers: nothing to deliver
+  const results = await Promise.all(
+    [...connections.keys()].flatMap((pid) =>
+      Array.from({ length: 8 }, async (_, lane) => {
+        const connection = await connectionTo(port, pid);
+        const posted: { id: string; text: string }[] = [];
+        for (let n = lane; n < perProcess; n += 8) {
+          const text = `burst ${pid} ${n}`;
+          const answer = await connection.request("POST", "/api/v1/statuses", { token: poster.token, json: { status: text, visibility: "public" } });
+          expect(answer.status).toBe(200);
+          posted.push({ id: answer.json().id, text });
+        }
+        connection.close();
+        return posted;
+      }),
+    ),
+  );
+  const posted = results.flat();
+  expect(new Set(posted.map((status) => status.id)).size).toBe(2 * perProcess);
+  const client = new BenchClient(warren);
+  for (const { id, text } of posted) {
+    const status = await client.api<{ content: string }>(`/api/v1/statuses/${id}`, { token: poster.token });
+    expect(status.content).toBe(`<p>${text}</p>`);
+  }
+  await eventually(settled, { what: "the job queue settled", timeoutMs: 60_000 });
+  expect(deadJobs(store)).toEqual([]);
+});
