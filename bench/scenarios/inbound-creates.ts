@@ -111,9 +111,9 @@ async function send(url: string, requests: Signed[], senders: number): Promise<n
   return refused;
 }
 
-export async function measureInbound(processes: number, count: number, senders: number, extra: { bunFlags?: string[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<InboundRow & { missing: string[]; output: string }> {
+export async function measureInbound(processes: number, count: number, senders: number): Promise<InboundRow> {
   const peer = startPeer({ flavour: "mastodon" });
-  const warren = await startWarren({ dataDir: extra.dataDir, bunFlags: extra.bunFlags, env: { WARREN_PROCESSES: String(processes), WARREN_ALLOW_PRIVATE_ADDRESSES: "true", ...extra.env } });
+  const warren = await startWarren({ env: { WARREN_PROCESSES: String(processes), WARREN_ALLOW_PRIVATE_ADDRESSES: "true" } });
   // A read-only look at the shared store, to see the job queue settle.
   const store = openStore((await warren.script("tests/fixtures/print-data-dir.ts")).stdout.trim(), { migrate: false });
   try {
@@ -143,8 +143,6 @@ export async function measureInbound(processes: number, count: number, senders: 
       dead: deadJobs(store).length,
       retrying: pendingJobs(store, 10_000).filter((job) => job.lastError).map((job) => `${job.type}: ${job.lastError}`),
       fetches: fetchesOf(peer, requestsBefore),
-      missing: requests.filter((request) => remoteStatusIdByUri(store, request.uri) === undefined).map((request) => request.uri),
-      output: warren.output(),
     };
   } finally {
     await store.close();
