@@ -10,6 +10,7 @@ import { runCli } from "./cli/index.ts";
 import { upgradeDataDir } from "./backup/upgrade.ts";
 import { DataFormatError } from "./store/migrations.ts";
 import { refuseIfServed, runningServerPid, ServedElsewhereError } from "./lib/server-pid.ts";
+import { ID_TAG_ENV } from "./lib/ids.ts";
 
 // Words that must not migrate the data directory first: they read it as it is, or fill an empty one.
 const LEAVE_DATA_AS_IS = new Set(["restart", "backup", "restore", "version", "--version", "-v", "help", "--help"]);
@@ -67,6 +68,8 @@ async function upgradeFirst(command: string) {
 
 async function main(argv: string[]) {
   const [command = "serve", ...rest] = argv;
+  // A lone server's ids differ from those of a CLI command run beside it (0); a supervisor's processes get theirs.
+  if (command === "serve") process.env[ID_TAG_ENV] ??= "1";
   try {
     if (!LEAVE_DATA_AS_IS.has(command)) await upgradeFirst(command);
     if (command === "serve") return await serve();

@@ -3,8 +3,8 @@
 // tag, so that no two threads of the processes on one data directory mint the same id in the same
 // millisecond: the main thread and the job workers differ by thread tag, and the server processes of a
 // supervisor by process tag (WARREN_ID_TAG, 1–31, given by src/cluster/supervisor.ts to each process it
-// starts, no two live ones alike); a lone server and the CLI have 0. A thread that mints more than 128 ids in
-// one millisecond borrows the next one.
+// starts, no two live ones alike); a lone server has 1 (src/main.ts), the CLI beside it 0. A thread that mints
+// more than 128 ids in one millisecond borrows the next one.
 import { threadId } from "node:worker_threads";
 
 export const ID_WIDTH = 18;
@@ -15,8 +15,9 @@ const THREAD_TAG = BigInt(threadId % 16);
 export const ID_TAG_ENV = "WARREN_ID_TAG";
 /** Process tags 1..PROCESS_TAGS - 1 are for a supervisor's processes. */
 export const PROCESS_TAGS = 32;
-const PROCESS_TAG = BigInt(processTag(process.env[ID_TAG_ENV]));
 const SEQUENCE_MASK = 0x7f;
+/** Read at the first id, so that src/main.ts may set it for a lone server before anything is minted. */
+let processTagBits: bigint | undefined;
 
 function processTag(raw: string | undefined): number {
   const tag = Number(raw);
@@ -35,7 +36,8 @@ export function newId(now: number = Date.now()): string {
     sequence = 0;
   }
   lastMs = ms;
-  const value = (BigInt(ms) << 16n) | (PROCESS_TAG << 11n) | (BigInt(sequence) << 4n) | THREAD_TAG;
+  processTagBits ??= BigInt(processTag(process.env[ID_TAG_ENV])) << 11n;
+  const value = (BigInt(ms) << 16n) | processTagBits | (BigInt(sequence) << 4n) | THREAD_TAG;
   return value.toString().padStart(ID_WIDTH, "0");
 }
 

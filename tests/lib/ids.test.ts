@@ -17,6 +17,25 @@ describe("newId", () => {
   });
 });
 
+describe("process tags", () => {
+  /** An id minted at `ms` by a fresh process with WARREN_ID_TAG set to `tag` (or unset). */
+  async function mintedBy(tag: string | undefined, ms: number): Promise<bigint> {
+    const child = Bun.spawn([process.execPath, "-e", `import { newId } from "./src/lib/ids.ts"; console.log(newId(${ms}))`], {
+      env: { ...process.env, WARREN_ID_TAG: tag },
+      stdout: "pipe",
+    });
+    return BigInt((await new Response(child.stdout).text()).trim());
+  }
+
+  test("two processes with different tags mint different ids in the same millisecond; the tag is bits 11-15", async () => {
+    const ms = 1_950_000_000_000;
+    const [cli, lone, second] = await Promise.all([mintedBy(undefined, ms), mintedBy("1", ms), mintedBy("2", ms)]);
+    expect(new Set([cli, lone, second]).size).toBe(3);
+    expect([cli, lone, second].map((id) => Number((id >> 11n) & 31n))).toEqual([0, 1, 2]);
+    expect([cli, lone, second].every((id) => id >> 16n === BigInt(ms))).toBe(true);
+  });
+});
+
 describe("normaliseId", () => {
   test("left-pads what a client sends, as text or number, and strips leading zeros and spaces", () => {
     expect(normaliseId("123")).toBe("123".padStart(ID_WIDTH, "0"));
