@@ -87,6 +87,14 @@ describe("collections", () => {
     expect((await api(t, "GET", `/api/v1/accounts/${friend.id}/in_collections`, friend.token)).body.collections).toEqual([]);
   });
 
+  test("creation with an account that may not be featured is refused whole: no collection is left behind", async () => {
+    const count = async () => (await api(t, "GET", `/api/v1/accounts/${stranger.id}/collections`, stranger.token)).body.collections.length;
+    const before = await count();
+    expect((await create(stranger.token, { name: "mixed", account_ids: [friend.id, hidden.id] })).status).toBe(403);
+    expect((await create(stranger.token, { name: "twice", account_ids: [friend.id, friend.id] })).status).toBe(422);
+    expect(await count()).toBe(before);
+  });
+
   test("the curator removes an item; someone else's collection is 403; hidden collections stay the owner's", async () => {
     const c = (await create(curator.token, { name: "Private picks", discoverable: false, account_ids: [friend.id] })).body.collection;
     expect((await api(t, "PUT", `/api/v1/collections/${c.id}`, stranger.token, { name: "mine now" })).status).toBe(403);

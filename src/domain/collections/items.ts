@@ -12,7 +12,7 @@ import { collectionIdsFeaturing, getCollection, getItem, itemFor, itemsOf, putIt
 import type { CollectionItemRecord, CollectionRecord } from "../../model/collections.ts";
 import type { AccountRecord } from "../../model/accounts.ts";
 import { COLLECTION_LIMITS } from "../limits.ts";
-import { findCollection, findOwnCollection } from "./manage.ts";
+import { createCollection, findCollection, findOwnCollection, type CollectionInput } from "./manage.ts";
 
 const NOT_ALLOWED = "This action is not allowed";
 
@@ -25,27 +25,43 @@ export function visibleItems(store: Store, collection: CollectionRecord, viewerI
   });
 }
 
-export async function addCollectionItem(deps: Deps, rawCollectionId: string, ownerId: string, rawAccountId: string): Promise<CollectionItemRecord> {
-  const { store } = deps;
-  const collection = findOwnCollection(store, rawCollectionId, ownerId);
+/** The account `rawAccountId` names, if `ownerId` may feature it: 404 unknown or suspended, 403 not featurable. */
+function featurableAccount(store: Store, ownerId: string, rawAccountId: string): AccountRecord {
   const accountId = normaliseId(rawAccountId);
   const target = accountId ? getAccount(store, accountId) : undefined;
   if (!target || target.suspended) throw new NotFound();
   const featurable = target.domain === null && target.discoverable;
   if (!featurable || isBlocking(store, target.id, ownerId) || isBlocking(store, ownerId, target.id)) throw new Forbidden(NOT_ALLOWED);
-  const now = Date.now();
-  const item: CollectionItemRecord = { v: 1, id: newId(now), collectionId: collection.id, accountId: target.id, state: "accepted", createdAt: now };
-  await store.write(() => {
-    if (!getCollection(store, collection.id)) throw new NotFound();
-    if (itemFor(store, collection.id, target.id)) throw new Unprocessable("Validation failed: Account has already been taken");
-    const counted = itemsOf(store, collection.id).filter((i) => i.state === "accepted" || i.state === "pending").length;
-    if (counted >= COLLECTION_LIMITS.maxItems) {
-      throw new Unprocessable(`Validation failed: Collection items are too many (maximum is ${COLLECTION_LIMITS.maxItems})`);
-    }
-    putItem(store, item);
-    putCollectionTouched(deps, collection.id, now);
-  });
+  return target;
+}
+
+/** Inside a write: a new accepted item, unless the account is there already or the collection is full (422). */
+function insertItem(deps: Deps, collectionId: string, accountId: string, now: number): CollectionItemRecord {
+  const { store } = deps;
+  if (!getCollection(store, collectionId)) throw new NotFound();
+  if (itemFor(store, collectionId, accountId)) throw new Unprocessable("Validation failed: Account has already been taken");
+  const counted = itemsOf(store, collectionId).filter((i) => i.state === "accepted" || i.state === "pending").length;
+  if (counted >= COLLECTION_LIMITS.maxItems) {
+    throw new Unprocessable(`Validation failed: Collection items are too many (maximum is ${COLLECTION_LIMITS.maxItems})`);
+  }
+  const item: CollectionItemRecord = { v: 1, id: newId(now), collectionId, accountId, state: "accepted", createdAt: now };
+  putItem(store, item);
+  putCollectionTouched(deps, collectionId, now);
   return item;
+}
+
+export async function addCollectionItem(deps: Deps, rawCollectionId: string, ownerId: string, rawAccountId: string): Promise<CollectionItemRecord> {
+  const collection = findOwnCollection(deps.store, rawCollectionId, ownerId);
+  const target = featurableAccount(deps.store, ownerId, rawAccountId);
+  return deps.store.write(() => insertItem(deps, collection.id, target.id, Date.now()));
+}
+
+/** POST /api/v1/collections with `account_ids[]`: the collection and its items in one write, or nothing. */
+export async function createCollectionWithItems(deps: Deps, ownerId: string, input: CollectionInput, rawAccountIds: readonly string[]): Promise<CollectionRecord> {
+  const targets = rawAccountIds.map((raw) => featurableAccount(deps.store, ownerId, raw));
+  return createCollection(deps, ownerId, input, (collection) => {
+    for (const target of targets) insertItem(deps, collection.id, target.id, collection.createdAt);
+  });
 }
 
 function putCollectionTouched(deps: Deps, collectionId: string, now: number): void {

@@ -44,7 +44,13 @@ function checked(problems: Problems, collection: CollectionRecord, input: Collec
   return next;
 }
 
-export async function createCollection(deps: Deps, ownerId: string, input: CollectionInput): Promise<CollectionRecord> {
+/** `inWrite` adds to the same write (the items of domain/collections/items.ts createCollectionWithItems). */
+export async function createCollection(
+  deps: Deps,
+  ownerId: string,
+  input: CollectionInput,
+  inWrite: (collection: CollectionRecord) => void = () => {},
+): Promise<CollectionRecord> {
   const now = Date.now();
   const blank: CollectionRecord = {
     v: 1, id: newId(now), accountId: ownerId, name: "", description: "", language: null, tag: null,
@@ -58,8 +64,9 @@ export async function createCollection(deps: Deps, ownerId: string, input: Colle
       throw new Unprocessable(`Validation failed: You have reached the maximum number of collections (${COLLECTION_LIMITS.maxCollectionsPerAccount})`);
     }
     putCollection(deps.store, collection);
+    inWrite(collection);
   });
-  return collection;
+  return getCollection(deps.store, collection.id) ?? collection;
 }
 
 /** The collection with this id as `viewerId` may see it: not when its curator blocks the viewer. */

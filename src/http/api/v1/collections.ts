@@ -6,8 +6,8 @@ import type { Deps } from "../../../deps.ts";
 import type { CollectionRecord } from "../../../model/collections.ts";
 import { COLLECTION_LIMITS } from "../../../domain/limits.ts";
 import { findVisibleAccount } from "../../../domain/accounts/read.ts";
-import { collectionsOfAccount, createCollection, deleteCollection, findCollection, updateCollection, type CollectionInput } from "../../../domain/collections/manage.ts";
-import { addCollectionItem, collectionsFeaturing, loadCollection, removeCollectionItem, revokeCollectionItem } from "../../../domain/collections/items.ts";
+import { collectionsOfAccount, deleteCollection, findCollection, updateCollection, type CollectionInput } from "../../../domain/collections/manage.ts";
+import { addCollectionItem, collectionsFeaturing, createCollectionWithItems, loadCollection, removeCollectionItem, revokeCollectionItem } from "../../../domain/collections/items.ts";
 import {
   CollectionsSchema, CollectionWithAccountsSchema, WrappedCollectionItemSchema, WrappedCollectionSchema,
   presentCollection, presentCollectionItem, presentCollectionWithAccounts,
@@ -60,11 +60,9 @@ const collectionRoutes = (deps: Deps) =>
     .post(
       "/api/v1/collections",
       async ({ viewer, body }) => {
-        const me = viewer.account.id;
-        const collection = await createCollection(deps, me, input(body));
         const ids = body.account_ids === undefined ? [] : [body.account_ids].flat();
-        for (const id of ids) await addCollectionItem(deps, collection.id, me, id);
-        return { collection: present(deps, findCollection(deps.store, collection.id, me), me) };
+        const collection = await createCollectionWithItems(deps, viewer.account.id, input(body), ids);
+        return { collection: present(deps, collection, viewer.account.id) };
       },
       { auth: WRITE, body: CreateBody, response: { 200: WrappedCollectionSchema, ...errors }, detail: { summary: `Create a collection (at most ${COLLECTION_LIMITS.maxCollectionsPerAccount})`, tags: ["collections"] } },
     )
