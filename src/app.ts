@@ -24,6 +24,7 @@ import { pollRoutes } from "./http/api/v1/polls.ts";
 import { scheduledStatusRoutes } from "./http/api/v1/scheduled-statuses.ts";
 import { timelineRoutes } from "./http/api/v1/timelines.ts";
 import { listRoutes } from "./http/api/v1/lists.ts";
+import { collectionsRoutes } from "./http/api/v1/collections.ts";
 import { conversationRoutes } from "./http/api/v1/conversations.ts";
 import { tagRoutes } from "./http/api/v1/tags.ts";
 import { featuredTagRoutes } from "./http/api/v1/featured-tags.ts";
@@ -114,6 +115,7 @@ export function buildApp(deps: AppDeps): AnyElysia {
     .use(scheduledStatusRoutes(deps))
     .use(timelineRoutes(deps))
     .use(listRoutes(deps))
+    .use(collectionsRoutes(deps))
     .use(conversationRoutes(deps))
     .use(tagRoutes(deps))
     .use(featuredTagRoutes(deps))

@@ -78,17 +78,25 @@ export const APP_LIMITS = {
   maxWebsiteLength: 2000,
 } as const;
 
+/** Mastodon 4.6's Collection validations and the default role's `collection_limit`. */
+export const COLLECTION_LIMITS = {
+  maxNameLength: 40,
+  maxDescriptionLength: 100,
+  /** Collection::MAX_ITEMS (pending and accepted items) */
+  maxItems: 25,
+  maxCollectionsPerAccount: 10,
+  /** GET /api/v1/accounts/:id/collections: 40 by default, 80 at most (offset paging) */
+  defaultPageSize: 40,
+  maxPageSize: 80,
+} as const;
+
 export const RULE_LIMITS = {
   /** Mastodon's Rule::TEXT_SIZE_LIMIT (the hint has no limit there either) */
   maxTextLength: 300,
 } as const;
 
-/**
- * Mastodon API version this server implements (`api_versions.mastodon`): 9, Mastodon 4.6's less collections.
- * 10 announces the collections API (clients such as Phanpy then open their Collections pages), which Warren
- * does not serve; an instance advertises only what it serves.
- */
-export const MASTODON_API_VERSION = 9;
+/** Mastodon API version this server implements (`api_versions.mastodon`): 10, Mastodon 4.6's, collections included. */
+export const MASTODON_API_VERSION = 10;
 import { WARREN_VERSION } from "../lib/version.ts";
 /** Version string reported to clients, in Mastodon's form so that feature detection works (lib/version.ts). */
 export { REPORTED_VERSION, WARREN_VERSION as SOFTWARE_VERSION } from "../lib/version.ts";

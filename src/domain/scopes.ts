@@ -1,10 +1,9 @@
 // OAuth scopes (API.md §2.1). Routes name the most specific scopes they accept; `grants` decides whether a
 // token's scopes imply one of them (`read` implies `read:accounts`, `follow` implies `write:follows`…).
 
-// No `collections`: Mastodon 4.6's collections API is not served, so its scopes are not offered (an app asking
-// for them is refused as for any unknown scope, as Mastodon 4.5 does).
-const READ = ["accounts", "blocks", "bookmarks", "favourites", "filters", "follows", "lists", "mutes", "notifications", "search", "statuses"];
-const WRITE = ["accounts", "blocks", "bookmarks", "conversations", "favourites", "filters", "follows", "lists", "media", "mutes", "notifications", "reports", "statuses"];
+// `collections`: Mastodon 4.6's collections API (domain/collections, docs/collections.md).
+const READ = ["accounts", "blocks", "bookmarks", "collections", "favourites", "filters", "follows", "lists", "mutes", "notifications", "search", "statuses"];
+const WRITE = ["accounts", "blocks", "bookmarks", "collections", "conversations", "favourites", "filters", "follows", "lists", "media", "mutes", "notifications", "reports", "statuses"];
 const ADMIN = ["accounts", "reports", "domain_allows", "domain_blocks", "ip_blocks", "email_domain_blocks", "canonical_email_blocks"];
 const FOLLOW_IMPLIES = ["read:blocks", "read:follows", "read:mutes", "write:blocks", "write:follows", "write:mutes"];
 

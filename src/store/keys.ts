@@ -262,6 +262,11 @@ export const KEYSPACES = {
    * ["a", accountId, publicId] → sha256(session id): a user's sessions, oldest first (the sessions page, ending them all) */
   webSessions: "web_sessions",
 
+  // Collections (src/store/collections.ts; docs/collections.md), families by the first element
+  /** ["c", collectionId] → CollectionRecord; ["a", ownerId, collectionId] → null: an account's collections;
+   * ["i", collectionId, itemId] → CollectionItemRecord; ["f", featuredAccountId, collectionId] → itemId */
+  collections: "collections",
+
   // Caches (src/store/versions.ts)
   /** version name ("a:<accountId>", "s:<statusId>", "h:<accountId>" …) → number, bumped by the writes that change it */
   versions: "versions",

@@ -87,6 +87,17 @@ describe("admin dimensions and retention", () => {
     expect(Number(byKey.space_usage[0].value)).toBeGreaterThan(0);
   });
 
+  test("dimensions without start_at and end_at (as masto.js asks): the period is left open", async () => {
+    const res = await api(t, "POST", "/api/v1/admin/dimensions", admin.token, { keys: ["languages", "sources"] });
+    expect(res.status).toBe(200);
+    const byKey = Object.fromEntries(res.body.map((d: any) => [d.key, d.data]));
+    expect(Object.keys(byKey)).toEqual(["languages", "sources"]);
+    expect(byKey.languages.map((l: any) => l.key)).toContain("de");
+    expect(byKey.sources.map((s: any) => s.key)).toEqual(["Website"]);
+    const reversed = { keys: ["languages"], start_at: day(0), end_at: day(-3) };
+    expect((await api(t, "POST", "/api/v1/admin/dimensions", admin.token, reversed)).status).toBe(422);
+  });
+
   test("retention: today's cohort came back today; a month view too", async () => {
     const res = await api(t, "POST", "/api/v1/admin/retention", admin.token, { start_at: day(-1), end_at: day(0), frequency: "day" });
     expect(res.status).toBe(200);

@@ -151,11 +151,9 @@ describe("GET /.well-known/oauth-authorization-server", () => {
     });
     expect(body.scopes_supported).toContain("read:accounts");
     expect(body.scopes_supported).toContain("profile");
-    // The collections API is not served: neither its scopes nor api_versions.mastodon 10 (Mastodon 4.6's) are offered.
-    expect(body.scopes_supported).not.toContain("read:collections");
-    expect(body.scopes_supported).not.toContain("write:collections");
-    expect((await json(await t.request("/api/v2/instance"))).api_versions).toEqual({ mastodon: 9 });
-    const app = await t.request("/api/v1/apps", { method: "POST", json: { client_name: "c", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", scopes: "read:collections" } });
-    expect(app.status).toBe(422);
+    // The collections API is served (tests/http/collections.test.ts): its scopes and api_versions.mastodon 10 are offered.
+    expect(body.scopes_supported).toContain("read:collections");
+    expect(body.scopes_supported).toContain("write:collections");
+    expect((await json(await t.request("/api/v2/instance"))).api_versions).toEqual({ mastodon: 10 });
   });
 });

@@ -24,6 +24,7 @@ import { removeEndorsementsOf } from "../../store/endorsements.ts";
 import { removeUserDomainBlocksOf } from "../../store/user-domain-blocks.ts";
 import { removeThreadMutesOf } from "../../store/thread-mutes.ts";
 import { listsOf, removeList } from "../../store/lists.ts";
+import { removeCollectionsOf } from "../../store/collections.ts";
 import { clearNotifications } from "../../store/notifications.ts";
 import { revokeToken, tokensOf } from "../../store/oauth.ts";
 import { removeWebSessionsOf } from "../../store/web-sessions.ts";
@@ -177,6 +178,7 @@ export async function removeAccountData(ctx: RemovalContext, accountId: string, 
     removeEndorsementsOf(store, accountId);
     removeUserDomainBlocksOf(store, accountId);
     removeThreadMutesOf(store, accountId);
+    removeCollectionsOf(store, accountId);
     for (const list of listsOf(store, accountId)) {
       removeList(store, list);
       recordEvent(ctx, "list.deleted", { listId: list.id });

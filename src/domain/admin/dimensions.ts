@@ -88,9 +88,13 @@ const softwareVersions = (): DimensionItem[] => [
   { key: "libvips", humanKey: "libvips", value: sharp.versions.vips, humanValue: sharp.versions.vips },
 ];
 
-export function adminDimensions(deps: Deps, keys: readonly string[], startAt: string, endAt: string, limit: number): Dimension[] {
-  const from = Date.parse(startAt);
-  const end = Date.parse(endAt);
+/**
+ * A missing bound leaves that side of the period open, as Mastodon's `(start_at..end_at)` range with a nil end
+ * does (masto.js asks for dimensions without dates).
+ */
+export function adminDimensions(deps: Deps, keys: readonly string[], startAt: string | undefined, endAt: string | undefined, limit: number): Dimension[] {
+  const from = startAt === undefined ? 0 : Date.parse(startAt);
+  const end = endAt === undefined ? Date.now() : Date.parse(endAt);
   if (!Number.isFinite(from) || !Number.isFinite(end) || end < from) {
     throw new Unprocessable("Validation failed: start_at and end_at must be dates, the end not before the start");
   }

@@ -47,8 +47,8 @@ export const adminMeasureRoutes = (deps: Deps) =>
         admin: READ,
         body: t.Object({
           keys: t.Union([t.String(), t.Array(t.String(), { maxItems: 50 })], { description: `keys[]=…: of Mastodon's, ${DIMENSION_KEYS.join(", ")} are served` }),
-          start_at: t.String({ description: "First day (a date)" }),
-          end_at: t.String({ description: "Last day (a date)" }),
+          start_at: t.Optional(t.String({ description: "First day (a date); without it the period has no start" })),
+          end_at: t.Optional(t.String({ description: "Last day (a date); without it the period runs to today" })),
           limit: t.Optional(t.String({ pattern: "^\\d{1,4}$", description: "Items per key, 10 by default, at most 100" })),
         }),
         response: { 200: t.Array(AdminDimensionSchema), ...errors },
