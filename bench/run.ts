@@ -4,6 +4,7 @@
 //
 //   bun bench/run.ts [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=N] [--only=name,...]
 //                    [--processes=1,2]   (1 against 2 server processes: bench/processes.ts)
+//                    [--baseline=DIR]   (each scenario run again, right after, on the Warren of another checkout)
 //                    [--profile]   (one round; Warren runs under bun --cpu-prof-md, profiles in .bench/profiles/)
 //                    [--data=DIR | --accounts=N --statuses=N --seed=N]   (the seeded instance of the scale_* scenarios;
 //                    default: a small one, seeded under .bench/seeds/ on first use; see bench/seed.ts)
@@ -47,6 +48,9 @@ const connections = Number(option("connections", "50"));
 const threads = Number(option("threads", String(Math.max(1, Math.floor(availableParallelism() / 2)))));
 const only = option("only", "").split(",").filter(Boolean);
 const outDir = join(import.meta.dir, "../.bench");
+// --baseline=DIR: another checkout (e.g. a detached worktree of main); its Warren runs each scenario right after
+// this tree's, on its own copy of the seeded instance, so old and new alternate within one run.
+const baseline = option("baseline", "") || null;
 const profileDir = join(outDir, "profiles");
 
 async function sample(url: string, spec: RequestSpec): Promise<Sample> {
@@ -69,17 +73,29 @@ const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b :
 /** Memory of Warren after each scale scenario's load, before it stopped. */
 const memoryAfter: { scenario: string; memory: Memory }[] = [];
 
-async function runScenario(scenario: Scenario): Promise<Row> {
-  const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.name}.md`] : [];
-  const warren = await startWarren({ bunFlags, env: scenario.env, dataDir: scenario.seeded ? seeded!.dir : undefined });
+/** Lines a scenario's background load reported, printed with the results. */
+const backgroundReports: string[] = [];
+
+interface Tree {
+  /** Checkout to run Warren from (this one when undefined), the suffix of its rows, its seeded copy. */
+  root?: string;
+  label: string;
+  seeded: SeededCopy | null;
+}
+
+async function runScenario(scenario: Scenario, tree: Tree): Promise<Row> {
+  const name = scenario.name + tree.label;
+  const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.md`] : [];
+  const seeded = tree.seeded;
+  const warren = await startWarren({ bunFlags, env: scenario.env, dataDir: scenario.seeded ? seeded!.dir : undefined, root: tree.root });
   let bare: ChildServer | null = null;
-  let stopBackground: (() => Promise<void>) | null = null;
+  let stopBackground: (() => Promise<void | string[]>) | null = null;
   try {
     const client = new BenchClient(warren);
     const spec = await scenario.prepare(client, seeded?.manifest);
     bare = await startBare(await sample(warren.url, spec));
     stopBackground = (await scenario.background?.(client, seeded?.manifest)) ?? null;
-    console.log(`${scenario.name}: ${rounds} round(s) of warren, then the bare handler…`);
+    console.log(`${name}: ${rounds} round(s) of warren, then the bare handler…`);
     const warrenRuns: Measurement[] = [];
     const bareRuns: Measurement[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -89,14 +105,15 @@ async function runScenario(scenario: Scenario): Promise<Row> {
       if (profile) await warren.stop();
       bareRuns.push(await measure(bare, spec));
     }
-    await stopBackground?.();
+    const reported = await stopBackground?.();
     stopBackground = null;
+    if (reported) backgroundReports.push(...reported.map((line) => `${name}: ${line}`));
     const memory = scenario.seeded ? memoryOf(warren.pid) : null;
-    if (memory) memoryAfter.push({ scenario: scenario.name, memory });
+    if (memory) memoryAfter.push({ scenario: name, memory });
     const warrenResult = best(warrenRuns);
     const bareResult = best(bareRuns);
     return {
-      scenario: scenario.name,
+      scenario: name,
       description: scenario.description,
       warren: warrenResult,
       bare: bareResult,
@@ -141,12 +158,17 @@ if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length +
   process.exit(64);
 }
 const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length || searchWanted ? await seededCopy(process.argv.slice(2)) : null;
-process.on("exit", () => seeded?.remove());
+const baselineSeeded = baseline && scenarios.some((s) => s.seeded) ? await seededCopy(process.argv.slice(2)) : null;
+process.on("exit", () => {
+  seeded?.remove();
+  baselineSeeded?.remove();
+});
+const trees: Tree[] = [{ label: "", seeded }, ...(baseline ? [{ root: baseline, label: " (baseline)", seeded: baselineSeeded }] : [])];
 const searchReports = seeded && searchWanted ? await searchFigures(seeded, searchChecks) : [];
 const scale = seeded && (scenarios.some((s) => s.seeded) || scaleChecks.length) ? await scaleFigures(seeded) : null;
 
 const rows: Row[] = [];
-for (const scenario of scenarios) rows.push(await runScenario(scenario));
+for (const scenario of scenarios) for (const tree of trees) rows.push(await runScenario(scenario, tree));
 const timed: { name: string; description: string; limitMs: number; runsMs: number[] }[] = [];
 for (const check of checks) {
   console.log(`${check.name}: ${check.description}…`);
@@ -166,6 +188,7 @@ for (const scenario of scenarios) {
   const [row, base] = [rows.find((r) => r.scenario === scenario.name), rows.find((r) => r.scenario === scenario.variantOf)];
   if (row && base) console.log(`\n${row.scenario} / ${base.scenario}: ${(row.ratio / base.ratio).toFixed(3)} (their ratios to the bare handler)`);
 }
+if (backgroundReports.length) console.log(`\n${backgroundReports.join("\n")}`);
 for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
 }
