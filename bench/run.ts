@@ -98,16 +98,19 @@ async function runScenario(scenario: Scenario, tree: Tree): Promise<Row> {
     console.log(`${name}: ${rounds} round(s) of warren, then the bare handler…`);
     const warrenRuns: Measurement[] = [];
     const bareRuns: Measurement[] = [];
+    const endBackground = async () => {
+      const reported = await stopBackground?.();
+      stopBackground = null;
+      if (reported) backgroundReports.push(...reported.map((line) => `${name}: ${line}`));
+    };
     for (let round = 0; round < rounds; round++) {
       warrenRuns.push(await measure(warren, spec));
       // A profiled Warren stops (and writes its profile) before the bare handler runs, so the profile is
-      // not padded with idle time.
-      if (profile) await warren.stop();
+      // not padded with idle time; its background load stops first.
+      if (profile) await endBackground().then(() => warren.stop());
       bareRuns.push(await measure(bare, spec));
     }
-    const reported = await stopBackground?.();
-    stopBackground = null;
-    if (reported) backgroundReports.push(...reported.map((line) => `${name}: ${line}`));
+    await endBackground();
     const memory = scenario.seeded ? memoryOf(warren.pid) : null;
     if (memory) memoryAfter.push({ scenario: name, memory });
     const warrenResult = best(warrenRuns);
