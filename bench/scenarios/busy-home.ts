@@ -106,7 +106,9 @@ export const busyHome: Scenario = {
       await Promise.all([stopPosting(), stopSampling()]);
       await Promise.all(watching);
       const f = (ms: number) => `${ms.toFixed(0)} ms`;
+      const pages = (await metrics(client)).match(/^warren_cache_(hits|misses)_total\{cache="timeline pages"\}.*$/gm) ?? [];
       return [
+        `timeline pages since start: ${pages.map((line) => line.replace(/\{.*\}/, "")).join(", ")}`,
         `queue: post → a follower's home p50 ${f(percentile(lags, 50))}, p99 ${f(percentile(lags, 99))}, max ${f(Math.max(...lags))} over ${lags.length} posts; ` +
           `warren_job_lag_seconds (sampled 4/s) p50 ${f(percentile(queueLags, 50))}, max ${f(Math.max(...queueLags))}`,
       ];

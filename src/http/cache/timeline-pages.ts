@@ -45,6 +45,8 @@ interface Page {
   renderedAgain: boolean;
   /** A top page of a feed that takes in rows prepended to it (prepend.ts). */
   top?: FeedTop;
+  /** How many versions the page depended on when it was built. */
+  builtNames: number;
 }
 
 export class PageCache {
@@ -141,6 +143,9 @@ export class PageCache {
       page.top = grown.top;
       if (grown.link) page.headers = { ...page.headers, link: grown.link };
       const more = [...grown.names].filter((name) => !names.includes(name));
+      // The names of statuses that fell off the page stay (harmless, but each is checked again): once they
+      // would double what a build of the page depends on, it is built afresh instead.
+      if (names.length + more.length > 2 * page.builtNames) return false;
       stamp = { ...stamp, names: more.length ? [...names, ...more] : names, until: Math.min(stamp.until, grown.until) };
     }
     const body = encoder.encode(statusesJson(deps, loaded));
@@ -235,7 +240,7 @@ export function cachedStatusList(
   const body = encoder.encode(json);
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
-  if (stamp && loaded) cache.set(key, { stamp, viewerNames: viewerNameCount(viewer), loaded, checkedAt: -1, body, headers, renderedAgain: false, top });
+  if (stamp && loaded) cache.set(key, { stamp, viewerNames: viewerNameCount(viewer), loaded, checkedAt: -1, body, headers, renderedAgain: false, top, builtNames: stamp.names.length });
   return answer(body);
 }
 
