@@ -167,6 +167,8 @@ process.on("exit", () => {
   baselineSeeded?.remove();
 });
 const trees: Tree[] = [{ label: "", seeded }, ...(baseline ? [{ root: baseline, label: " (baseline)", seeded: baselineSeeded }] : [])];
+// --baseline-first: the baseline's Warren runs each scenario before this tree's (alternate runs, to even out drift).
+if (process.argv.includes("--baseline-first")) trees.reverse();
 const searchReports = seeded && searchWanted ? await searchFigures(seeded, searchChecks) : [];
 const scale = seeded && (scenarios.some((s) => s.seeded) || scaleChecks.length) ? await scaleFigures(seeded) : null;
 
