@@ -17,6 +17,7 @@ import { problems, table, type Row } from "./lib/report.ts";
 import type { Measurement } from "./lib/stats.ts";
 import { startBare, startWarren, type ChildServer, type Sample, type Warren } from "./lib/servers.ts";
 import { memoryOf, type Memory } from "./lib/memory.ts";
+import { treeCpuSeconds } from "./lib/cpu.ts";
 import { seededCopy, type SeededCopy } from "./lib/seeded.ts";
 import { SCENARIOS, TIMED_CHECKS } from "./scenarios/index.ts";
 import { SCALE_SCENARIOS } from "./scenarios/scale.ts";
@@ -62,16 +63,22 @@ async function sample(url: string, spec: RequestSpec): Promise<Sample> {
   return { status: res.status, contentType: res.headers.get("content-type") ?? "application/octet-stream", body };
 }
 
-async function measure(server: ChildServer, spec: RequestSpec): Promise<Measurement> {
+/** One run after its warm-up; with `pid`, also the CPU seconds that process tree used during the run. */
+async function measure(server: ChildServer, spec: RequestSpec, pid?: number): Promise<Measurement & { cpuSeconds?: number }> {
   const options: LoadOptions = { connections, threads, durationMs };
   if (warmupMs > 0) await generateLoad(server.url, spec, { ...options, durationMs: warmupMs });
-  return generateLoad(server.url, spec, options);
+  const before = pid ? treeCpuSeconds(pid) : 0;
+  const measured = await generateLoad(server.url, spec, options);
+  return pid ? { ...measured, cpuSeconds: treeCpuSeconds(pid) - before } : measured;
 }
 
 const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 
 /** Memory of Warren after each scale scenario's load, before it stopped. */
 const memoryAfter: { scenario: string; memory: Memory }[] = [];
+
+/** Warren's CPU time per request, per round. */
+const cpuPerRequest: string[] = [];
 
 /** Lines a scenario's background load reported, printed with the results. */
 const backgroundReports: string[] = [];
@@ -104,7 +111,10 @@ async function runScenario(scenario: Scenario, tree: Tree): Promise<Row> {
       if (reported) backgroundReports.push(...reported.map((line) => `${name}: ${line}`));
     };
     for (let round = 0; round < rounds; round++) {
-      warrenRuns.push(await measure(warren, spec));
+      const run = await measure(warren, spec, warren.pid);
+      warrenRuns.push(run);
+      // CPU per request: a steadier figure than the rate when other work shares the machine.
+      cpuPerRequest.push(`${name}: Warren used ${((run.cpuSeconds! / run.requests) * 1e6).toFixed(0)} µs of CPU per request (all threads, background load included) in round ${round + 1}`);
       // A profiled Warren stops (and writes its profile) before the bare handler runs, so the profile is
       // not padded with idle time; its background load stops first.
       if (profile) await endBackground().then(() => warren.stop());
@@ -193,6 +203,7 @@ for (const scenario of scenarios) {
   const [row, base] = [rows.find((r) => r.scenario === scenario.name), rows.find((r) => r.scenario === scenario.variantOf)];
   if (row && base) console.log(`\n${row.scenario} / ${base.scenario}: ${(row.ratio / base.ratio).toFixed(3)} (their ratios to the bare handler)`);
 }
+if (cpuPerRequest.length) console.log(`\n${cpuPerRequest.join("\n")}`);
 if (backgroundReports.length) console.log(`\n${backgroundReports.join("\n")}`);
 for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
