@@ -4,6 +4,7 @@
 //
 //   bun bench/run.ts [--duration=5] [--warmup=1] [--rounds=2] [--connections=50] [--threads=N] [--only=name,...]
 //                    [--processes=1,2]   (1 against 2 server processes: bench/processes.ts)
+//                    [--baseline=DIR]   (each scenario run again, right after, on the Warren of another checkout)
 //                    [--profile]   (one round; Warren runs under bun --cpu-prof-md, profiles in .bench/profiles/)
 //                    [--data=DIR | --accounts=N --statuses=N --seed=N]   (the seeded instance of the scale_* scenarios;
 //                    default: a small one, seeded under .bench/seeds/ on first use; see bench/seed.ts)
@@ -16,6 +17,7 @@ import { problems, table, type Row } from "./lib/report.ts";
 import type { Measurement } from "./lib/stats.ts";
 import { startBare, startWarren, type ChildServer, type Sample, type Warren } from "./lib/servers.ts";
 import { memoryOf, type Memory } from "./lib/memory.ts";
+import { treeCpuSeconds } from "./lib/cpu.ts";
 import { seededCopy, type SeededCopy } from "./lib/seeded.ts";
 import { SCENARIOS, TIMED_CHECKS } from "./scenarios/index.ts";
 import { SCALE_SCENARIOS } from "./scenarios/scale.ts";
@@ -47,6 +49,9 @@ const connections = Number(option("connections", "50"));
 const threads = Number(option("threads", String(Math.max(1, Math.floor(availableParallelism() / 2)))));
 const only = option("only", "").split(",").filter(Boolean);
 const outDir = join(import.meta.dir, "../.bench");
+// --baseline=DIR: another checkout (e.g. a detached worktree of main); its Warren runs each scenario right after
+// this tree's, on its own copy of the seeded instance, so old and new alternate within one run.
+const baseline = option("baseline", "") || null;
 const profileDir = join(outDir, "profiles");
 
 async function sample(url: string, spec: RequestSpec): Promise<Sample> {
@@ -58,10 +63,13 @@ async function sample(url: string, spec: RequestSpec): Promise<Sample> {
   return { status: res.status, contentType: res.headers.get("content-type") ?? "application/octet-stream", body };
 }
 
-async function measure(server: ChildServer, spec: RequestSpec): Promise<Measurement> {
+/** One run after its warm-up; with `pid`, also the CPU seconds that process tree used during the run. */
+async function measure(server: ChildServer, spec: RequestSpec, pid?: number): Promise<Measurement & { cpuSeconds?: number }> {
   const options: LoadOptions = { connections, threads, durationMs };
   if (warmupMs > 0) await generateLoad(server.url, spec, { ...options, durationMs: warmupMs });
-  return generateLoad(server.url, spec, options);
+  const before = pid ? treeCpuSeconds(pid) : 0;
+  const measured = await generateLoad(server.url, spec, options);
+  return pid ? { ...measured, cpuSeconds: treeCpuSeconds(pid) - before } : measured;
 }
 
 const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
@@ -69,34 +77,56 @@ const best = (runs: Measurement[]) => runs.reduce((a, b) => (b.rps > a.rps ? b :
 /** Memory of Warren after each scale scenario's load, before it stopped. */
 const memoryAfter: { scenario: string; memory: Memory }[] = [];
 
-async function runScenario(scenario: Scenario): Promise<Row> {
-  const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.name}.md`] : [];
-  const warren = await startWarren({ bunFlags, env: scenario.env, dataDir: scenario.seeded ? seeded!.dir : undefined });
+/** Warren's CPU time per request, per round. */
+const cpuPerRequest: string[] = [];
+
+/** Lines a scenario's background load reported, printed with the results. */
+const backgroundReports: string[] = [];
+
+interface Tree {
+  /** Checkout to run Warren from (this one when undefined), the suffix of its rows, its seeded copy. */
+  root?: string;
+  label: string;
+  seeded: SeededCopy | null;
+}
+
+async function runScenario(scenario: Scenario, tree: Tree): Promise<Row> {
+  const name = scenario.name + tree.label;
+  const bunFlags = profile ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.md`] : [];
+  const seeded = tree.seeded;
+  const warren = await startWarren({ bunFlags, env: scenario.env, dataDir: scenario.seeded ? seeded!.dir : undefined, root: tree.root });
   let bare: ChildServer | null = null;
-  let stopBackground: (() => Promise<void>) | null = null;
+  let stopBackground: (() => Promise<void | string[]>) | null = null;
   try {
     const client = new BenchClient(warren);
     const spec = await scenario.prepare(client, seeded?.manifest);
     bare = await startBare(await sample(warren.url, spec));
     stopBackground = (await scenario.background?.(client, seeded?.manifest)) ?? null;
-    console.log(`${scenario.name}: ${rounds} round(s) of warren, then the bare handler…`);
+    console.log(`${name}: ${rounds} round(s) of warren, then the bare handler…`);
     const warrenRuns: Measurement[] = [];
     const bareRuns: Measurement[] = [];
+    const endBackground = async () => {
+      const reported = await stopBackground?.();
+      stopBackground = null;
+      if (reported) backgroundReports.push(...reported.map((line) => `${name}: ${line}`));
+    };
     for (let round = 0; round < rounds; round++) {
-      warrenRuns.push(await measure(warren, spec));
+      const run = await measure(warren, spec, warren.pid);
+      warrenRuns.push(run);
+      // CPU per request: a steadier figure than the rate when other work shares the machine.
+      cpuPerRequest.push(`${name}: Warren used ${((run.cpuSeconds! / run.requests) * 1e6).toFixed(0)} µs of CPU per request (all threads, background load included) in round ${round + 1}`);
       // A profiled Warren stops (and writes its profile) before the bare handler runs, so the profile is
-      // not padded with idle time.
-      if (profile) await warren.stop();
+      // not padded with idle time; its background load stops first.
+      if (profile) await endBackground().then(() => warren.stop());
       bareRuns.push(await measure(bare, spec));
     }
-    await stopBackground?.();
-    stopBackground = null;
+    await endBackground();
     const memory = scenario.seeded ? memoryOf(warren.pid) : null;
-    if (memory) memoryAfter.push({ scenario: scenario.name, memory });
+    if (memory) memoryAfter.push({ scenario: name, memory });
     const warrenResult = best(warrenRuns);
     const bareResult = best(bareRuns);
     return {
-      scenario: scenario.name,
+      scenario: name,
       description: scenario.description,
       warren: warrenResult,
       bare: bareResult,
@@ -141,12 +171,19 @@ if (scenarios.length + checks.length + scaleChecks.length + mediaChecks.length +
   process.exit(64);
 }
 const seeded = scenarios.some((s) => s.seeded) || scaleChecks.length || searchWanted ? await seededCopy(process.argv.slice(2)) : null;
-process.on("exit", () => seeded?.remove());
+const baselineSeeded = baseline && scenarios.some((s) => s.seeded) ? await seededCopy(process.argv.slice(2)) : null;
+process.on("exit", () => {
+  seeded?.remove();
+  baselineSeeded?.remove();
+});
+const trees: Tree[] = [{ label: "", seeded }, ...(baseline ? [{ root: baseline, label: " (baseline)", seeded: baselineSeeded }] : [])];
+// --baseline-first: the baseline's Warren runs each scenario before this tree's (alternate runs, to even out drift).
+if (process.argv.includes("--baseline-first")) trees.reverse();
 const searchReports = seeded && searchWanted ? await searchFigures(seeded, searchChecks) : [];
 const scale = seeded && (scenarios.some((s) => s.seeded) || scaleChecks.length) ? await scaleFigures(seeded) : null;
 
 const rows: Row[] = [];
-for (const scenario of scenarios) rows.push(await runScenario(scenario));
+for (const scenario of scenarios) for (const tree of trees) rows.push(await runScenario(scenario, tree));
 const timed: { name: string; description: string; limitMs: number; runsMs: number[] }[] = [];
 for (const check of checks) {
   console.log(`${check.name}: ${check.description}…`);
@@ -166,6 +203,8 @@ for (const scenario of scenarios) {
   const [row, base] = [rows.find((r) => r.scenario === scenario.name), rows.find((r) => r.scenario === scenario.variantOf)];
   if (row && base) console.log(`\n${row.scenario} / ${base.scenario}: ${(row.ratio / base.ratio).toFixed(3)} (their ratios to the bare handler)`);
 }
+if (cpuPerRequest.length) console.log(`\n${cpuPerRequest.join("\n")}`);
+if (backgroundReports.length) console.log(`\n${backgroundReports.join("\n")}`);
 for (const check of timed) {
   console.log(`\n${check.name} (${check.description}): ${check.runsMs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}; limit ${check.limitMs} ms`);
 }

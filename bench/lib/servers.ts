@@ -25,8 +25,8 @@ export interface Warren extends ChildServer {
   script(path: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
 }
 
-function spawnServer(cmd: string[], env: Record<string, string | undefined>) {
-  const proc = Bun.spawn(cmd, { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+function spawnServer(cmd: string[], env: Record<string, string | undefined>, cwd = root) {
+  const proc = Bun.spawn(cmd, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   return { proc: proc as Subprocess<"ignore", "pipe", "pipe">, output: captureOutput(proc) };
 }
 
@@ -36,6 +36,8 @@ export interface WarrenOptions {
   bunFlags?: string[];
   /** An existing data directory (a seeded instance's copy), kept when Warren stops; a fresh temporary one by default. */
   dataDir?: string;
+  /** Another checkout of Warren to run the server and its CLI from (`bun bench/run.ts --baseline=DIR`). */
+  root?: string;
 }
 
 /** The environment of a Warren server process on loopback: its own data, port and URL, quiet, production
@@ -63,7 +65,8 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = warrenEnv(dir, port, options.env);
-  const { proc, output } = spawnServer([bun, ...(options.bunFlags ?? []), "src/main.ts", "serve"], env);
+  const cwd = options.root ?? root;
+  const { proc, output } = spawnServer([bun, ...(options.bunFlags ?? []), "src/main.ts", "serve"], env, cwd);
   try {
     await waitForHttp(`${url}/api/v2/instance`, proc, output, 200, options.dataDir ? 300_000 : 20_000);
   } catch (error) {
@@ -75,7 +78,7 @@ export async function startWarren(options: WarrenOptions = {}): Promise<Warren> 
     url,
     pid: proc.pid,
     output,
-    cli: (...args) => run([bun, "src/main.ts", ...args], { cwd: root, env }),
+    cli: (...args) => run([bun, "src/main.ts", ...args], { cwd, env }),
     script: (path, ...args) => run([bun, path, ...args], { cwd: root, env }),
     async stop() {
       await stop(proc);

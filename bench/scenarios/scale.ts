@@ -7,6 +7,7 @@ import type { RequestSpec } from "../lib/load.ts";
 import type { SeedManifest, SeededAccount } from "../seed/manifest.ts";
 import type { Scenario } from "./types.ts";
 import { pacedLoop } from "../lib/paced.ts";
+import { busyHome } from "./busy-home.ts";
 
 const READERS = 1000;
 const WRITER_POSTS_PER_SECOND = 20;
@@ -162,5 +163,6 @@ export const SCALE_SCENARIOS: Scenario[] = [
   ...READS.flatMap(scenarios),
   context,
   homeManyReaders,
+  busyHome,
   postSeeded,
 ];

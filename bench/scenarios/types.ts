@@ -10,8 +10,9 @@ export interface Scenario {
   prepare(client: BenchClient, seeded?: SeedManifest): Promise<RequestSpec>;
   /** Runs on a copy of the seeded instance (`bun bench/run.ts --data DIR`, or the default small seed). */
   seeded?: true;
-  /** Load of its own beside the measured requests (a writer among readers); resolves once started, returns stop. */
-  background?(client: BenchClient, seeded?: SeedManifest): Promise<() => Promise<void>>;
+  /** Load of its own beside the measured requests (a writer among readers); resolves once started, returns stop,
+   * which may resolve to lines to print with the results (figures the background measured, e.g. queue lag). */
+  background?(client: BenchClient, seeded?: SeedManifest): Promise<() => Promise<void | string[]>>;
   /** Warren's environment for this scenario, over the defaults of bench/lib/servers.ts. */
   env?: Record<string, string>;
   /** Another scenario this one is a variant of: the report prints their ratios to the bare handler divided. */

@@ -122,6 +122,19 @@ export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, a
   return newer ? rows.reverse() : rows;
 }
 
+/** The id of the newest row of a viewer's home, or null when it has none. */
+export function newestHomeRow(store: Store, viewerId: string): string | null {
+  noteRead(versionName.home(viewerId));
+  for (const row of store.db.homeFeed.getValues(viewerId, { reverse: true, limit: 1 }) as Iterable<HomeRow>) return row.statusId;
+  return null;
+}
+
+/** How many rows of a viewer's home lie from `lowest` (null: the oldest) up to `highest`, both included. */
+export function homeRowsBetween(store: Store, viewerId: string, lowest: string | null, highest: string): number {
+  noteRead(versionName.home(viewerId));
+  return store.db.homeFeed.getValuesCount(viewerId, { start: lowest ? statusPrefix(lowest) : undefined, end: afterStatus(highest) });
+}
+
 // List feeds
 
 export function listFeedHas(store: Store, listId: string, statusId: string): boolean {

@@ -25,6 +25,21 @@ async function tokenWith(username: string, scope: string) {
 }
 
 describe("verify_credentials", () => {
+  test("answered from kept bytes, which a profile change, a new follower or a follow request replaces at once", async () => {
+    const user = await signedInUser(t, "keptme");
+    const [fan, asker] = [await signedInUser(t, "keptfan"), await signedInUser(t, "keptasker")];
+    const read = async () => (await (await me(user.token)).json()) as Json;
+    expect(await read()).toEqual(await read());
+    expect((await patch(user.token, { json: { display_name: "Kept", locked: true } })).status).toBe(200);
+    expect(await read()).toMatchObject({ display_name: "Kept", locked: true, source: { follow_requests_count: 0 } });
+    expect((await t.request(`/api/v1/accounts/${user.id}/follow`, { method: "POST", token: asker.token, json: {} })).status).toBe(200);
+    expect((await read()).source.follow_requests_count).toBe(1);
+    expect((await patch(user.token, { json: { locked: false } })).status).toBe(200);
+    expect((await t.request(`/api/v1/accounts/${user.id}/follow`, { method: "POST", token: fan.token, json: {} })).status).toBe(200);
+    await t.deps.jobs.drain();
+    expect(await read()).toMatchObject({ locked: false, followers_count: 2 }); // unlocking accepted the pending request
+  });
+
   test("a new user's CredentialAccount", async () => {
     const user = await signedInUser(t, "fresh");
     const res = await me(user.token);

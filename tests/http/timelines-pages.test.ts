@@ -145,10 +145,10 @@ describe("which pages are kept", () => {
 });
 
 describe("a kept page is rebuilt after each write that changes it", () => {
-  test("a new status in the feed, put there by the fan-out job on a worker thread", async () => {
+  test("a new status in the feed, put there by the fan-out job on a worker thread (taken into the top page: timelines-prepend.test.ts)", async () => {
     const { reader, author } = await pair();
     let fresh = "";
-    const res = await afterChange(HOME, reader.token, async () => (fresh = (await postStatus(t, author, "new")).id));
+    const res = await readAfter(HOME, reader.token, async () => (fresh = (await postStatus(t, author, "new")).id), "rendered");
     expect(ids(res.body)[0]).toBe(fresh);
   });
 

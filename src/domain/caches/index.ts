@@ -156,7 +156,7 @@ export const CACHE_TIERS = [
   {
     name: "timeline pages",
     key: "credentials and URL as sent",
-    invalidatedBy: "t: and v: as at the token check, h:/l:/f: of the feeds scanned, a:/s:/m: of all examined (a: alone: rendered again); a hiding mute's or filter's end",
+    invalidatedBy: "t: and v: as at the token check, h:/l:/f: of the feeds scanned, a:/s:/m: of all examined (a: alone: rendered again; h: of a home's newest page: new rows taken in); a hiding mute's or filter's end",
     mechanism: "versions",
     bound: "2,000 pages and 64 MiB",
     thread: "per thread and app",

@@ -4,7 +4,8 @@
 // the page is then short, and its Link continues from the last row examined.
 import type { Store } from "../../store/db.ts";
 import { getStatus } from "../../store/statuses.ts";
-import { pageHomeFeed, pagePublicFeed, publicFeedExists, tagFeed, type PublicFeed } from "../../store/timelines.ts";
+import { versionName } from "../../store/versions.ts";
+import { homeRowsBetween, newestHomeRow, pageHomeFeed, pagePublicFeed, publicFeedExists, tagFeed, type PublicFeed } from "../../store/timelines.ts";
 import { homeShows, publicShows, tagShows, TimelineViewer, type PublicFilter, type TagFilter } from "./policy.ts";
 import { type PageQuery, RowBudget } from "../../model/paging.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
@@ -40,6 +41,25 @@ export function homeTimeline(store: Store, viewerId: string, query: PageQuery): 
     (status) => homeShows(viewer, status),
   );
   return newestFirst(statuses, query);
+}
+
+/**
+ * What a kept top page of a feed needs to take in rows prepended since it was built (http/cache/prepend.ts):
+ * the feed's version name, its newest row, and how many rows lie in a range (to tell that nothing was put in
+ * or taken out below the newest row the page saw).
+ */
+export interface FeedEdge {
+  version: string;
+  newest(): string | null;
+  rowsBetween(lowest: string | null, highest: string): number;
+}
+
+export function homeFeedEdge(store: Store, viewerId: string): FeedEdge {
+  return {
+    version: versionName.home(viewerId),
+    newest: () => newestHomeRow(store, viewerId),
+    rowsBetween: (lowest, highest) => homeRowsBetween(store, viewerId, lowest, highest),
+  };
 }
 
 function pageFeed(store: Store, feed: PublicFeed, query: PageQuery, shows: (status: StatusRecord) => boolean): StatusRecord[] {

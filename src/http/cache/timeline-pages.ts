@@ -8,7 +8,6 @@
 import type { Deps } from "../../deps.ts";
 import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
 import { changedVersions, mirrorStamp, recordingReads, registerCache, syncVersionsTo, versionName, versionsUnchanged, type Stamp } from "../../domain/caches/invalidate.ts";
-import { withCurrentAccounts } from "../../domain/statuses/load.ts";
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { Status } from "../../entities/status.ts";
@@ -17,6 +16,10 @@ import type { FilterContext } from "../../model/filters.ts";
 import type { PageQuery } from "../../model/paging.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
 import type { LoadedStatuses } from "../../domain/statuses/loaded.ts";
+import { loadStatuses, viewerAccountId, withCurrentAccounts } from "../../domain/statuses/load.ts";
+import type { FeedEdge } from "../../domain/timelines/read.ts";
+import { linkHeader } from "../plugins/paging.ts";
+import { feedTop, prepended, type FeedTop } from "./prepend.ts";
 
 const MAX_PAGES = 2000;
 const ACCOUNT_VERSION = versionName.account("");
@@ -40,6 +43,10 @@ interface Page {
   headers: Record<string, string>;
   /** Was the last answer rendered again (X-Warren-Cache: rendered) rather than sent as kept (hit)? */
   renderedAgain: boolean;
+  /** A top page of a feed that takes in rows prepended to it (prepend.ts). */
+  top?: FeedTop;
+  /** How many versions the page depended on when it was built. */
+  builtNames: number;
 }
 
 export class PageCache {
@@ -113,24 +120,40 @@ export class PageCache {
 
   /**
    * A page whose only changes are to accounts it shows (an author's counters after a post, a new avatar),
-   * not the viewer's own: rendered again from what it loaded, with those accounts as they are now, when
-   * that shows the same statuses (withCurrentAccounts).
+   * not the viewer's own, and, for a top page of a feed, rows prepended to that feed: rendered again from
+   * what it loaded, with those accounts as they are now, when that shows the same statuses
+   * (withCurrentAccounts), and with the new rows' statuses in front (prepend.ts).
    */
   private renderedAgain(deps: Deps, page: Page, { changed, seq }: { changed: string[]; seq: number }): boolean {
     const { names } = page.stamp;
     const accounts = new Set<string>();
+    let feedGrew = false;
     for (const name of changed) {
-      if (!name.startsWith(ACCOUNT_VERSION) || names.indexOf(name) < page.viewerNames) return false;
-      accounts.add(name.slice(ACCOUNT_VERSION.length));
+      if (name === page.top?.edge.version) feedGrew = true;
+      else if (!name.startsWith(ACCOUNT_VERSION) || names.indexOf(name) < page.viewerNames) return false;
+      else accounts.add(name.slice(ACCOUNT_VERSION.length));
     }
-    const loaded = withCurrentAccounts(deps, page.loaded, accounts);
+    let loaded = accounts.size ? withCurrentAccounts(deps, page.loaded, accounts) : page.loaded;
     if (!loaded) return false;
+    let stamp: Stamp = { ...page.stamp, seq };
+    if (feedGrew) {
+      const grown = prepended(page.top!, loaded);
+      if (!grown) return false;
+      loaded = grown.loaded;
+      page.top = grown.top;
+      if (grown.link) page.headers = { ...page.headers, link: grown.link };
+      const more = [...grown.names].filter((name) => !names.includes(name));
+      // The names of statuses that fell off the page stay (harmless, but each is checked again): once they
+      // would double what a build of the page depends on, it is built afresh instead.
+      if (names.length + more.length > 2 * page.builtNames) return false;
+      stamp = { ...stamp, names: more.length ? [...names, ...more] : names, until: Math.min(stamp.until, grown.until) };
+    }
     const body = encoder.encode(statusesJson(deps, loaded));
     this.bytes += body.byteLength - page.body.byteLength;
     page.body = body;
     page.loaded = loaded;
     page.renderedAgain = true;
-    page.stamp = { ...page.stamp, seq };
+    page.stamp = stamp;
     return true;
   }
 }
@@ -196,21 +219,41 @@ export function cachedStatusList(
   page: PageQuery,
   read: (page: PageQuery) => StatusRecord[],
   context: FilterContext | null = null,
+  edge?: FeedEdge,
 ): StatusListAnswer {
-  let loaded: LoadedStatuses | undefined;
-  const build = () => statusListJson(deps, request, set, viewer, read(page), page.budget, context, (l) => (loaded = l));
-  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   const key = pageKey(request);
+  const keeping = cache.admit(key);
+  let loaded: LoadedStatuses | undefined;
+  let top: FeedTop | undefined;
+  const build = () => {
+    const statuses = read(page);
+    const json = statusListJson(deps, request, set, viewer, statuses, page.budget, context, (l) => (loaded = l));
+    if (edge && keeping) top = feedTop(topOfFeed(deps, request, viewer, edge, read, context), page, statuses);
+    return json;
+  };
+  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   set.headers["content-type"] = JSON_TYPE;
-  if (!cache.admit(key)) return answer(build());
+  if (!keeping) return answer(build());
   // One synchronous pass: the reads, the presentation and the versions all see one read snapshot.
   const { result: json, reads } = recordingReads(build);
   const stamp = pageStamp(deps, viewer, reads.names, reads.until);
   const body = encoder.encode(json);
   const headers: Record<string, string> = { "cache-control": (set.headers["cache-control"] as string | undefined) ?? "private, no-store" };
   if (set.headers["link"]) headers.link = set.headers["link"] as string;
-  if (stamp && loaded) cache.set(key, { stamp, viewerNames: viewerNameCount(viewer), loaded, checkedAt: -1, body, headers, renderedAgain: false });
+  if (stamp && loaded) cache.set(key, { stamp, viewerNames: viewerNameCount(viewer), loaded, checkedAt: -1, body, headers, renderedAgain: false, top, builtNames: stamp.names.length });
   return answer(body);
+}
+
+/** How a top page of `edge`'s feed reads, loads and links rows prepended to it later (prepend.ts). */
+function topOfFeed(deps: Deps, request: Request, viewer: Viewer | null, edge: FeedEdge, read: (page: PageQuery) => StatusRecord[], context: FilterContext | null) {
+  const url = new Request(request.url);
+  return {
+    edge,
+    read,
+    load: (statuses: StatusRecord[]) => loadStatuses(deps, viewerAccountId(viewer), statuses, { context }),
+    link: (first: string | undefined, last: string | undefined) =>
+      linkHeader({ baseUrl: deps.config.url, request: url, first, last, next: true, prevParam: "min_id" }),
+  };
 }
 
 const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);

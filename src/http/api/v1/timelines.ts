@@ -9,7 +9,7 @@ import { findOwnList } from "../../../domain/lists/manage.ts";
 import { listTimeline } from "../../../domain/lists/timeline.ts";
 import type { Origin } from "../../../domain/timelines/policy.ts";
 import { readableOrigin, type FeedReader } from "../../../domain/instance/feed-access.ts";
-import { homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
+import { homeFeedEdge, homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
 import { StatusSchema } from "../../../entities/status.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../plugins/auth.ts";
@@ -73,7 +73,7 @@ export const timelineRoutes = (deps: Deps) => {
     .get(
       "/api/v1/timelines/home",
       ({ viewer, query, request, set }) =>
-        cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => homeTimeline(deps.store, viewer.account.id, p), "home"),
+        cachedStatusList(deps, cache, request, set, viewer, page(query), (p) => homeTimeline(deps.store, viewer.account.id, p), "home", homeFeedEdge(deps.store, viewer.account.id)),
       {
         auth: ["read:statuses"],
         query: HomeQuery,

@@ -5,7 +5,8 @@ import type { Deps } from "../../../../deps.ts";
 import { updateCredentials, type ProfileUpdate } from "../../../../domain/accounts/update.ts";
 import { removeProfileImage, type ProfileImageKind } from "../../../../domain/accounts/profile-images.ts";
 import { ACCOUNT_LIMITS } from "../../../../domain/limits.ts";
-import { credentialExtras, viewerCredentialExtras } from "../../../../domain/accounts/read.ts";
+import { credentialExtras } from "../../../../domain/accounts/read.ts";
+import { credentialAccountBytes } from "../../../cache/credentials.ts";
 import { CredentialAccountSchema, presentCredentialAccount } from "../../../../entities/account.ts";
 import type { UserViewer } from "../../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
@@ -89,10 +90,11 @@ export const credentialsRoutes = (deps: Deps) =>
     .use(authPlugin(deps))
     .get(
       "/api/v1/accounts/verify_credentials",
-      ({ viewer }) => presentCredentialAccount(deps.config, viewer.account, viewer.user, viewerCredentialExtras(deps, viewer)),
+      ({ viewer, set }) => credentialAccountBytes(deps, viewer, set),
       {
         auth: ["profile", "read:accounts"],
-        response: { 200: CredentialAccountSchema, ...authErrors },
+        // Sent as kept bytes, checked where they are made (http/cache/credentials.ts).
+        response: { 200: { ...CredentialAccountSchema, noValidate: true }, ...authErrors },
         detail: { summary: "The signed-in user's account, with source and role", tags: ["accounts"] },
       },
     )
