@@ -50,6 +50,8 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   tokens: byId(versionName.token),
   statuses: byId(versionName.status),
   cards: byId(versionName.status),
+  // A status's replies are part of its thread (kept context answers, http/cache/thread-answers.ts).
+  statusReplies: byParts(versionName.status, 0),
   media: byId(versionName.media),
   homeFeed: byId(versionName.home),
   listFeed: byParts(versionName.list, 0),

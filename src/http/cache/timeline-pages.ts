@@ -26,7 +26,7 @@ const MAX_ASKED = 20_000;
 registerCache("timeline pages");
 const counts = cacheCells("timeline pages");
 
-interface Page {
+export interface Page {
   stamp: Stamp;
   /** How many of the stamp's names are the viewer's (token, account, what it sees): they come first. */
   viewerNames: number;
@@ -40,6 +40,8 @@ interface Page {
   headers: Record<string, string>;
   /** Was the last answer rendered again (X-Warren-Cache: rendered) rather than sent as kept (hit)? */
   renderedAgain: boolean;
+  /** How `loaded` is rendered again (a status list by default; a thread is two: http/cache/thread-answers.ts). */
+  render?: (deps: Deps, loaded: LoadedStatuses) => string;
 }
 
 export class PageCache {
@@ -125,7 +127,7 @@ export class PageCache {
     }
     const loaded = withCurrentAccounts(deps, page.loaded, accounts);
     if (!loaded) return false;
-    const body = encoder.encode(statusesJson(deps, loaded));
+    const body = encoder.encode((page.render ?? statusesJson)(deps, loaded));
     this.bytes += body.byteLength - page.body.byteLength;
     page.body = body;
     page.loaded = loaded;
@@ -163,7 +165,7 @@ function pageKey(request: Request): string {
  * (a revocation committed since then makes them differ), and the current versions of everything else the
  * build read, taken in the build's own read snapshot.
  */
-function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
+export function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
   const byViewer = viewer ? viewerStamp(viewer) : { names: [], versions: null, seq: Infinity, until: Infinity };
   if (!byViewer) return undefined;
   for (const name of byViewer.names) names.delete(name);
@@ -213,7 +215,7 @@ export function cachedStatusList(
   return answer(body);
 }
 
-const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
+export const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
 
 /** Before routing: the kept page for this exact request, if it is still current. */
 export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Uint8Array | undefined {
