@@ -162,6 +162,24 @@ export const CACHE_TIERS = [
     thread: "per thread and app",
     file: "src/http/cache/timeline-pages.ts",
   },
+  {
+    name: "notification windows",
+    key: "account id",
+    invalidatedBy: "n: and v: of the account, a:/s: of every sender, status and author read (and what is kept with it); a mute's or filter's end",
+    mechanism: "versions",
+    bound: "1,000 accounts, 2,000 rows each",
+    thread: PER_THREAD,
+    file: "src/domain/notifications/window.ts",
+  },
+  {
+    name: "grouped notification pages",
+    key: "account's window, parameters, the rows shown",
+    invalidatedBy: "its window's versions, to which the page's reads are added",
+    mechanism: "versions",
+    bound: "256 pages and group member lists per window",
+    thread: PER_THREAD,
+    file: "src/http/cache/notification-groups.ts",
+  },
 ] as const satisfies readonly CacheTier[];
 
 export type CacheTierName = (typeof CACHE_TIERS)[number]["name"];
