@@ -167,7 +167,7 @@ export const CACHE_TIERS = [
     key: "account id",
     invalidatedBy: "n: and v: of the account, a:/s: of every sender, status and author read (and what is kept with it); a mute's or filter's end",
     mechanism: "versions",
-    bound: "1,000 accounts, 2,000 rows each",
+    bound: "1,000 accounts and 48 MiB (with what is kept with them), 2,000 rows each",
     thread: PER_THREAD,
     file: "src/domain/notifications/window.ts",
   },

@@ -147,11 +147,11 @@ export function groupsOfRows(
 function keptMembers(window: NotificationWindow | null, key: string, filter: NotificationFilter, read: () => NotificationRecord[]): NotificationRecord[] {
   if (!window) return read();
   const name = `members ${filterKey(filter)} ${key}`;
-  let members = window.kept.get(name) as NotificationRecord[] | undefined;
+  let members = window.get<NotificationRecord[]>(name);
   if (!members) {
     const { result, reads } = recordingReads(read);
     window.depend(reads);
-    window.keep(name, (members = result));
+    window.keep(name, (members = result), 64 + 8 * result.length);
   }
   return members;
 }

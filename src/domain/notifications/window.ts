@@ -22,8 +22,12 @@ import { matches, NotificationReader, type NotificationFilter } from "./read.ts"
 import type { NotificationRecord } from "../../model/notifications.ts";
 import type { PageQuery } from "../../model/paging.ts";
 
-/** Accounts whose windows are kept per thread, least recently used out first. */
+/** Accounts whose windows are kept per thread, least recently used out first... */
 const MAX_WINDOWS = 1_000;
+/** ...and the bytes they weigh together, at most (rows at an estimate each, rendered pages by their size). */
+const MAX_BYTES = 48 * 1024 * 1024;
+/** What a kept row weighs: a decoded notification and its place in the window (an estimate, on the high side). */
+const ROW_BYTES = 400;
 /** Rows read at a time as a walk reaches the bottom of a window. */
 const CHUNK = 100;
 /** Rows a window grows to; a walk past them reads the store as before. */
@@ -33,6 +37,12 @@ const MAX_KEPT = 256;
 
 registerCache("notification windows");
 const counts = cacheCells("notification windows");
+
+/** The windows of one store handle, with their total weight. */
+interface Shelf {
+  windows: Map<string, NotificationWindow>;
+  bytes: number;
+}
 
 interface Row {
   n: NotificationRecord;
@@ -45,7 +55,9 @@ export class NotificationWindow {
   /** The oldest notification has been read. */
   complete = false;
   /** What is kept with the window by others (group members, rendered pages), dropped with it: see keep(). */
-  readonly kept = new Map<string, unknown>();
+  readonly kept = new Map<string, { value: unknown; bytes: number }>();
+  /** What the window weighs, its rows and what is kept with it (counted in its shelf's total). */
+  bytes = 0;
   private readonly names: string[];
   private readonly known: Set<string>;
   readonly stamp: Stamp;
@@ -53,6 +65,7 @@ export class NotificationWindow {
   constructor(
     store: Store,
     readonly recipientId: string,
+    private readonly shelf: Shelf = { windows: new Map(), bytes: 0 },
   ) {
     this.names = [versionName.notifications(recipientId), versionName.viewer(recipientId)];
     this.known = new Set(this.names);
@@ -69,10 +82,25 @@ export class NotificationWindow {
     if (reads.until < this.stamp.until) this.stamp.until = reads.until;
   }
 
-  /** Keeps `value` with the window; call depend() with what it was read from. */
-  keep(name: string, value: unknown): void {
-    if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(name, value);
+  /** What is kept with the window under `name`. */
+  get<T>(name: string): T | undefined {
+    return this.kept.get(name)?.value as T | undefined;
+  }
+
+  /** Keeps `value` (weighing `bytes`) with the window; call depend() with what it was read from. */
+  keep(name: string, value: unknown, bytes: number): void {
+    if (this.kept.size >= MAX_KEPT) {
+      const [oldest, entry] = this.kept.entries().next().value!;
+      this.kept.delete(oldest);
+      this.weigh(-entry.bytes);
+    }
+    this.kept.set(name, { value, bytes });
+    this.weigh(bytes);
+  }
+
+  private weigh(bytes: number): void {
+    this.bytes += bytes;
+    this.shelf.bytes += bytes;
   }
 
   /** Reads the next rows below the window; false when there are none or the window is full. */
@@ -85,28 +113,34 @@ export class NotificationWindow {
     });
     this.depend(reads);
     for (const row of result) this.rows.push(row);
+    this.weigh(result.length * ROW_BYTES);
     if (result.length < CHUNK) this.complete = true;
     return result.length > 0;
   }
 }
 
-const windows = new WeakMap<Store, Map<string, NotificationWindow>>();
+const shelves = new WeakMap<Store, Shelf>();
 
 /** The account's window, current in this read snapshot; null inside a write transaction. */
 export function notificationWindow(store: Store, recipientId: string): NotificationWindow | null {
   if (insideWrite(store)) return null;
-  let byAccount = windows.get(store);
-  if (!byAccount) windows.set(store, (byAccount = new Map()));
-  let window = byAccount.get(recipientId);
-  if (window) byAccount.delete(recipientId);
+  let shelf = shelves.get(store);
+  if (!shelf) shelves.set(store, (shelf = { windows: new Map(), bytes: 0 }));
+  let window = shelf.windows.get(recipientId);
+  if (window) shelf.windows.delete(recipientId);
   if (window && stampCurrent(store, window.stamp, Date.now())) counts.hits.value++;
   else {
     counts.misses.value++;
-    window = new NotificationWindow(store, recipientId);
+    if (window) shelf.bytes -= window.bytes;
+    window = new NotificationWindow(store, recipientId, shelf);
   }
-  // Re-inserted: Map order is the eviction order.
-  byAccount.set(recipientId, window);
-  if (byAccount.size > MAX_WINDOWS) byAccount.delete(byAccount.keys().next().value!);
+  // Re-inserted: Map order is the eviction order, least recently used first.
+  shelf.windows.set(recipientId, window);
+  for (const [oldest, old] of shelf.windows) {
+    if (shelf.windows.size <= 1 || (shelf.windows.size <= MAX_WINDOWS && shelf.bytes <= MAX_BYTES)) break;
+    shelf.windows.delete(oldest);
+    shelf.bytes -= old.bytes;
+  }
   return window;
 }
 

@@ -56,11 +56,11 @@ function render(deps: Deps, recipientId: string, query: GroupedQuery, rows: Noti
 export function groupedNotificationsPage(deps: Deps, request: Request, set: Setter, recipientId: string, query: GroupedQuery): GroupedNotifications {
   const { rows, window } = pageOfGroupRows(deps.store, recipientId, query.filter, query.groupedTypes, query.paging);
   const key = window && !rows.some((n) => n.reportId) ? pageKey(query, rows) : null;
-  let page = key ? (window!.kept.get(key) as KeptPage | undefined) : undefined;
+  let page = key ? window!.get<KeptPage>(key) : undefined;
   if (!page && key) {
     const { result, reads } = recordingReads(() => render(deps, recipientId, query, rows, window));
     window!.depend(reads);
-    window!.keep(key, (page = result));
+    window!.keep(key, (page = result), result.body.byteLength + key.length * 2);
   }
   page ??= render(deps, recipientId, query, rows, window);
   const { paging } = query;
