@@ -163,6 +163,15 @@ export const CACHE_TIERS = [
     file: "src/http/cache/timeline-pages.ts",
   },
   {
+    name: "thread shapes",
+    key: "status id (the thread below it)",
+    invalidatedBy: "s: of every status it read (a write to a status's replies bumps its s:)",
+    mechanism: "versions",
+    bound: "200,000 replies in all, 10,000 per thread",
+    thread: PER_THREAD,
+    file: "src/domain/statuses/thread-shape.ts",
+  },
+  {
     name: "notification windows",
     key: "account id",
     invalidatedBy: "n: and v: of the account, a:/s: of every sender, status and author read (and what is kept with it); a mute's or filter's end",
