@@ -73,6 +73,15 @@ describe("a kept thread", () => {
     expect(ids((await get(t, contextPath(b.id), reader.token)).body.ancestors)).toEqual([root.id]);
   });
 
+  test("a direct reply to the root, read by someone who never read the thread (the kept thread shape)", async () => {
+    const { root, a, deep, b } = await thread();
+    await kept(contextPath(root.id), reader.token);
+    const direct = await postStatus(t, bob, { status: "direct", in_reply_to_id: root.id });
+    const newcomer = await newUser(t, "kn");
+    expect(ids((await get(t, contextPath(root.id), newcomer.token)).body.descendants)).toEqual([a.id, deep.id, b.id, direct.id]);
+    expect(ids((await get(t, contextPath(root.id), reader.token)).body.descendants)).toEqual([a.id, deep.id, b.id, direct.id]);
+  });
+
   test("a deleted reply and its replies drop out", async () => {
     const { root, a, b } = await thread();
     const { after } = await readAfter(contextPath(root.id), reader.token, () => call(t, "DELETE", `/api/v1/statuses/${a.id}`, bob.token));

@@ -165,7 +165,7 @@ export const CACHE_TIERS = [
   {
     name: "thread shapes",
     key: "status id (the thread below it)",
-    invalidatedBy: "s: of every status it read (a write to a status's replies bumps its s:)",
+    invalidatedBy: "s: of the status and of every reply it read (a write to a status's replies bumps its s:)",
     mechanism: "versions",
     bound: "200,000 replies in all, 10,000 per thread",
     thread: PER_THREAD,

@@ -6,6 +6,7 @@
 // deletion or a reply moved anywhere in the tree makes the next read walk it again.
 import type { Store } from "../../store/db.ts";
 import { getStatus, replyIds } from "../../store/statuses.ts";
+import { versionName } from "../../store/versions.ts";
 import { VersionedCache } from "../caches/versioned.ts";
 
 /** Replies a kept shape holds at most; a read that needs more walks the tree itself. */
@@ -22,9 +23,9 @@ export interface ThreadShape {
 
 const kept = new VersionedCache<ThreadShape>("thread shapes", 200_000, { weigh: (shape) => 1 + shape.ids.length, lru: true });
 
-/** The shape below `rootId`, kept while none of the statuses it read has changed. */
+/** The shape below `rootId`, kept while neither it (its direct replies) nor any status it read has changed. */
 export function threadShape(store: Store, rootId: string): ThreadShape {
-  return kept.get(store, rootId, () => ({ value: walk(store, rootId), depends: [] })).value;
+  return kept.get(store, rootId, () => ({ value: walk(store, rootId), depends: [versionName.status(rootId)] })).value;
 }
 
 function walk(store: Store, rootId: string): ThreadShape {
