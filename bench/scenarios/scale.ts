@@ -109,6 +109,18 @@ export const context: Scenario = {
   },
 };
 
+/** The same thread with a query parameter that differs per request: never answered from a kept answer, so each is built. */
+export const contextBuilt: Scenario = {
+  ...context,
+  name: "scale_context_built",
+  description: "GET /api/v1/statuses/<root>/context of a 200-reply thread, built every time (a new URL per request)",
+  variantOf: context.name,
+  async prepare(client, seeded) {
+    const spec = await context.prepare(client, seeded);
+    return { ...spec, path: `${spec.path}?request={{n}}` };
+  },
+};
+
 export const verifyCredentialsSeeded: Scenario = {
   name: "scale_verify_credentials",
   description: "GET /api/v1/accounts/verify_credentials",
@@ -162,6 +174,7 @@ export const SCALE_SCENARIOS: Scenario[] = [
   verifyCredentialsSeeded,
   ...READS.flatMap(scenarios),
   context,
+  contextBuilt,
   homeManyReaders,
   busyHome,
   postSeeded,

@@ -29,6 +29,8 @@ export const versionName = {
   publicFeed: (feed: string) => `f:${feed}`,
   /** who follows an account (fan-out keeps the list) */
   followers: (accountId: string) => `fo:${accountId}`,
+  /** an account's notifications (kept grouped notification pages, http/cache/notification-groups.ts) */
+  notifications: (recipientId: string) => `n:${recipientId}`,
   /** the custom emojis, all of them (what a `:shortcode:` in a local text shows) */
   emojis: () => "e:",
   /** an instance setting changed at run time (store/settings.ts), e.g. who may read the public timelines */
@@ -50,6 +52,9 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   tokens: byId(versionName.token),
   statuses: byId(versionName.status),
   cards: byId(versionName.status),
+  // A status's replies are part of its thread (kept context answers, http/cache/thread-answers.ts).
+  statusReplies: byParts(versionName.status, 0),
+  notifications: byParts(versionName.notifications, 0),
   media: byId(versionName.media),
   homeFeed: byId(versionName.home),
   listFeed: byParts(versionName.list, 0),

@@ -162,6 +162,33 @@ export const CACHE_TIERS = [
     thread: "per thread and app",
     file: "src/http/cache/timeline-pages.ts",
   },
+  {
+    name: "thread shapes",
+    key: "status id (the thread below it)",
+    invalidatedBy: "s: of the status and of every reply it read (a write to a status's replies bumps its s:)",
+    mechanism: "versions",
+    bound: "200,000 replies in all, 10,000 per thread",
+    thread: PER_THREAD,
+    file: "src/domain/statuses/thread-shape.ts",
+  },
+  {
+    name: "notification windows",
+    key: "account id",
+    invalidatedBy: "n: and v: of the account, a:/s: of every sender, status and author read (and what is kept with it); a mute's or filter's end",
+    mechanism: "versions",
+    bound: "1,000 accounts and 48 MiB (with what is kept with them), 2,000 rows each",
+    thread: PER_THREAD,
+    file: "src/domain/notifications/window.ts",
+  },
+  {
+    name: "grouped notification pages",
+    key: "account's window, parameters, the rows shown",
+    invalidatedBy: "its window's versions, to which the page's reads are added",
+    mechanism: "versions",
+    bound: "256 pages and group member lists per window",
+    thread: PER_THREAD,
+    file: "src/http/cache/notification-groups.ts",
+  },
 ] as const satisfies readonly CacheTier[];
 
 export type CacheTierName = (typeof CACHE_TIERS)[number]["name"];

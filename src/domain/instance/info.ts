@@ -6,7 +6,7 @@ import type { RegistrationMode } from "../../config.ts";
 import { log } from "../../lib/log.ts";
 import type { Store } from "../../store/db.ts";
 import { getSetting, putSetting } from "../../store/settings.ts";
-import { accountIndexSize, localMembers, remoteAccountDomains, userTokenIssues } from "../../store/instance.ts";
+import { accountIndexSize, localMembers, localMembersWhere, remoteAccountDomains, userTokenIssues } from "../../store/instance.ts";
 import { appVapidKey } from "../oauth/apps.ts";
 import { thumbnailBlurhash } from "./artwork.ts";
 import { SERVER_LANGUAGES } from "./languages.ts";
@@ -78,8 +78,9 @@ export function knownPeers(deps: Deps, now = Date.now()): string[] {
 
 /** The instance's contact: the oldest Owner who is an active member, or null. */
 export function contactAccount(deps: Deps): AccountRecord | null {
-  for (const member of localMembers(deps.store)) {
-    if (member.user.role === "Owner" && isActiveMember(member)) return member.account;
+  // Only Owners' accounts are read: this runs at every start (cli/owner-hint.ts) and for every instance answer.
+  for (const member of localMembersWhere(deps.store, (user) => user.role === "Owner")) {
+    if (isActiveMember(member)) return member.account;
   }
   return null;
 }

@@ -7,7 +7,9 @@ import type { Store } from "../../store/db.ts";
 import { getNotification, notificationsInRange, notificationsOfStatus } from "../../store/notifications.ts";
 import { getAccounts } from "../../store/accounts.ts";
 import { groupKeyOf, parseGroupKey } from "./group-key.ts";
-import { lastReadNotificationId, listNotifications, matches, NO_FILTER, notificationHider, shownTo, type NotificationFilter } from "./read.ts";
+import { notificationWindow, windowGroupRows, type NotificationWindow } from "./window.ts";
+import { recordingReads } from "../../store/versions.ts";
+import { filterKey, lastReadNotificationId, listNotifications, matches, NO_FILTER, NotificationReader, type NotificationFilter } from "./read.ts";
 import type { AccountRecord } from "../../model/accounts.ts";
 import type { NotificationRecord } from "../../model/notifications.ts";
 import { type PageQuery, RowBudget } from "../../model/paging.ts";
@@ -30,6 +32,7 @@ export function groupMembers(
   key: string,
   filter: NotificationFilter = NO_FILTER,
   includeHidden = false,
+  reader: NotificationReader | null = includeHidden ? null : new NotificationReader(store, recipientId),
 ): NotificationRecord[] {
   const parsed = parseGroupKey(key);
   if (!parsed) return [];
@@ -45,10 +48,8 @@ export function groupMembers(
   } else {
     candidates = notificationsInRange(store, recipientId, parsed.fromId, parsed.toId);
   }
-  const now = Date.now();
   const inGroup = (n: NotificationRecord) => parsed.kind === "single" || groupKeyOf(n) === key;
-  const hides = includeHidden ? null : notificationHider(store, recipientId);
-  return candidates.filter((n) => inGroup(n) && matches(filter, n) && (includeHidden || shownTo(store, recipientId, n, now, hides)));
+  return candidates.filter((n) => inGroup(n) && matches(filter, n) && (!reader || reader.shown(n)));
 }
 
 /** One group by key (`ungrouped-<id>` included); 404 when it has no notification the recipient may see. */
@@ -72,33 +73,87 @@ export function listGroups(
   groupedTypes: ReadonlySet<string> | null,
   query: PageQuery,
 ): GroupPage {
+  const { rows, window } = pageOfGroupRows(store, recipientId, filter, groupedTypes, query);
+  return groupsOfRows(store, recipientId, filter, groupedTypes, query, rows, window);
+}
+
+/** groupRows from the account's kept window (window.ts) when it can answer, else from the store (window null). */
+export function pageOfGroupRows(
+  store: Store,
+  recipientId: string,
+  filter: NotificationFilter,
+  groupedTypes: ReadonlySet<string> | null,
+  query: PageQuery,
+): { rows: NotificationRecord[]; window: NotificationWindow | null } {
+  const window = notificationWindow(store, recipientId);
+  const rows = window && windowGroupRows(window, store, filter, groupedTypes, query);
+  return rows ? { rows, window } : { rows: groupRows(store, recipientId, filter, groupedTypes, query), window: null };
+}
+
+/** The rows a page of groups shows, one per group (its newest in the page's range), newest first. */
+export function groupRows(
+  store: Store,
+  recipientId: string,
+  filter: NotificationFilter,
+  groupedTypes: ReadonlySet<string> | null,
+  query: PageQuery,
+): NotificationRecord[] {
   // A row is accepted only when it opens a group not yet on the page, so `limit` counts groups.
   const seen = new Set<string>();
-  const rows = listNotifications(store, recipientId, filter, query, (n) => {
+  return listNotifications(store, recipientId, filter, query, (n) => {
     const key = groupKeyOf(n, groupedTypes);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
+
+/** Is a page of `rows` the last one in its direction (see groupsOfRows)? */
+export const lastGroupPage = (rows: readonly NotificationRecord[], query: PageQuery) => rows.length < query.limit && !query.budget?.stoppedAt;
+
+/** The groups of the rows groupRows found: each with its notifications in the page's range. */
+export function groupsOfRows(
+  store: Store,
+  recipientId: string,
+  filter: NotificationFilter,
+  groupedTypes: ReadonlySet<string> | null,
+  query: PageQuery,
+  rows: readonly NotificationRecord[],
+  window: NotificationWindow | null = null,
+): GroupPage {
   if (rows.length === 0) return { groups: [], cursors: [] };
   // The page's id range. An incomplete page is the last one in its direction (unless its scan ran out of
   // row budget), so its range runs to the cursor (or the end): the last group then carries data for all of
   // its notifications (Mastodon #33271).
   const newest = rows[0]!.id;
   const oldest = rows.at(-1)!.id;
-  const last = rows.length < query.limit && !query.budget?.stoppedAt;
+  const last = lastGroupPage(rows, query);
   const below = (id: string) => (last && query.minId ? !query.maxId || id < query.maxId : id <= newest);
   const above = (id: string) => (last && !query.minId ? !query.sinceId || id > query.sinceId : id >= oldest);
+  const reader = new NotificationReader(store, recipientId);
   const groups = rows.map((row): NotificationGroupData => {
     const key = groupKeyOf(row, groupedTypes);
     if (key.startsWith("ungrouped-")) return { key, members: [row], pageMin: row };
-    const members = groupMembers(store, recipientId, key, filter).filter((n) => below(n.id));
+    const members = keptMembers(window, key, filter, () => groupMembers(store, recipientId, key, filter, false, reader)).filter((n) => below(n.id));
     // A row always belongs to its own group, even one whose id strayed past its group's hours.
     if (members.length === 0) return { key, members: [row], pageMin: row };
     const inPage = members.filter((n) => above(n.id));
     return { key, members, pageMin: inPage.at(-1) ?? row };
   });
   return { groups, cursors: groups.map((g) => g.members[0]!.id) };
+}
+
+/** A group's members, kept with the window that answered the page (what they were read from joins its versions). */
+function keptMembers(window: NotificationWindow | null, key: string, filter: NotificationFilter, read: () => NotificationRecord[]): NotificationRecord[] {
+  if (!window) return read();
+  const name = `members ${filterKey(filter)} ${key}`;
+  let members = window.get<NotificationRecord[]>(name);
+  if (!members) {
+    const { result, reads } = recordingReads(read);
+    window.depend(reads);
+    window.keep(name, (members = result), 64 + 8 * result.length);
+  }
+  return members;
 }
 
 /** Groups with notifications newer than the `notifications` marker, counted up to `limit`. */

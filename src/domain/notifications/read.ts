@@ -61,17 +61,62 @@ export const NO_FILTER: NotificationFilter = { types: null, excludeTypes: new Se
  * hide filters (notificationHider): a notification about a status one of them removes is not shown.
  */
 export function shownTo(store: Store, recipientId: string, n: NotificationRecord, now = Date.now(), hides: StatusHider = null): boolean {
-  if (n.type === "follow_request") return false;
-  const from = getAccount(store, n.fromAccountId);
-  if (!from || from.suspended) return false;
-  if (isBlocking(store, recipientId, n.fromAccountId)) return false;
-  if (getMute(store, recipientId, n.fromAccountId, now)?.notifications) return false;
-  if (n.statusId) {
-    const status = getStatus(store, n.statusId);
-    if (!status || !canSeeStatus(store, recipientId, status)) return false;
-    if (hides?.(status)) return false;
+  return new NotificationReader(store, recipientId, now, hides).shown(n);
+}
+
+/**
+ * shownTo for the many notifications of one read: the answers about each sender (gone, suspended, blocked,
+ * muted with notifications) and each status author (suspended, blocking the recipient) are asked once.
+ */
+export class NotificationReader {
+  private senders = new Map<string, boolean>();
+  private blockers = new Map<string, boolean>();
+  private suspended = new Map<string, boolean>();
+
+  constructor(
+    readonly store: Store,
+    readonly recipientId: string,
+    readonly now = Date.now(),
+    readonly hides: StatusHider = notificationHider(store, recipientId),
+  ) {}
+
+  shown(n: NotificationRecord): boolean {
+    if (n.type === "follow_request") return false;
+    let sender = this.senders.get(n.fromAccountId);
+    if (sender === undefined) this.senders.set(n.fromAccountId, (sender = this.senderShown(n.fromAccountId)));
+    if (!sender) return false;
+    if (n.statusId) {
+      const status = getStatus(this.store, n.statusId);
+      if (!status || !canSeeStatus(this.store, this.recipientId, status, this.blocksRecipient, this.authorSuspended)) return false;
+      if (this.hides?.(status)) return false;
+    }
+    return true;
   }
-  return true;
+
+  private senderShown(fromAccountId: string): boolean {
+    const from = getAccount(this.store, fromAccountId);
+    if (!from || from.suspended) return false;
+    if (isBlocking(this.store, this.recipientId, fromAccountId)) return false;
+    return !getMute(this.store, this.recipientId, fromAccountId, this.now)?.notifications;
+  }
+
+  private blocksRecipient = (authorId: string): boolean => {
+    let hit = this.blockers.get(authorId);
+    if (hit === undefined) this.blockers.set(authorId, (hit = isBlocking(this.store, authorId, this.recipientId)));
+    return hit;
+  };
+
+  private authorSuspended = (authorId: string): boolean => {
+    let hit = this.suspended.get(authorId);
+    if (hit === undefined) this.suspended.set(authorId, (hit = getAccount(this.store, authorId)?.suspended === true));
+    return hit;
+  };
+}
+
+/** The filter as text, for keys of what is kept per filter. */
+export function filterKey(filter: NotificationFilter): string {
+  const list = (set: ReadonlySet<string> | null) => (set ? [...set].sort().join(",") : "*");
+  return `${list(filter.types)}|${list(filter.excludeTypes)}|${filter.accountId ?? ""}|${filter.includeFiltered ? 1 : 0}`;
 }
 
 export function matches(filter: NotificationFilter, n: NotificationRecord): boolean {
@@ -89,9 +134,8 @@ export function listNotifications(
   query: PageQuery,
   alsoAccept: (n: NotificationRecord) => boolean = () => true,
 ): NotificationRecord[] {
-  const now = Date.now();
-  const hides = notificationHider(store, recipientId);
-  return pageNotifications(store, recipientId, query, (n) => matches(filter, n) && shownTo(store, recipientId, n, now, hides) && alsoAccept(n));
+  const reader = new NotificationReader(store, recipientId);
+  return pageNotifications(store, recipientId, query, (n) => matches(filter, n) && reader.shown(n) && alsoAccept(n));
 }
 
 /** One of the recipient's own notifications; 404 for anyone else's, unknown ids and hidden ones. */

@@ -4,7 +4,9 @@ import { normaliseId } from "../../lib/ids.ts";
 import type { Store } from "../../store/db.ts";
 import { getStatus, replyIds } from "../../store/statuses.ts";
 import { assertVisible } from "../policy/interaction.ts";
-import { canSeeStatus, hiddenByViewer } from "../policy/visibility.ts";
+import { canSeeStatus } from "../policy/visibility.ts";
+import { TimelineViewer } from "../timelines/policy.ts";
+import { threadShape, type ThreadShape } from "./thread-shape.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
 
 export const MAX_STATUSES_BY_ID = 20;
@@ -51,11 +53,13 @@ export interface StatusContext {
 /**
  * Ancestors oldest first (the walk stops where in_reply_to_id is null or the parent is gone) and
  * descendants depth-first in reply order, each filtered by visibility and by the viewer's blocks and mutes.
- * Deleted statuses are not walked through: their replies drop out of the thread, as on Mastodon.
+ * Deleted statuses are not walked through: their replies drop out of the thread, as on Mastodon. The
+ * descendants come from the thread's kept shape (thread-shape.ts), filtered for the viewer with the answers
+ * kept per viewer (timelines/viewer-facts.ts).
  */
 export function statusContext(store: Store, viewerId: string | null, status: StatusRecord, limits: ContextLimits): StatusContext {
-  const shown = (s: StatusRecord) => canSeeStatus(store, viewerId, s) && !hiddenByViewer(store, viewerId, s);
-
+  const viewer = new TimelineViewer(store, viewerId);
+  const shown = (s: StatusRecord) => viewer.sees(s);
   const ancestors: StatusRecord[] = [];
   const seen = new Set<string>([status.id]);
   let parentId = status.inReplyToId;
@@ -67,7 +71,23 @@ export function statusContext(store: Store, viewerId: string | null, status: Sta
     parentId = parent.inReplyToId;
   }
   ancestors.reverse();
+  const shape = threadShape(store, status.id);
+  // A reply that is also an ancestor (a loop of remote statuses) or a shape cut short: the walk below.
+  const fromShape = !shape.truncated && !shape.ids.some((id) => seen.has(id));
+  return { ancestors, descendants: fromShape ? shapeDescendants(store, shape, shown, limits) : walkDescendants(store, status, seen, shown, limits) };
+}
 
+function shapeDescendants(store: Store, shape: ThreadShape, shown: (s: StatusRecord) => boolean, limits: ContextLimits): StatusRecord[] {
+  const descendants: StatusRecord[] = [];
+  for (let i = 0; i < shape.ids.length && descendants.length < limits.descendants; i++) {
+    if (shape.depths[i]! > limits.depth) continue;
+    const reply = getStatus(store, shape.ids[i]!);
+    if (reply && !reply.deletedAt && shown(reply)) descendants.push(reply);
+  }
+  return descendants;
+}
+
+function walkDescendants(store: Store, status: StatusRecord, seen: Set<string>, shown: (s: StatusRecord) => boolean, limits: ContextLimits): StatusRecord[] {
   const descendants: StatusRecord[] = [];
   // Depth-first, children oldest first: a stack of [id, depth] popped in order.
   const stack: [string, number][] = replyIds(store, status.id).reverse().map((id) => [id, 1]);
@@ -80,5 +100,5 @@ export function statusContext(store: Store, viewerId: string | null, status: Sta
     if (shown(reply)) descendants.push(reply);
     if (depth < limits.depth) for (const child of replyIds(store, id).reverse()) stack.push([child, depth + 1]);
   }
-  return { ancestors, descendants };
+  return descendants;
 }

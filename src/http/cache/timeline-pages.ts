@@ -29,7 +29,7 @@ const MAX_ASKED = 20_000;
 registerCache("timeline pages");
 const counts = cacheCells("timeline pages");
 
-interface Page {
+export interface Page {
   stamp: Stamp;
   /** How many of the stamp's names are the viewer's (token, account, what it sees): they come first. */
   viewerNames: number;
@@ -47,6 +47,8 @@ interface Page {
   top?: FeedTop;
   /** How many versions the page depended on when it was built. */
   builtNames: number;
+  /** How `loaded` is rendered again (a status list by default; a thread is two: http/cache/thread-answers.ts). */
+  render?: (deps: Deps, loaded: LoadedStatuses) => string;
 }
 
 export class PageCache {
@@ -148,7 +150,7 @@ export class PageCache {
       if (names.length + more.length > 2 * page.builtNames) return false;
       stamp = { ...stamp, names: more.length ? [...names, ...more] : names, until: Math.min(stamp.until, grown.until) };
     }
-    const body = encoder.encode(statusesJson(deps, loaded));
+    const body = encoder.encode((page.render ?? statusesJson)(deps, loaded));
     this.bytes += body.byteLength - page.body.byteLength;
     page.body = body;
     page.loaded = loaded;
@@ -186,7 +188,7 @@ function pageKey(request: Request): string {
  * (a revocation committed since then makes them differ), and the current versions of everything else the
  * build read, taken in the build's own read snapshot.
  */
-function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
+export function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
   const byViewer = viewer ? viewerStamp(viewer) : { names: [], versions: null, seq: Infinity, until: Infinity };
   if (!byViewer) return undefined;
   for (const name of byViewer.names) names.delete(name);
@@ -256,7 +258,7 @@ function topOfFeed(deps: Deps, request: Request, viewer: Viewer | null, edge: Fe
   };
 }
 
-const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
+export const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
 
 /** Before routing: the kept page for this exact request, if it is still current. */
 export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Uint8Array | undefined {

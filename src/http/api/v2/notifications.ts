@@ -4,7 +4,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { clearAllNotifications, dismissGroup } from "../../../domain/notifications/dismiss.ts";
 import { GROUPABLE_TYPES } from "../../../domain/notifications/group-key.ts";
-import { findGroup, groupSenders, listGroups, pageGroupMembers, unreadGroupCount } from "../../../domain/notifications/group.ts";
+import { findGroup, groupSenders, pageGroupMembers, unreadGroupCount } from "../../../domain/notifications/group.ts";
 import { NOTIFICATION_LIST_LIMIT, notificationFilter, UNREAD_COUNT_LIMIT, UNREAD_COUNT_MAX } from "../../../domain/notifications/read.ts";
 import { AccountSchema, presentAccount } from "../../../entities/account.ts";
 import { GroupedNotificationsSchema } from "../../../entities/grouped-notification.ts";
@@ -14,6 +14,7 @@ import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, linkHeader, pageQuery, parseLimit } from "../../plugins/paging.ts";
 import { groupedNotificationsFor } from "../../present.ts";
+import { groupedNotificationsPage } from "../../cache/notification-groups.ts";
 import { EmptyObject, ErrorBody, pagingQuery, toBool } from "../../schemas.ts";
 import { filterQuery, listOf, TypeList } from "../v1/notifications.ts";
 
@@ -27,6 +28,9 @@ const groupingQuery = {
   include_filtered: filterQuery.include_filtered,
   grouped_types: TypeList(`Group only these types (grouped_types[]=…; default ${GROUPABLE_TYPES.join(", ")})`),
 };
+
+// Pages are sent as rendered text (http/cache/notification-groups.ts), checked against this schema where they are rendered.
+const GroupedPageSchema = Object.assign(t.Object(GroupedNotificationsSchema.properties, { description: GroupedNotificationsSchema.description }), { noValidate: true });
 
 const GroupKeyParams = t.Object({ group_key: t.String({ maxLength: 100, description: "Group key, or ungrouped-<id>" }) });
 
@@ -45,12 +49,12 @@ const notificationListRoutes = (deps: Deps) =>
         if (query.expand_accounts !== undefined && !["full", "partial_avatars"].includes(query.expand_accounts)) {
           throw new BadRequest("expand_accounts must be one of full, partial_avatars");
         }
-        const filter = notificationFilter(listOf(query.types), listOf(query.exclude_types), undefined, toBool(query.include_filtered));
-        const paging = boundedPageQuery(query, NOTIFICATION_LIST_LIMIT);
-        const page = listGroups(deps.store, viewer.account.id, filter, groupedTypesOf(query.grouped_types), paging);
-        const link = linkHeader({ baseUrl: deps.config.url, request, first: page.cursors[0], last: page.cursors.at(-1), next: true, prevParam: "min_id", budget: paging.budget });
-        if (link) set.headers["link"] = link;
-        return groupedNotificationsFor(deps, viewer.account.id, page.groups, true, query.expand_accounts === "partial_avatars");
+        return groupedNotificationsPage(deps, request, set, viewer.account.id, {
+          filter: notificationFilter(listOf(query.types), listOf(query.exclude_types), undefined, toBool(query.include_filtered)),
+          groupedTypes: groupedTypesOf(query.grouped_types),
+          paging: boundedPageQuery(query, NOTIFICATION_LIST_LIMIT),
+          partial: query.expand_accounts === "partial_avatars",
+        });
       },
       {
         auth: READ,
@@ -59,7 +63,7 @@ const notificationListRoutes = (deps: Deps) =>
           ...groupingQuery,
           expand_accounts: t.Optional(t.String({ maxLength: 20, description: "full (default), or partial_avatars: each group's newest account in full, the others in partial_accounts" })),
         }),
-        response: { 200: GroupedNotificationsSchema, 400: ErrorBody, ...errors },
+        response: { 200: GroupedPageSchema, 400: ErrorBody, ...errors },
         detail: { summary: "Your notifications in groups, newest first (limit counts groups)", tags: ["notifications"] },
       },
     )

@@ -5,31 +5,45 @@ import { contextLimits, statusContext, visibleStatus } from "../../../../domain/
 import { cardOf } from "../../../../domain/statuses/card.ts";
 import { askForReplies } from "../../../../federation/thread-fetch.ts";
 import { StatusSchema } from "../../../../entities/status.ts";
-import { statusesFor } from "../../../present.ts";
+import { keptThread, threadAnswer } from "../../../cache/thread-answers.ts";
+import { PageCache } from "../../../cache/timeline-pages.ts";
+import { recordKept } from "../../../metrics/instrument.ts";
 import { presentPreviewCard, PreviewCardSchema } from "../../../../entities/preview-card.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { EmptyObject } from "../../../schemas.ts";
 import { readErrors, StatusIdParams } from "./shared.ts";
 
-export const statusThreadRoutes = (deps: Deps) =>
-  new Elysia({ name: "status-thread-routes", seed: deps.store.dir })
+const CONTEXT_ROUTE = "/api/v1/statuses/:id/context";
+// Threads are sent as pre-rendered text (thread-answers.ts), checked where they are rendered (rendered-statuses.ts).
+const ContextSchema = Object.assign(t.Object({ ancestors: t.Array(StatusSchema), descendants: t.Array(StatusSchema) }), { noValidate: true });
+
+export const statusThreadRoutes = (deps: Deps) => {
+  const threads = new PageCache();
+  return new Elysia({ name: "status-thread-routes", seed: deps.store.dir })
+    .onRequest((context) => {
+      const kept = keptThread(deps, threads, context.request, context.set);
+      // Sent before routing, so no route records it: src/http/metrics.
+      if (kept) recordKept(context, CONTEXT_ROUTE);
+      return kept;
+    })
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
-      "/api/v1/statuses/:id/context",
-      ({ viewer, params }) => {
+      CONTEXT_ROUTE,
+      ({ viewer, params, request, set }) => {
         const viewerId = viewer?.account?.id ?? null;
-        const status = visibleStatus(deps.store, viewerId, params.id);
-        askForReplies(deps, status);
-        const thread = statusContext(deps.store, viewerId, status, contextLimits(viewerId !== null));
-        return { ancestors: statusesFor(deps, viewer, thread.ancestors, "thread"), descendants: statusesFor(deps, viewer, thread.descendants, "thread") };
+        return threadAnswer(deps, threads, request, set, viewer, () => {
+          const root = visibleStatus(deps.store, viewerId, params.id);
+          askForReplies(deps, root);
+          return { root, thread: statusContext(deps.store, viewerId, root, contextLimits(viewerId !== null)) };
+        });
       },
       {
         maybeAuth: ["read:statuses"],
         publicCache: 15,
         params: StatusIdParams,
-        response: { 200: t.Object({ ancestors: t.Array(StatusSchema), descendants: t.Array(StatusSchema) }), ...readErrors },
+        response: { 200: ContextSchema, ...readErrors },
         detail: { summary: "The thread around a status: ancestors and descendants you may see", tags: ["statuses"] },
       },
     )
@@ -49,3 +63,4 @@ export const statusThreadRoutes = (deps: Deps) =>
         detail: { summary: "The status's link card, or {} when it has none", tags: ["statuses"] },
       },
     );
+};
