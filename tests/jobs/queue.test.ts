@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { threadId } from "node:worker_threads";
 import { enqueueJob } from "../../src/jobs/queue.ts";
-import { backoffMs } from "../../src/jobs/runner.ts";
+import { backoffMs } from "../../src/jobs/outcomes.ts";
 import { openJobQueue } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { claimJobs, claimedJobs, deadJobs, dueJobs, pendingJobs } from "../../src/store/jobs.ts";
