@@ -3,6 +3,7 @@
 // endpoint (single, by ids, context, account statuses, home/public/tag/list timelines, favourites,
 // bookmarks, favourited_by/reblogged_by, cards, streams) nor the blocker's collections, and cannot interact.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eventually } from "../helpers/eventually.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
@@ -161,8 +162,8 @@ describe("with the block answered and its clean-up held back, the blocked accoun
     // Streams are fed by jobs: let them (and so the block's clean-up) run for this last check.
     t.deps.jobs.resume();
     await t.deps.jobs.drain();
-    await Bun.sleep(200);
-    await t.deps.jobs.drain();
+    // The control status, posted last, reached the user, public and hashtag streams: what was sent before it has arrived.
+    await eventually(() => streams.slice(0, 3).every((stream) => stream.text().includes(control)), { what: "the control status" });
     t.deps.jobs.pause();
     for (const stream of streams) {
       stream.close();
