@@ -1,15 +1,11 @@
 // Recording events against the real reactions tables (src/reactions) and a real store on a temporary
 // directory, without an app or a running queue: what each event enqueues (subscriber, lane, delay, group) is
 // read back from the store's job records.
-import { afterAll } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { recordEvent, type EventPayloads, type EventType, type Origin } from "../../src/domain/events.ts";
 import { enqueueJob, type EnqueueOptions } from "../../src/jobs/queue.ts";
 import { REACTIONS, subscriberJobs } from "../../src/reactions/index.ts";
-import { openStore } from "../../src/store/db.ts";
 import { claimJobs, completeJob, pendingJobs } from "../../src/store/jobs.ts";
+import { tempStore } from "../helpers/temp-store.ts";
 
 export interface Enqueued {
   name: string;
@@ -26,12 +22,7 @@ subscriberJobs(REACTIONS);
  * `at`) and returns the jobs it enqueued, by subscriber name, leaving the store empty again.
  */
 export function eventRecorder() {
-  const dir = mkdtempSync(join(tmpdir(), "warren-reactions-"));
-  const store = openStore(dir);
-  afterAll(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const store = tempStore("reactions");
   const jobs = { enqueue: (name: string, job: unknown, options?: EnqueueOptions) => enqueueJob(store, name, job, options) };
 
   async function record<T extends EventType>(type: T, payload: EventPayloads[T], origin: Origin = "local", at = Date.now()): Promise<Enqueued[]> {
