@@ -5,9 +5,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventually } from "../helpers/eventually.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
-import { get, newUser, post, relationship, type User } from "./relationships-helpers.ts";
+import { get, newUser, post, relationship, type User, notificationsFrom as notificationsOf } from "./relationships-helpers.ts";
 
 setDefaultTimeout(60_000); // each user costs an RSA key pair and a password hash
 
@@ -47,7 +46,7 @@ async function openStream(path: string, token: string) {
   return { text: () => received, close: () => void reader.cancel().catch(() => {}) };
 }
 
-const notificationsFrom = (to: User, from: User) => notificationsBetween(t.deps.store, normaliseId(to.id)!, normaliseId(from.id)!);
+const notificationsFrom = (to: User, from: User) => notificationsOf(t, to, from);
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventually } from "../helpers/eventually.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
 import { getMuteRecord } from "../../src/store/relationships.ts";
-import { get, newUser, post, relationship, type User } from "./relationships-helpers.ts";
+import { get, newUser, post, relationship, type User, notificationsFrom as notificationsOf } from "./relationships-helpers.ts";
 
 setDefaultTimeout(30_000); // each user costs an RSA key pair and a password hash
 
@@ -16,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const notificationsFrom = (to: User, from: User) => notificationsBetween(t.deps.store, normaliseId(to.id)!, normaliseId(from.id)!);
+const notificationsFrom = (to: User, from: User) => notificationsOf(t, to, from);
 
 describe("POST /api/v1/accounts/:id/mute", () => {
   test("mutes with notifications by default, forever; the mute keeps follows and hides notifications", async () => {
