@@ -24,15 +24,6 @@ export const FORBIDDEN: ReadonlyArray<readonly [string, string]> = [
 /** Files allowed past MAX_LINES (none): add none, split the file instead. */
 export const LONG_FILES: ReadonlySet<string> = new Set<string>([]);
 
-/**
- * Functions still over MAX_FUNCTION_LINES ("path:name"), to be split: the list only shrinks (an entry that
- * names no long function any more fails the check).
- */
-export const LONG_FUNCTIONS: ReadonlySet<string> = new Set<string>([
-  "jobs/runner.ts:createJobQueue",
-  "search/meilisearch.ts:createMeilisearchEngine",
-]);
-
 const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 function sourceFiles(dir: string): string[] {
@@ -124,10 +115,9 @@ export function circles(found: readonly Arrow[]): string[][] {
 }
 
 /** What breaks the rules: forbidden arrows, circles of imports, long files, long functions. */
-export function problems(srcDir: string, longFunctionsAllowed: ReadonlySet<string> = LONG_FUNCTIONS): string[] {
+export function problems(srcDir: string): string[] {
   const out: string[] = [];
   const found = arrows(srcDir);
-  const used = new Set<string>();
   for (const { from, to } of found) {
     if (!FORBIDDEN.some(([a, b]) => folderOf(from) === a && folderOf(to) === b)) continue;
     out.push(`forbidden arrow ${folderOf(from)} → ${folderOf(to)}: ${from} -> ${to}`);
@@ -137,12 +127,9 @@ export function problems(srcDir: string, longFunctionsAllowed: ReadonlySet<strin
     const path = relative(srcDir, file);
     if (lines > MAX_LINES && !LONG_FILES.has(path)) out.push(`${path} has ${lines} lines (over ${MAX_LINES}): split it`);
     for (const { name, line, length } of longFunctions(readFileSync(file, "utf8"))) {
-      const key = `${path}:${name}`;
-      if (longFunctionsAllowed.has(key)) used.add(key);
-      else out.push(`${path}:${line} ${name} has ${length} lines (over ${MAX_FUNCTION_LINES}): split it`);
+      out.push(`${path}:${line} ${name} has ${length} lines (over ${MAX_FUNCTION_LINES}): split it`);
     }
   }
-  for (const key of longFunctionsAllowed) if (!used.has(key)) out.push(`LONG_FUNCTIONS entry is no long function any more, remove it: ${key}`);
   for (const circle of circles(found)) out.push(`import circle: ${circle.join(", ")}`);
   return out;
 }

@@ -125,7 +125,7 @@ export function functionSpans(source: string): FunctionSpan[] {
     const body = close === undefined ? -1 : bodyAfter(text, close);
     if (body >= 0) add(m[1] || "function", m.index!, body);
   }
-  const method = /^[ \t]*(?:(?:public|private|protected|static|async|get|set|override)\s+)*\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^(\n]*>)?\s*\(/gm;
+  const method = /^[ \t]*(?:(?:public|private|protected|static|async|get|set|override)[ \t]+)*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*(?:<[^(\n]*>)?[ \t]*\(/gm;
   for (const m of text.matchAll(method)) {
     if (KEYWORDS.has(m[1]!)) continue;
     const close = parens.get(m.index! + m[0].length - 1);

@@ -8,32 +8,13 @@ import { findAccountByUri } from "../store/accounts.ts";
 import { statusByUri, type RemoteStatusDraft } from "../domain/statuses/remote.ts";
 import type { FederationDeps } from "./context.ts";
 import { localAccountOf } from "./inbound-accounts.ts";
-import { isPublic, NOTE_LIMITS, sameOrigin, type NoteLike } from "./note-checks.ts";
+import { NOTE_LIMITS, sameOrigin, type NoteLike } from "./note-checks.ts";
 import { attachmentsOf, httpUrl, readOptions } from "./note-attachments.ts";
 import { emojisUsed } from "./note-emojis.ts";
 import { pollOf } from "./note-poll.ts";
 import { readQuote, readQuotePolicy, type QuotedFetcher } from "./quotes-in.ts";
+import { createdAtOf, hashtagName, languageOf, visibilityOf } from "./note-fields.ts";
 import type { AccountRecord } from "../model/accounts.ts";
-import type { Visibility } from "../model/statuses.ts";
-
-const TAG_NAME = /^[\p{L}\p{N}_·]*[\p{L}_·][\p{L}\p{N}_·]*$/u;
-
-function visibilityOf(to: URL[], cc: URL[], author: AccountRecord): Visibility {
-  if (to.some(isPublic)) return "public";
-  if (cc.some(isPublic)) return "unlisted";
-  if (author.followersUrl && [...to, ...cc].some((url) => url.href === author.followersUrl)) return "private";
-  return "direct";
-}
-
-/** The language of the first `contentMap` entry, if it names one. */
-function languageOf(note: NoteLike): string | null {
-  for (const value of note.contents) {
-    if (typeof value === "string") continue;
-    const code = value.locale.language.toLowerCase();
-    if (/^[a-z]{2,3}$/.test(code)) return code;
-  }
-  return null;
-}
 
 /**
  * A Note as a status draft of `author`, or null when it must be refused: not on the author's origin, not
@@ -66,8 +47,8 @@ export async function noteDraft(
       const account = localAccountOf(ctx, deps, tag.href) ?? findAccountByUri(deps.store, tag.href.href);
       if (account && !account.suspended) mentionIds.add(account.id);
     } else if (tag instanceof Hashtag && tag.name) {
-      const name = tag.name.toString().replace(/^#/, "").toLowerCase();
-      if (name.length <= 200 && TAG_NAME.test(name)) tags.add(name);
+      const name = hashtagName(tag.name.toString());
+      if (name) tags.add(name);
     } else if (tag instanceof Emoji) {
       emojiTags.push(tag);
     }
@@ -92,8 +73,7 @@ export async function noteDraft(
     sensitive: (note.sensitive ?? false) || summary !== "",
     language: languageOf(note),
     visibility: visibilityOf(to, cc, author),
-    // Never in the future (it would stay on top of every timeline); never before the epoch of our ids.
-    createdAt: Math.min(Math.max(published, 0), now),
+    createdAt: createdAtOf(published, now),
     parent: parent && !parent.reblogOfId ? parent : null,
     mentionIds: [...mentionIds].filter((mentionId) => mentionId !== author.id),
     tags: [...tags].slice(0, NOTE_LIMITS.tags),

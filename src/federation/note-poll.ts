@@ -31,7 +31,8 @@ export async function pollOf(note: NoteLike): Promise<RemotePoll | null> {
   const multiple = note.inclusiveOptionIds.length > 0 || (await hasAny(note.getInclusiveOptions(readOptions)));
   const options = await optionsOf(multiple ? note.getInclusiveOptions(readOptions) : note.getExclusiveOptions(readOptions));
   if (options.length < 2 || new Set(options.map((o) => o.title)).size !== options.length) return null;
-  const end = note.endTime ?? (note.closed instanceof Temporal.Instant ? note.closed : null);
+  // `closed` is an instant or a boolean; not `instanceof Temporal.Instant`: Fedify's instants are its polyfill's.
+  const end = note.endTime ?? (typeof note.closed === "object" ? note.closed : null);
   const votes = options.map((o) => o.votes);
   const total = votes.reduce((a, b) => a + b, 0);
   return {

@@ -28,7 +28,7 @@ interface Addressing {
 }
 
 /** Mastodon's to/cc for a visibility (§14.5), given the author's followers collection and the mentioned actors. */
-function addressing(visibility: Visibility, followers: URL, mentioned: URL[]): Addressing {
+export function addressing(visibility: Visibility, followers: URL, mentioned: URL[]): Addressing {
   switch (visibility) {
     case "public":
       return { to: [PUBLIC_COLLECTION], cc: [followers, ...mentioned] };
@@ -91,7 +91,7 @@ function documents(store: Store, config: Config, status: StatusRecord): Document
 
 /** A poll as Mastodon's Question carries it: its options as named Notes with their vote counts (hidden as 0
  * until the end when the author hid the totals), `oneOf` or `anyOf`, `votersCount`, `endTime`, `closed`. */
-function pollFields(poll: PollRecord, now = Date.now()) {
+export function pollFields(poll: PollRecord, now = Date.now()) {
   const ended = poll.expiresAt !== null && poll.expiresAt <= now;
   const options = poll.options.map(
     (name, i) => new Note({ name, replies: new Collection({ totalItems: poll.hideTotals && !ended ? 0 : (poll.optionVotes[i] ?? 0) }) }),

@@ -5,9 +5,7 @@
 // Plain http is tried only when this server itself runs on http with private addresses allowed (test mode).
 import { threadFederation } from "./thread-federation.ts";
 import { FRESH_ACCOUNT_STATE } from "../domain/accounts/create.ts";
-import { plainText, sanitizeHtml } from "../lib/sanitize.ts";
-import { Application, Group, Image, Link, PropertyValue, Service, isActor, type Actor } from "@fedify/vocab";
-import { exportSpki } from "@fedify/vocab-runtime";
+import { isActor, type Actor } from "@fedify/vocab";
 import type { Config } from "../config.ts";
 import { newId } from "../lib/ids.ts";
 import { safeFetch } from "../lib/safe-fetch.ts";
@@ -19,15 +17,13 @@ import { FETCH_LIMITS } from "./loader.ts";
 import { LmdbKvStore } from "./kv.ts";
 import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";
 import { deliverableEndpoints } from "./delivery.ts";
-import { emojisUsed, emojiTags } from "./note-emojis.ts";
-import { readOptions } from "./note-attachments.ts";
-import { NOTE_LIMITS } from "./note-checks.ts";
+import { actorProfile, ownPublicKeyPem } from "./actor-profile.ts";
 import { enqueueRemoteFetch, REMOTE_ACCOUNT_COMPLETE } from "./remote-jobs.ts";
 import { keptImages, queueProfileImageFetches } from "./remote-media.ts";
 import { accountEmojis } from "../domain/media/remote-emojis.ts";
 import { isKeptCopy } from "../domain/media/remote-cache.ts";
 import { deleteMediaFile } from "../media/storage.ts";
-import type { AccountRecord, ProfileField } from "../model/accounts.ts";
+import type { AccountRecord } from "../model/accounts.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -130,75 +126,6 @@ async function fetchActor(deps: FederationDeps, url: URL): Promise<Actor | null>
   const ctx = (await threadFederation(deps)).federation.createContext(new URL(deps.config.url), undefined);
   const object = await ctx.lookupObject(url.href);
   return isActor(object) && object.id ? object : null;
-}
-
-/** An http(s) URL from a link or URL value, or null: a `javascript:` or `data:` profile or image URL would
- * reach the API, the web pages' links and the mentions rendered in local statuses. */
-function href(value: URL | Link | null | undefined): string | null {
-  const url = value instanceof URL ? value : value?.href;
-  return url && (url.protocol === "http:" || url.protocol === "https:") ? url.href : null;
-}
-
-async function imageUrl(image: Promise<Image | null>): Promise<string | null> {
-  try {
-    const found = await image;
-    return found ? href(found.url as URL | Link | null) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The actor's profile fields (PropertyValue attachments), cleaned: names as plain text, values sanitised. */
-async function profileFields(actor: Actor): Promise<ProfileField[]> {
-  const fields: ProfileField[] = [];
-  for await (const attachment of actor.getAttachments()) {
-    if (attachment instanceof PropertyValue && attachment.name && attachment.value) {
-      fields.push({ name: plainText(attachment.name.toString()).slice(0, 255), value: sanitizeHtml(attachment.value.toString().slice(0, 10_000)), verifiedAt: null });
-    }
-  }
-  return fields;
-}
-
-/** The PEM of the actor's first public key that the actor itself owns, or null. */
-async function ownPublicKeyPem(actor: Actor, uri: URL): Promise<string | null> {
-  for await (const key of actor.getPublicKeys()) {
-    if (key.publicKey && key.ownerId?.href === uri.href) return await exportSpki(key.publicKey);
-  }
-  return null;
-}
-
-/** What a fetched actor says of itself, as the account record keeps it. */
-async function actorProfile(actor: Actor, uri: URL, username: string, host: string) {
-  const fields = await profileFields(actor);
-  const [avatarUrl, headerUrl] = await Promise.all([imageUrl(actor.getIcon()), imageUrl(actor.getImage())]);
-  // Custom emojis its name, bio and fields use (note-emojis.ts), read only as embedded.
-  const texts = [actor.name?.toString() ?? "", actor.summary?.toString() ?? "", ...fields.flatMap((field) => [field.name, field.value])];
-  const emojis = await emojisUsed(await emojiTags(actor.getTags(readOptions), NOTE_LIMITS.tags), texts);
-  return {
-    username,
-    domain: host,
-    // What other servers send is hostile until cleaned: names as plain text, bios with Mastodon's tags only.
-    displayName: plainText(actor.name?.toString() ?? "").slice(0, 255),
-    note: sanitizeHtml((actor.summary?.toString() ?? "").slice(0, 50_000)),
-    fields: fields.slice(0, 16),
-    emojis,
-    locked: actor.manuallyApprovesFollowers ?? false,
-    bot: actor instanceof Service || actor instanceof Application,
-    group: actor instanceof Group,
-    discoverable: actor.discoverable ?? false,
-    indexable: actor.indexable ?? false,
-    avatarUrl,
-    headerUrl,
-    uri: uri.href,
-    url: href(actor.url as URL | Link | null) ?? uri.href,
-    inbox: actor.inboxId!.href, // checked by storeActor
-    sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
-    outbox: actor.outboxId?.href ?? "",
-    followersUrl: actor.followersId?.href ?? "",
-    followingUrl: actor.followingId?.href ?? "",
-    // Where it may have moved from (account migration, moves.ts): http(s) URIs only, a bounded list.
-    alsoKnownAs: actor.aliasIds.filter((id) => id.protocol === "https:" || id.protocol === "http:").slice(0, 16).map((id) => id.href),
-  };
 }
 
 /** Stores (or updates) the account of a fetched remote actor; `domain` is the WebFinger domain when known. */

@@ -2,6 +2,7 @@
 // confirmation link of a web sign-up confirms the account; the password reset link sets a new password. While
 // the SMTP server refuses mail, the job is retried and nothing is lost.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eventually } from "../helpers/eventually.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser } from "../helpers/clients.ts";
 import { CookieJar } from "../helpers/oauth.ts";
@@ -73,17 +74,17 @@ describe("mails of the /auth pages over SMTP", () => {
     smtp.refuse = true;
     const res = await submit(t, new CookieJar(), "/auth/password/new", "/auth/password/new", { email: user.email });
     expect(res.status).toBe(200);
-    const waitUntil = Date.now() + 10_000;
-    while (smtp.refusals === 0 && Date.now() < waitUntil) await Bun.sleep(100);
-    expect(smtp.refusals).toBeGreaterThan(0);
+    await eventually(() => smtp.refusals > 0, { what: "a refused mail", timeoutMs: 10_000 });
     expect(smtp.inbox.length).toBe(before);
     smtp.refuse = false;
-    await t.deps.jobs.drain();
-    const deadline = Date.now() + 20_000;
-    while (smtp.inbox.length === before && Date.now() < deadline) {
-      await Bun.sleep(200);
-      await t.deps.jobs.drain();
-    }
+    // The retry is delayed (backoff), which drain() does not wait for: it is polled.
+    await eventually(
+      async () => {
+        await t.deps.jobs.drain();
+        return smtp.inbox.length > before;
+      },
+      { what: "the retried mail", timeoutMs: 20_000, intervalMs: 200 },
+    );
     expect(smtp.inbox.length).toBe(before + 1);
     const mail = smtp.inbox.at(-1)!;
     expect(mail.to).toEqual([user.email]);

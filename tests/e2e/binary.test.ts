@@ -2,6 +2,7 @@
 // WARREN_DATA_DIR (so ./data is used), administered with the same CLI words. Builds dist/warren first unless
 // it is newer than every source file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { eventually } from "../helpers/eventually.ts";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -56,20 +57,21 @@ async function drain(stream: ReadableStream<Uint8Array>) {
 }
 
 async function waitForInstance(timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
   let last = "no answer";
-  while (Date.now() < deadline) {
+  const answered = async () => {
     if (server?.exitCode !== null) throw new Error(`warren serve exited with ${server?.exitCode}:\n${serverLog}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/v2/instance`);
       last = `${res.status} ${await res.text()}`;
-      if (res.status === 200) return;
+      return res.status === 200;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    await Bun.sleep(100);
-  }
-  throw new Error(`GET /api/v2/instance did not answer 200 within ${timeoutMs} ms (last: ${last.slice(0, 200)}):\n${serverLog}`);
+  };
+  await eventually(answered, { timeoutMs, intervalMs: 100 }).catch((error: Error) => {
+    if (!error.message.startsWith("timed out")) throw error;
+    throw new Error(`GET /api/v2/instance did not answer 200 within ${timeoutMs} ms (last: ${last.slice(0, 200)}):\n${serverLog}`);
+  });
 }
 
 const cli = (...args: string[]) => runCommand(["./warren", ...args], { cwd: dir, env: cleanEnv() });
@@ -116,6 +118,7 @@ beforeAll(
 afterAll(async () => {
   if (server && server.exitCode === null) {
     server.kill("SIGTERM");
+    // A time limit on the shutdown (then SIGKILL), not a wait for something.
     const exited = await Promise.race([server.exited.then(() => true), Bun.sleep(5_000).then(() => false)]);
     if (!exited) server.kill("SIGKILL");
   }
@@ -128,13 +131,6 @@ test("the copied binary serves the instance from its own folder", async () => {
   const instance = (await res.json()) as { configuration: { statuses: { max_characters: number } } };
   expect(instance.configuration.statuses.max_characters).toBe(500);
   expect(existsSync(join(dir, "data", "warren.lmdb"))).toBe(true);
-});
-
-test("job workers start inside the binary", async () => {
-  // pool.ts logs a warning when a worker cannot load its entry point or dies; a bad build fails at once.
-  await Bun.sleep(300);
-  expect(serverLog).toContain("warren listening");
-  expect(serverLog).not.toMatch(/replacing job worker|job worker failed/);
 });
 
 test("the binary's CLI creates an account that the running server signs in", async () => {
@@ -176,12 +172,16 @@ test("the binary processes images with sharp and video with the ffmpeg it is poi
   const video = await upload(new File([await Bun.file(clip).arrayBuffer()], "clip.mp4", { type: "video/mp4" }));
   expect(video.status).toBe(202);
   const { id } = (await video.json()) as { id: string };
-  let status = 206;
-  for (let i = 0; i < 200 && status === 206; i++) {
-    await Bun.sleep(50);
-    status = (await fetch(`${base}/api/v1/media/${id}`, { headers: { authorization: `Bearer ${token}` } })).status;
-  }
-  expect(status).toBe(200);
+  const processed = async () => (await fetch(`${base}/api/v1/media/${id}`, { headers: { authorization: `Bearer ${token}` } })).status !== 206;
+  await eventually(processed, { timeoutMs: 10_000, intervalMs: 50, what: "the video processed" });
+  expect((await fetch(`${base}/api/v1/media/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+});
+
+test("job workers start inside the binary", () => {
+  // The video above was processed by a job on a worker thread, so the workers have started (or failed):
+  // pool.ts logs a warning when a worker cannot load its entry point or dies.
+  expect(serverLog).toContain("warren listening");
+  expect(serverLog).not.toMatch(/replacing job worker|job worker failed/);
 });
 
 test("the binary's settings command changes what the running server reports", async () => {

@@ -33,17 +33,14 @@ async function drain(stream: ReadableStream<Uint8Array>) {
 }
 
 async function waitForInstance(timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const answered = async () => {
     if (server?.exitCode !== null) throw new Error(`warren serve exited with ${server?.exitCode}:\n${serverLog}`);
-    try {
-      if ((await fetch(`${url}/api/v2/instance`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(50);
-  }
-  throw new Error(`GET /api/v2/instance did not answer 200 within ${timeoutMs} ms:\n${serverLog}`);
+    return (await fetch(`${url}/api/v2/instance`).catch(() => null))?.status === 200; // null: not listening yet
+  };
+  await eventually(answered, { timeoutMs, intervalMs: 50 }).catch((error: Error) => {
+    if (!error.message.startsWith("timed out")) throw error;
+    throw new Error(`GET /api/v2/instance did not answer 200 within ${timeoutMs} ms:\n${serverLog}`);
+  });
 }
 
 /** Optional trace of what masto sent and what came back, for failures that need the raw exchange. */
@@ -722,9 +719,12 @@ describe("masto.js against a real Warren server", () => {
       listen("hashtag", streaming.hashtag.subscribe({ tag: "TeaParty" }));
       listen("list", streaming.list.subscribe({ list: list.id }));
       listen("query token", byQuery.public.local.subscribe());
-      // masto sends one {"type":"subscribe"} per stream once the socket is open; let the server register them.
+      // masto sends one {"type":"subscribe"} per stream once the socket is open, and the server takes a socket's
+      // messages in order: a first status seen on the streams subscribed last shows that all are registered.
       await Promise.all([streaming.prepare(), byQuery.prepare()]);
-      await Bun.sleep(200);
+      const updated = (name: string, id: string) => received[name]!.find((e) => e.event === "update" && e.payload.id === id);
+      const warmUp = await alice.rest.v1.statuses.create({ status: "warming up the #teaparty", visibility: "public" });
+      await eventually(() => updated("list", warmUp.id) && updated("query token", warmUp.id), { what: "the first status on every socket" });
 
       const post = await alice.rest.v1.statuses.create({ status: "live from the #teaparty", visibility: "public" });
       const expected: Record<string, string[]> = {

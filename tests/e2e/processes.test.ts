@@ -134,7 +134,7 @@ test("a status posted through one process reaches the streams connected to every
     else byPid.set(pid, sse);
   }
   const sockets = await Promise.all(Array.from({ length: 6 }, () => openWebSocket(warren.url, `?stream=public&access_token=${alice.token}`)));
-  await Bun.sleep(50); // the subscriptions of query-string streams are taken as the socket opens
+  await Promise.all(sockets.map((socket) => socket.synced()));
   try {
     for (const poster of byPid.keys()) {
       const connection = await connectionTo(port(), poster);
@@ -252,14 +252,15 @@ test("`warren restart` replaces both processes one by one without refusing a req
   // Open streams end with their process, rather than hold its drain open until it is killed (after 30 s).
   const streams = await Promise.all([1, 2, 3].map(() => openSse(warren.url, "/api/v1/streaming/public", alice.token)));
   const loop = requestLoop();
-  await Bun.sleep(200);
+  await eventually(() => loop.answered() >= 5, { what: "requests answered before the restart" });
   const restart = await warren.cli("restart");
   expect(restart.code).toBe(0);
   await eventually(() => [...before].every((pid) => !alive(pid)), { what: "the old processes gone", timeoutMs: 15_000 });
   // The end of a stream is read by this process a moment after its server process is gone.
   await eventually(() => streams.every((stream) => stream.ended), { what: "the streams of the old processes ended" });
   const after = await serverPids();
-  await Bun.sleep(200);
+  const answeredBefore = loop.answered();
+  await eventually(() => loop.answered() >= answeredBefore + 5, { what: "requests answered by the new processes" });
   await loop.stop();
   expect([...after].some((pid) => before.has(pid))).toBe(false);
   expect(loop.answered()).toBeGreaterThan(10);
@@ -275,6 +276,7 @@ test("SIGTERM lets requests in flight finish, then stops every process and remov
   const pids = await serverPids();
   expect(existsSync(join(dir, "warren.pid"))).toBe(true);
   const inFlight = Array.from({ length: 8 }, () => call("/api/v1/timelines/home", { token: alice.token }));
+  // Kept: a moment for the requests to reach the server before the signal, which no answer can show yet.
   await Bun.sleep(5);
   process.kill(warren.pid, "SIGTERM");
   const answers = await Promise.allSettled(inFlight);

@@ -68,7 +68,7 @@ describe("user stream", () => {
     await follow(t, follower, author);
     const events = await sse("/api/v1/streaming/user", follower.token);
     const socket = await ws(`?stream=user&access_token=${follower.token}`);
-    await Bun.sleep(30);
+    await socket.synced();
     const status = await postStatus(t, author, "fresh news");
     await eventually(() => (events.updates().includes(status.id) ? true : undefined), { what: "the SSE update" });
     await eventually(() => (socket.updateIds("user").includes(status.id) ? true : undefined), { what: "the WebSocket update" });
@@ -202,8 +202,7 @@ describe("WebSocket subscriptions", () => {
     // Public and hashtag payloads are one anonymous rendering shared by every subscriber; user ones are personal.
     expect(JSON.parse(socket.events("update", "public")[0]!.payload!)).not.toHaveProperty("favourited");
     expect(JSON.parse(socket.events("update", "user")[0]!.payload!)).toHaveProperty("favourited", false);
-    socket.send({ type: "unsubscribe", stream: "public" });
-    await Bun.sleep(30);
+    await socket.unsubscribe({ stream: "public" });
     const second = await postStatus(t, author, "two #multi");
     await eventually(() => (socket.updateIds("hashtag:local").includes(second.id) ? true : undefined), { what: "the second update" });
     await settle(t);

@@ -1,22 +1,12 @@
 // An activity whose id is on another server than its actor is refused before Fedify remembers the id, so a
 // peer cannot pre-empt another server's (or our own, predictable) activity ids.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { expect, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
+import { json } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { eventually } from "../helpers/eventually.ts";
 
-let peer: FakePeer;
-let warren: Instance;
-
-beforeAll(async () => {
-  peer = await startFakePeer();
-  warren = await startInstance();
-});
-afterAll(async () => {
-  peer.stop();
-  await stopInstance(warren);
-});
+const { a: warren, peer } = federatedWorld();
 
 test("a signed Follow under another server's id is 400 and changes nothing; the same id from its own server then works", async () => {
   const bob = await signedInUser(warren.t, "bob");

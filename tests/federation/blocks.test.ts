@@ -2,24 +2,14 @@
 // on the other side and shows there as blocked_by; unblocking lifts it), and the hand-written fake peer (what
 // goes over the wire for a block and an unblock; its own Block and Undo(Block) of a local account; a Block
 // signed by someone else than its actor refused). Job workers on.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, relationship, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { expect, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
+import type { FakeActor } from "../helpers/fake-peer.ts";
+import { json, relationship, resolveAccount, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { eventually } from "../helpers/eventually.ts";
 
-let a: Instance;
-let b: Instance;
-let peer: FakePeer;
-
-beforeAll(async () => {
-  [a, b] = await Promise.all([startInstance(), startInstance()]);
-  peer = await startFakePeer();
-});
-afterAll(async () => {
-  peer.stop();
-  await Promise.all([stopInstance(a), stopInstance(b)]);
-});
+const { a, b, peer } = federatedWorld({ instances: 2 });
 
 const search = (i: Instance, token: string, q: string) =>
   json(i, `/api/v2/search?q=${encodeURIComponent(q)}&resolve=true&type=accounts`, token).then((found) => found.accounts[0]);

@@ -1,29 +1,22 @@
 // An instance domain block applied to the accounts already known from that domain (Mastodon's
 // BlockDomainService), through the admin API with workers on: suspend ends their follows and requests both
 // ways and suspends them; silence silences them; lifting the block restores what it did, not what staff did.
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
+import { json } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
 import { eventually } from "../helpers/eventually.ts";
 
 setDefaultTimeout(60_000);
 
-let peer: FakePeer;
-let warren: Instance;
+const { a: warren, peer } = federatedWorld();
 let admin: Awaited<ReturnType<typeof staffUser>>;
 let bob: Awaited<ReturnType<typeof signedInUser>>;
 
 beforeAll(async () => {
-  peer = await startFakePeer();
-  warren = await startInstance();
   admin = await staffUser(warren.t, "boss", "Admin");
   bob = await signedInUser(warren.t, "bob");
-});
-afterAll(async () => {
-  peer.stop();
-  await stopInstance(warren);
 });
 
 const adminAccount = (id: string) => json(warren, `/api/v1/admin/accounts/${id}`, admin.token);

@@ -1,22 +1,12 @@
 // The hand-written fake peer (tests/helpers/fake-peer.ts) against a real instance: its signed Follow is
 // accepted, an unsigned one refused; so other tests can rely on it to play a server built on other code.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { expect, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
+import { json } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { eventually } from "../helpers/eventually.ts";
 
-let peer: FakePeer;
-let warren: Instance;
-
-beforeAll(async () => {
-  peer = await startFakePeer();
-  warren = await startInstance();
-});
-afterAll(async () => {
-  peer.stop();
-  await stopInstance(warren);
-});
+const { a: warren, peer } = federatedWorld();
 
 test("a signed Follow from the fake peer is accepted and answered with an Accept", async () => {
   const bob = await signedInUser(warren.t, "bob");

@@ -4,25 +4,19 @@
 // not). Now each is 400 `{"error": …}` at once, on the shared inbox and a user's; a signed activity of an
 // ordinary shape still goes through. A real instance and a hand-written peer on loopback, job workers on.
 import { eventually } from "../helpers/eventually.ts";
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
-import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
+import { beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
+import type { FakeActor } from "../helpers/fake-peer.ts";
 import { signedInUser } from "../helpers/clients.ts";
 
 setDefaultTimeout(60_000);
 
-let a: Instance;
-let peer: FakePeer;
+const { a, peer } = federatedWorld();
 let mallory: FakeActor;
 
 beforeAll(async () => {
-  [a, peer] = await Promise.all([startInstance(), startFakePeer()]);
   await signedInUser(a.t, "alice");
   mallory = await peer.actor("mallory");
-});
-afterAll(async () => {
-  peer.stop();
-  await stopInstance(a);
 });
 
 const nested = (open: string, close: string, depth: number, inner = "") => open.repeat(depth) + inner + close.repeat(depth);

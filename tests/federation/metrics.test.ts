@@ -3,9 +3,8 @@
 // the inbox POST itself by its ActivityPub route pattern; failed and refused deliveries by their result. A
 // hand-written peer and a real instance on loopback. Counters are process-wide: tests compare before and after.
 import { eventually } from "../helpers/eventually.ts";
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
-import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
+import { beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
 import { Follow } from "@fedify/vocab";
 import { BASE, startTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser, signedInUser } from "../helpers/clients.ts";
@@ -13,16 +12,10 @@ import { federationFor } from "../../src/federation/index.ts";
 
 setDefaultTimeout(60_000);
 
-let warren: Instance;
-let peer: FakePeer;
+const { a: warren, peer } = federatedWorld();
 
 beforeAll(async () => {
-  [warren, peer] = await Promise.all([startInstance(), startFakePeer()]);
   await signedInUser(warren.t, "alice");
-});
-afterAll(async () => {
-  peer.stop();
-  await stopInstance(warren);
 });
 
 async function scrape(): Promise<string> {

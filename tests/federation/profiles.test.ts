@@ -2,24 +2,13 @@
 // another actor ignored) and Delete of itself (its follow gone, the account suspended and blanked, a later
 // Follow from it refused); a local profile change reaching the other Warren instance as an Update; resolve=true
 // search by actor URL. Job workers on.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFakePeer, type FakePeer } from "../helpers/fake-peer.ts";
-import { json, resolveAccount, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
+import { expect, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
+import { json, resolveAccount, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { eventually } from "../helpers/eventually.ts";
 
-let a: Instance;
-let b: Instance;
-let peer: FakePeer;
-
-beforeAll(async () => {
-  [a, b] = await Promise.all([startInstance(), startInstance()]);
-  peer = await startFakePeer();
-});
-afterAll(async () => {
-  peer.stop();
-  await Promise.all([stopInstance(a), stopInstance(b)]);
-});
+const { a, b, peer } = federatedWorld({ instances: 2 });
 
 const CONTEXT = ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"];
 

@@ -4,8 +4,9 @@
 // guards collections, reduces unsigned actor GETs, always serves the instance actor, and refuses signers
 // that are blocked (by the owner: 404, their domain suspended: 403). Job workers on.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { federatedWorld } from "../helpers/federated-world.ts";
 import { signRequest } from "@fedify/fedify/sig";
-import { startFakePeer, type FakeActor, type FakePeer } from "../helpers/fake-peer.ts";
+import type { FakeActor } from "../helpers/fake-peer.ts";
 import { json, startInstance, stopInstance, type Instance } from "../helpers/federation.ts";
 import { signedInUser } from "../helpers/clients.ts";
 import { staffUser } from "../http/admin-helpers.ts";
@@ -15,18 +16,11 @@ setDefaultTimeout(30_000);
 
 const AP = "application/activity+json";
 
-let peer: FakePeer;
-let warren: Instance;
+const { a: warren, peer } = federatedWorld({ peer: { requireSignedGets: true } });
 let bob: Awaited<ReturnType<typeof signedInUser>>;
 
 beforeAll(async () => {
-  peer = await startFakePeer({ requireSignedGets: true });
-  warren = await startInstance();
   bob = await signedInUser(warren.t, "bob");
-});
-afterAll(async () => {
-  peer.stop();
-  await stopInstance(warren);
 });
 
 /** A GET of `url` signed by `actor` (draft-cavage, as Mastodon signs fetches). */

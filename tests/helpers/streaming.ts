@@ -23,7 +23,12 @@ export async function stopListeningApp(t: TestApp): Promise<void> {
   await t.close();
 }
 
-/** Lets pending work (fan-out in the workers, notification jobs found by polling) finish before asserting absence. */
+/**
+ * Lets pending work finish before asserting absence: drain() returns once every job's outcome is recorded, and a
+ * worker's stream signals come before its outcomes. The pause is kept for what is still on its way to an SSE
+ * client (no message to it is answered; WebSocket tests can use WsClient.synced), and the second drain for jobs
+ * that work enqueued meanwhile.
+ */
 export async function settle(t: TestApp): Promise<void> {
   await t.deps.jobs.drain();
   await Bun.sleep(250);
@@ -100,6 +105,9 @@ export interface WsMessage {
   status?: number;
 }
 
+/** A stream name no server knows, so that subscribing to it is answered at once (WsClient.synced). */
+const SYNC_PROBE = "warren-test-sync-probe";
+
 export class WsClient {
   messages: WsMessage[] = [];
   closed: { code: number } | null = null;
@@ -110,10 +118,26 @@ export class WsClient {
   send(message: unknown) {
     this.socket.send(JSON.stringify(message));
   }
-  /** Subscribes, then leaves the server a moment to take the subscription. */
+  /** Subscribes, and returns once the server has taken the subscription. */
   async subscribe(message: Record<string, unknown>) {
     this.send({ type: "subscribe", ...message });
-    await Bun.sleep(30);
+    await this.synced();
+  }
+  /** Unsubscribes, and returns once the server has dropped the subscription. */
+  async unsubscribe(message: Record<string, unknown>) {
+    this.send({ type: "unsubscribe", ...message });
+    await this.synced();
+  }
+  /**
+   * Returns once the server has handled every message sent before (and the subscriptions of `?stream=`, taken
+   * as the socket opens): it handles a socket's messages in order, and answers a subscription to an unknown
+   * stream with an error, which is awaited here and then left out of `messages`.
+   */
+  async synced() {
+    const before = this.messages.length;
+    this.send({ type: "subscribe", stream: SYNC_PROBE });
+    const answer = await eventually(() => this.messages.slice(before).find((m) => m.error === "Unknown stream type"), { what: "the answer to a probe" });
+    this.messages.splice(this.messages.indexOf(answer), 1);
   }
   /** The messages of this event, on streams whose first part is `stream` if given. */
   events(event: string, stream?: string) {

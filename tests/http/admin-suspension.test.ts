@@ -2,6 +2,7 @@
 // and is lifted without loss while its data is kept; DELETE (or the end of the retention) removes the data in
 // a job, after which the account stays suspended for good. Jobs run on worker threads, as users run them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eventually } from "../helpers/eventually.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { createUser } from "../helpers/clients.ts";
 import { servedStatus, storedOnDisk, uploadImage } from "../helpers/media.ts";
@@ -102,8 +103,7 @@ describe("suspension", () => {
     expect((await suspend()).status).toBe(200);
     expect(await api(t, "DELETE", `/api/v1/admin/accounts/${victim.id}`, admin.token)).toMatchObject({ status: 200, body: {} });
     await t.deps.jobs.drain();
-    await Bun.sleep(200);
-    await t.deps.jobs.drain();
+    await eventually(() => !storedOnDisk(t, media.url), { what: "the media file removed" });
     // Statuses, media files, follows both ways, favourites and bookmarks are gone; counters follow.
     expect((await servedStatus(t, media.url))).toBe(404);
     expect(storedOnDisk(t, media.url)).toBe(false);
@@ -133,9 +133,7 @@ describe("retention", () => {
       const status = await postStatus(quick, poster, "soon gone");
       await api(quick, "POST", `/api/v1/admin/accounts/${poster.id}/action`, boss.token, { type: "suspend", send_email_notification: false });
       await quick.deps.jobs.drain();
-      await Bun.sleep(200);
-      await quick.deps.jobs.drain();
-      expect((await get(quick, `/api/v1/accounts/${fan.id}`, fan.token)).body.following_count).toBe(0);
+      await eventually(async () => (await get(quick, `/api/v1/accounts/${fan.id}`, fan.token)).body.following_count === 0, { what: "the follow removed" });
       // Unsuspending shows what remains: an empty account.
       const back = await api(quick, "POST", `/api/v1/admin/accounts/${poster.id}/unsuspend`, boss.token);
       expect(back.status).toBe(403);

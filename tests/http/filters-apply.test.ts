@@ -303,6 +303,7 @@ describe("the kept timeline pages", () => {
     expect(ids(before)).toEqual([warned.id]);
     expect(resultOf(before[0], "no kiwis").filter.expires_at).toBe(warn.expires_at);
 
+    // The expiry itself is under test: a filter ends at its time, with nothing written then.
     await Bun.sleep(Math.max(0, Date.parse(warn.expires_at) - Date.now()) + 100);
     const after = await fresh(home, viewer.token);
     expect(ids(after)).toEqual([hidden.id, warned.id]);

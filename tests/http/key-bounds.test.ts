@@ -3,18 +3,11 @@
 // refuse with 422. `GET /api/v2/search?q=` with 2,000 letters was a 500 ("Key of size 2010 was too large"),
 // with or without a token, and so was `POST /api/v1/domain_blocks` with a 2,000-letter domain. Multi-byte text
 // counts in bytes: 700 CJK characters are 2,100 bytes. Job workers on, as users run the server.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { signedInUser } from "../helpers/clients.ts";
+import { describe, expect, test } from "bun:test";
+import { seededWorld } from "../helpers/world.ts";
+import type { TestApp } from "../helpers/app.ts";
 
-let t: TestApp;
-let alice: Awaited<ReturnType<typeof signedInUser>>;
-
-beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2" });
-  alice = await signedInUser(t, "alice");
-});
-afterAll(() => t.close());
+const { t, alice } = seededWorld({ env: { WARREN_JOB_WORKERS: "2" }, users: ["alice"] });
 
 /** Texts just past the key limit and well past it, ASCII and multi-byte (percent-encoded in URLs). */
 const LONG = ["a".repeat(1_979), "a".repeat(2_000), "é".repeat(1_000), "日".repeat(700), "😀".repeat(500), "a".repeat(6_000)];

@@ -1,17 +1,10 @@
 // Error messages in the client's language: `lang` first, then Accept-Language, English otherwise; text the
 // catalogue does not know stays English.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { signedInUser } from "../helpers/clients.ts";
+import { expect, test } from "bun:test";
+import { seededWorld } from "../helpers/world.ts";
+import type { TestApp } from "../helpers/app.ts";
 
-let t: TestApp;
-let alice: Awaited<ReturnType<typeof signedInUser>>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  alice = await signedInUser(t, "alice");
-});
-afterAll(() => t.close());
+const { t, alice } = seededWorld({ users: ["alice"] });
 
 async function error(path: string, init: Parameters<TestApp["request"]>[1] = {}) {
   const res = await t.request(path, init);

@@ -66,7 +66,7 @@ describe("markers", () => {
     const other = await newUser(t, "m");
     const first = await post(t, "/api/v1/markers", other.token, { notifications: { last_read_id: 42 } });
     expect(first.body.notifications).toMatchObject({ last_read_id: "42", version: 0 });
-    await Bun.sleep(5);
+    await Bun.sleep(5); // the clock must move for updated_at to, which is what is under test
     const second = await post(t, "/api/v1/markers", other.token, { notifications: { last_read_id: 43 } });
     expect(second.body.notifications).toMatchObject({ last_read_id: "43", version: 1 });
     expect(Date.parse(second.body.notifications.updated_at)).toBeGreaterThan(Date.parse(first.body.notifications.updated_at));

@@ -4,6 +4,7 @@
 // plain `{"error": …}` (422, or 413/400 where a plugin answers), quickly, never a 500, and must leave neither a
 // record nor a file behind. Job workers run on threads, as in production.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eventually } from "../helpers/eventually.ts";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -56,7 +57,7 @@ function filesUnder(...folders: string[]): string[] {
 const storedFiles = () => filesUnder(join("media", "media_attachments"), "incoming", "tmp");
 /** Waits (briefly) for the stored files to be `expected`: a job tidies up just after its write commits. */
 async function filesBecome(expected: string[]): Promise<void> {
-  for (let i = 0; i < 100 && storedFiles().join() !== expected.join(); i++) await Bun.sleep(20);
+  await eventually(() => storedFiles().join() === expected.join(), { timeoutMs: 2_000 }).catch(() => {});
   expect(storedFiles()).toEqual(expected);
 }
 

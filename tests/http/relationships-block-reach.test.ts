@@ -3,10 +3,10 @@
 // endpoint (single, by ids, context, account statuses, home/public/tag/list timelines, favourites,
 // bookmarks, favourited_by/reblogged_by, cards, streams) nor the blocker's collections, and cannot interact.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eventually } from "../helpers/eventually.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { notificationsBetween } from "../../src/store/notifications.ts";
 import { normaliseId } from "../../src/lib/ids.ts";
-import { get, newUser, post, relationship, type User } from "./relationships-helpers.ts";
+import { get, newUser, post, relationship, type User, notificationsFrom as notificationsOf } from "./relationships-helpers.ts";
 
 setDefaultTimeout(60_000); // each user costs an RSA key pair and a password hash
 
@@ -46,7 +46,7 @@ async function openStream(path: string, token: string) {
   return { text: () => received, close: () => void reader.cancel().catch(() => {}) };
 }
 
-const notificationsFrom = (to: User, from: User) => notificationsBetween(t.deps.store, normaliseId(to.id)!, normaliseId(from.id)!);
+const notificationsFrom = (to: User, from: User) => notificationsOf(t, to, from);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -161,8 +161,8 @@ describe("with the block answered and its clean-up held back, the blocked accoun
     // Streams are fed by jobs: let them (and so the block's clean-up) run for this last check.
     t.deps.jobs.resume();
     await t.deps.jobs.drain();
-    await Bun.sleep(200);
-    await t.deps.jobs.drain();
+    // The control status, posted last, reached the user, public and hashtag streams: what was sent before it has arrived.
+    await eventually(() => streams.slice(0, 3).every((stream) => stream.text().includes(control)), { what: "the control status" });
     t.deps.jobs.pause();
     for (const stream of streams) {
       stream.close();

@@ -4,9 +4,7 @@
 // clean-up job is held back.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
-import { notificationsBetween } from "../../src/store/notifications.ts";
-import { normaliseId } from "../../src/lib/ids.ts";
-import { account, get, newUser, post, relationship, updateProfile, type User } from "./relationships-helpers.ts";
+import { account, get, newUser, post, relationship, updateProfile, type User, notificationsFrom as notificationsOf } from "./relationships-helpers.ts";
 
 setDefaultTimeout(30_000); // each user costs an RSA key pair and a password hash
 
@@ -16,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const notificationsFrom = (to: User, from: User) => notificationsBetween(t.deps.store, normaliseId(to.id)!, normaliseId(from.id)!);
+const notificationsFrom = (to: User, from: User) => notificationsOf(t, to, from);
 const jobsOf = (type: string) => t.deps.store.db.jobs.getRange({}).filter(({ value }: any) => value.type === type).asArray;
 
 describe("POST /api/v1/accounts/:id/block", () => {

@@ -1,8 +1,13 @@
 // Shared steps of the relationship tests: users with tokens, and the calls a client makes.
 import type { TestApp } from "../helpers/app.ts";
 import { signedInUser } from "../helpers/clients.ts";
+import { normaliseId } from "../../src/lib/ids.ts";
+import { notificationsBetween } from "../../src/store/notifications.ts";
 
 export type User = Awaited<ReturnType<typeof signedInUser>>;
+
+/** The notifications `to` has from `from`, as stored. */
+export const notificationsFrom = (t: TestApp, to: User, from: User) => notificationsBetween(t.deps.store, normaliseId(to.id)!, normaliseId(from.id)!);
 
 export async function post(t: TestApp, path: string, token: string, json?: unknown) {
   const res = await t.request(path, { method: "POST", token, json: json ?? {} });

@@ -42,7 +42,7 @@ beforeAll(async () => {
         case "/big":
           return page("", `${"x".repeat(1_200_000)}<title>too far</title>`);
         case "/slow":
-          await Bun.sleep(7000);
+          await Bun.sleep(7000); // a server slower than the fetch's time limit, which is under test
           return page("<title>too slow</title>");
         case "/oembed-page":
           return page(`<title>Video page</title><link rel="alternate" type="application/json+oembed" href="/oembed.json">`);

@@ -37,7 +37,7 @@ test("a mute with an end hides until then, then the same author shows again with
   // Its clean-up job would remove the mute (a write); held back, only the end itself can show the status.
   t.deps.jobs.pause();
   try {
-    await Bun.sleep(2100);
+    await Bun.sleep(2100); // the mute's end itself is under test
     expect(await home(reader)).toContain(status.id);
   } finally {
     t.deps.jobs.resume();

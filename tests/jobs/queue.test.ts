@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { threadId } from "node:worker_threads";
 import { enqueueJob } from "../../src/jobs/queue.ts";
-import { backoffMs } from "../../src/jobs/runner.ts";
+import { backoffMs } from "../../src/jobs/outcomes.ts";
 import { openJobQueue } from "../../src/compose.ts";
 import { loadConfig } from "../../src/config.ts";
 import { claimJobs, claimedJobs, deadJobs, dueJobs, pendingJobs } from "../../src/store/jobs.ts";
@@ -101,7 +101,9 @@ test("a job over its time limit counts as a failure and is retried", async () =>
 test("pause holds jobs back, drain does not wait for them, resume runs them", async () => {
   q.jobs.pause();
   await enqueue("test.mark", { key: "held" });
-  await Bun.sleep(250);
+  // The flush of the write wakes the runner, whose pump is under way a turn later; drain waits for that pump.
+  await q.store.flushed();
+  await new Promise((resolve) => setImmediate(resolve));
   await q.jobs.drain();
   expect(marked(q.store, "held")).toBeUndefined();
   expect(q.jobs.stats().pending).toBe(1);

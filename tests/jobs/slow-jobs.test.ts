@@ -11,6 +11,15 @@ const keys = (prefix: string, n: number) => [...Array(n).keys()].map((i) => `${p
 const release = (q: TestQueue, name: string) => q.store.write(() => q.store.db.meta.put(`test:${name}`, true));
 const started = (q: TestQueue, all: string[]) => all.filter((key) => marked(q.store, `${key}:started`));
 
+/**
+ * Runs a quick job in another lane and waits for it: the runner's pump that claimed it also claimed every
+ * network job the executor had room for, so what is claimed afterwards is all it will take.
+ */
+async function afterOnePump(q: TestQueue, key: string) {
+  await q.store.write(() => q.jobs.enqueue("test.mark", { key }, { lane: "default" }));
+  await eventually(() => marked(q.store, key));
+}
+
 async function enqueueSlow(q: TestQueue, all: string[], releasedBy: string) {
   await q.store.write(() => {
     for (const key of all) q.jobs.enqueue("test.wait", { key, release: releasedBy, ms: 30_000 }, { lane: "network" });
@@ -68,7 +77,8 @@ describe("with two worker threads", () => {
     await enqueueSlow(q, all, "held-release");
     try {
       await eventually(() => started(q, all).length === 2 * limit);
-      await Bun.sleep(300);
+      await afterOnePump(q, "held-probe");
+      expect(q.jobs.stats().claimed).toBe(2 * limit);
       const running = started(q, all);
       expect(running.length).toBe(2 * limit);
       const perThread = new Map<number, number>();
@@ -111,7 +121,8 @@ describe("inline", () => {
     await enqueueSlow(q, all, "inline-held-release");
     try {
       await eventually(() => started(q, all).length === LANE_POLICY.network.batch);
-      await Bun.sleep(300);
+      await afterOnePump(q, "inline-held-probe");
+      expect(q.jobs.stats().claimed).toBe(LANE_POLICY.network.batch);
       expect(started(q, all).length).toBe(LANE_POLICY.network.batch);
     } finally {
       await release(q, "inline-held-release");
@@ -127,7 +138,7 @@ describe("inline", () => {
 
   test("jobs of a batch handler enqueued one by one while its call runs go into its next call together", async () => {
     await q.store.write(() => q.jobs.enqueue("test.gather", { key: "gather-first", ms: 1500 }));
-    await Bun.sleep(100);
+    await eventually(() => marked(q.store, "gather-first:started"));
     const later = keys("gather-later", 20);
     for (const key of later) await q.store.write(() => q.jobs.enqueue("test.gather", { key }));
     await q.jobs.drain();

@@ -22,7 +22,7 @@ beforeAll(() => {
       seen.push({ host: request.headers.get("host"), path: url.pathname });
       if (url.pathname === "/hello") return new Response(`hello ${request.headers.get("host")}`);
       if (url.pathname === "/big") return new Response("x".repeat(10_000));
-      if (url.pathname === "/slow") return Bun.sleep(3000).then(() => new Response("late"));
+      if (url.pathname === "/slow") return Bun.sleep(3000).then(() => new Response("late")); // past the time limit under test
       if (url.pathname === "/relative") return Response.redirect("/hello", 302);
       if (url.pathname === "/elsewhere") return Response.redirect(`http://second.test:${server.port}/hello`, 301);
       if (url.pathname === "/loop") return Response.redirect("/loop", 307);

@@ -173,7 +173,7 @@ export function startPeer(options: PeerOptions = {}): Peer {
     const file = files.get(url.pathname);
     if (file) {
       record(request, url, { scheme: "none", keyId: null, owner: null, ok: true, covered: [] }, null, 200);
-      if (file.delayMs > 0) await Bun.sleep(file.delayMs);
+      if (file.delayMs > 0) await Bun.sleep(file.delayMs); // a slow peer, as a test asks for it
       return new Response(file.bytes, { headers: { "content-type": file.contentType } });
     }
     if (url.pathname === "/.well-known/webfinger") {

@@ -15,20 +15,26 @@ test("three threads holding 64 snapshots each, while writes commit, never run ou
     const writing = (async () => {
       for (let i = 0; i < 200; i++) await store.write(() => store.db.meta.put(`w-${i % 10}`, i));
     })();
+    const workers = Array.from({ length: 3 }, () => new Worker(new URL("./fixtures/hold-snapshots.ts", import.meta.url).href));
+    const next = (worker: Worker) => new Promise<any>((resolve) => (worker.onmessage = ({ data }) => resolve(data)));
     const results = await Promise.all(
-      Array.from({ length: 3 }, () => {
-        const worker = new Worker(new URL("./fixtures/hold-snapshots.ts", import.meta.url).href);
-        return new Promise<{ held: number; error: string | null }>((resolve) => {
-          worker.onmessage = ({ data }) => {
-            resolve(data);
-            setTimeout(() => worker.terminate(), 500);
-          };
-          worker.postMessage({ dir, count: 64 });
-        });
+      workers.map((worker) => {
+        const reported = next(worker);
+        worker.postMessage({ dir, count: 64 });
+        return reported;
       }),
     );
     await writing;
     expect(results).toEqual(Array.from({ length: 3 }, () => ({ held: 64, error: null })));
+    // Every thread held its snapshots until now; then each releases them and closes its store.
+    await Promise.all(
+      workers.map(async (worker) => {
+        const closed = next(worker);
+        worker.postMessage("release");
+        expect(await closed).toEqual({ closed: true });
+        worker.terminate();
+      }),
+    );
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ export function cacheCells(tier: string): { hits: { value: number }; misses: { v
   return { hits: cacheHits.cell(tier), misses: cacheMisses.cell(tier) };
 }
 
-/** The job runner's observer (src/jobs/runner.ts JobObserver): failures are recorded on the main thread. */
+/** The job runner's observer (src/jobs/outcomes.ts JobObserver): failures are recorded on the main thread. */
 export const jobMetrics = {
   failed(type: string, deadLettered: boolean): void {
     jobsFailed.cell(type).value++;
