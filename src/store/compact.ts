@@ -21,8 +21,12 @@ export interface CompactResult {
 }
 
 const entryCount = (db: { getStats(): unknown }) => (db.getStats() as { entryCount: number }).entryCount;
-const isDupSort = (name: KeyspaceName) => (KEYSPACE_OPTIONS[name] as { dupSort?: boolean } | undefined)?.dupSort ?? false;
-const rawOptions = (name: KeyspaceName) => ({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort: isDupSort(name) }) as const;
+const dupOptions = (name: KeyspaceName) => KEYSPACE_OPTIONS[name] as { dupSort?: boolean; dupFixed?: boolean } | undefined;
+const isDupSort = (name: KeyspaceName) => dupOptions(name)?.dupSort ?? false;
+// The copy's sub-databases are created with these flags (LMDB keeps a sub-database's flags from its creation
+// on): a keyspace of fixed-size duplicates must stay MDB_DUPFIXED, or its rows take a node header each again.
+const rawOptions = (name: KeyspaceName) =>
+  ({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort: isDupSort(name), dupFixed: dupOptions(name)?.dupFixed ?? false }) as const;
 // Same as db.ts: set per open.
 const ENV_OPTIONS = { maxDbs: 128, mapSize: 2 ** 36, compression: false } as const;
 /** Entries per write transaction of the copy. */

@@ -2,7 +2,7 @@
 // owner first, time-sortable id last, so Mastodon's max_id/since_id/min_id paging is one range scan.
 // Ids inside keys are the fixed-width decimal strings of lib/ids.ts.
 
-import { HOME_ROWS_OPTIONS } from "./home-rows.ts";
+import { HOME_ROWS_OPTIONS, VARIABLE_HOME_ROWS_OPTIONS } from "./home-rows.ts";
 import { SEARCH_POSTINGS_OPTIONS } from "./search-rows.ts";
 
 export const KEYSPACES = {
@@ -127,9 +127,11 @@ export const KEYSPACES = {
 
   // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
   // re-checked at read time, so a feed row never shows what its viewer may no longer see.
-  /** viewerId → HomeRow duplicates (store/home-rows.ts: status, author, reblogged ids packed in 16 or 24 bytes,
+  /** viewerId → HomeRow duplicates (store/home-rows.ts: status and author ids packed in 16 bytes, MDB_DUPFIXED,
    * sorted by status id): the home timeline, filled by fan-out on write */
-  homeFeed: "home_rows",
+  homeFeed: "home_fixed_rows",
+  /** viewerId → the home rows of schemas 4–7 (16 or 24 bytes, variable); migration 8 moves them to home_fixed_rows */
+  variableHomeFeed: "home_rows",
   /** [viewerId, statusId] → FeedEntry: the home timeline before schema 4; migration 4 moves it to home_rows */
   legacyHomeFeed: "home_feed",
   /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication) */
@@ -274,5 +276,6 @@ export type KeyspaceName = keyof typeof KEYSPACES;
 /** lmdb-js options of the keyspaces that are not msgpack records under ordered keys. */
 export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
   homeFeed: HOME_ROWS_OPTIONS,
+  variableHomeFeed: VARIABLE_HOME_ROWS_OPTIONS,
   searchPostings: SEARCH_POSTINGS_OPTIONS,
 };

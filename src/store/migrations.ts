@@ -5,7 +5,7 @@ import type { Store } from "./handle.ts";
 import { WARREN_VERSION } from "../lib/version.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
-import { moveHomeRows } from "./timelines.ts";
+import { moveHomeRows, moveToFixedHomeRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
 import { packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
@@ -26,6 +26,7 @@ const MIGRATIONS: Migration[] = [
   { version: 5, describe: "an index of the follows that notify of new posts", run: indexNotifyingFollowers },
   { version: 6, describe: "status and notification records without the ids their keys hold (and derivable local status addresses)", run: packRecords },
   { version: 7, describe: "actors' key pairs stored as DER, two to a page", run: packAllAccountKeys },
+  { version: 8, describe: "home rows of 16 bytes, packed side by side (home_rows → home_fixed_rows)", run: moveToFixedHomeRows },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */
