@@ -4,6 +4,7 @@
 
 import { HOME_ROWS_OPTIONS, VARIABLE_HOME_ROWS_OPTIONS } from "./home-rows.ts";
 import { SEARCH_POSTINGS_OPTIONS } from "./search-rows.ts";
+import { STATUSES_OPTIONS } from "./status-compression.ts";
 
 export const KEYSPACES = {
   /** "schema_version" → number; other instance-wide facts (e.g. "registrations") → value */
@@ -273,8 +274,9 @@ export const KEYSPACES = {
 
 export type KeyspaceName = keyof typeof KEYSPACES;
 
-/** lmdb-js options of the keyspaces that are not msgpack records under ordered keys. */
+/** lmdb-js options of the keyspaces that are not (uncompressed) msgpack records under ordered keys. */
 export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
+  statuses: STATUSES_OPTIONS,
   homeFeed: HOME_ROWS_OPTIONS,
   variableHomeFeed: VARIABLE_HOME_ROWS_OPTIONS,
   searchPostings: SEARCH_POSTINGS_OPTIONS,

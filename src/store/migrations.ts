@@ -7,7 +7,7 @@ import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows, moveToFixedHomeRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
-import { packRecords } from "./pack-records.ts";
+import { compressStatuses, packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
 
 interface Migration {
@@ -27,6 +27,7 @@ const MIGRATIONS: Migration[] = [
   { version: 6, describe: "status and notification records without the ids their keys hold (and derivable local status addresses)", run: packRecords },
   { version: 7, describe: "actors' key pairs stored as DER, two to a page", run: packAllAccountKeys },
   { version: 8, describe: "home rows of 16 bytes, packed side by side (home_rows → home_fixed_rows)", run: moveToFixedHomeRows },
+  { version: 9, describe: "status records of 128 bytes or more LZ4-compressed", run: compressStatuses },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */

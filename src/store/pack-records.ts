@@ -1,7 +1,9 @@
-// Migration 6 (docs/disk.md): status and notification records rewritten without what their keys and their
+// Migrations 6 and 9 (docs/disk.md): status and notification records rewritten without what their keys and their
 // authors' addresses already say (store/status-packing.ts, store/notifications.ts). Idempotent: a record
 // already packed is left alone. Space comes back to the file system with `warren compact`.
-import type { Database, Key } from "lmdb";
+import type { Database, Key, RootDatabase } from "lmdb";
+import { KEYSPACES } from "./keys.ts";
+import { STATUS_COMPRESSION_THRESHOLD } from "./status-compression.ts";
 import { packNotification, type StoredNotification } from "./notifications.ts";
 import { packStatus, unpackStatus, type StoredStatus } from "./status-packing.ts";
 import type { NotificationRecord } from "../model/notifications.ts";
@@ -24,6 +26,23 @@ function eachRecord<V>(keyspace: Database<any, any>, isRecordKey: (key: Key) => 
     start = chunk[chunk.length - 1]!.key;
   }
 }
+
+/**
+ * Migration 9: every status record stored plain and large enough to be compressed (STATUSES_OPTIONS) is put
+ * again, which stores it LZ4-compressed. Its raw bytes tell which: a compressed record starts with 254.
+ */
+export function compressStatuses(store: Store): void {
+  // Every lmdb-js database can open its environment's other sub-databases; the types say so of the root only.
+  const raw = (store.db.statuses as unknown as RootDatabase).openDB({ name: KEYSPACES.statuses, encoding: "binary", keyEncoding: "ordered-binary", compression: false });
+  const plain = (value: Buffer) => value.length >= STATUS_COMPRESSION_THRESHOLD && value[0]! < COMPRESSED_MARK;
+  // Read again per key: the values of a range read may share one buffer.
+  eachRecord<unknown>(raw, (key) => typeof key === "string", (key) => {
+    if (plain(raw.getBinary(key)!)) store.db.statuses.put(key, store.db.statuses.get(key));
+  });
+}
+
+/** lmdb-js reads a value whose first byte is 250 or more as compressed. */
+const COMPRESSED_MARK = 250;
 
 const sameKey = (a: Key, b: Key) => JSON.stringify(a) === JSON.stringify(b);
 
