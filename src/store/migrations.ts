@@ -8,6 +8,7 @@ import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows, moveToFixedHomeRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
 import { compressStatuses, packRecords } from "./pack-records.ts";
+import { packIdKeyspaces } from "./id-keys.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
 
 interface Migration {
@@ -28,6 +29,7 @@ const MIGRATIONS: Migration[] = [
   { version: 7, describe: "actors' key pairs stored as DER, two to a page", run: packAllAccountKeys },
   { version: 8, describe: "home rows of 16 bytes, packed side by side (home_rows → home_fixed_rows)", run: moveToFixedHomeRows },
   { version: 9, describe: "status records of 128 bytes or more LZ4-compressed", run: compressStatuses },
+  { version: 10, describe: "keys of ids packed, 8 bytes an id (home_reblogs, notifications_by_status, notifications_by_pair)", run: packIdKeyspaces },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */
