@@ -3,7 +3,9 @@
 // ids sort as the ids do (store/packed-rows.ts), so a keyspace keeps its order and its range scans: keys are
 // still arrays of id strings to the code, and END (the upper bound of a prefix) is 8 bytes of 0xff.
 import { ID_BYTES, unpackedId } from "./packed-rows.ts";
-import { END, type Store } from "./handle.ts";
+
+/** The upper bound of a prefix in range scans: handle.ts's END, which this file cannot import (keys.ts does). */
+const END = "\uffff";
 
 /** The longest key of a packed keyspace: three ids. */
 const MAX_TUPLE_BYTES = 3 * ID_BYTES;
@@ -59,24 +61,3 @@ export const ID_OR_NULL_VALUES = {
 
 /** lmdb-js options of a keyspace of id tuples whose values are ids or null. */
 export const PACKED_ID_OPTIONS = { keyEncoder: ID_TUPLE_KEYS, encoding: "binary", encoder: ID_OR_NULL_VALUES } as const;
-
-/** The keyspaces packed by migration 10, each with the one it was before. */
-export const PACKED_KEYSPACES = [
-  ["legacyHomeReblogs", "homeReblogs"],
-  ["legacyNotificationsByStatus", "notificationsByStatus"],
-  ["legacyNotificationsByPair", "notificationsByPair"],
-] as const;
-
-/**
- * Migration 10: the entries of the id-only keyspaces, written as ordered-binary strings and msgpack values
- * until schema 9, moved into their packed keyspaces, and the old ones emptied. Inside the migration's write
- * transaction; a second run finds the old ones empty.
- */
-export function packIdKeyspaces(store: Store): void {
-  for (const [legacy, packed] of PACKED_KEYSPACES) {
-    for (const { key, value } of store.db[legacy].getRange({}) as Iterable<{ key: unknown; value: string | null }>) {
-      if (Array.isArray(key)) store.db[packed].put(key, value);
-    }
-    store.db[legacy].clearSync();
-  }
-}

@@ -7,8 +7,7 @@ import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows, moveToFixedHomeRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
-import { compressStatuses, packRecords } from "./pack-records.ts";
-import { packIdKeyspaces } from "./id-keys.ts";
+import { compressStatuses, packIdKeyspaces, packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
 
 interface Migration {

@@ -1,6 +1,7 @@
-// Migrations 6 and 9 (docs/disk.md): status and notification records rewritten without what their keys and their
-// authors' addresses already say (store/status-packing.ts, store/notifications.ts). Idempotent: a record
-// already packed is left alone. Space comes back to the file system with `warren compact`.
+// Migrations 6, 9 and 10 (docs/disk.md): status and notification records rewritten without what their keys
+// and their authors' addresses already say (store/status-packing.ts, store/notifications.ts), status records
+// compressed, and the id-only keyspaces packed (store/id-keys.ts). Idempotent: what is already in the new
+// form is left alone. Space comes back to the file system with `warren compact`.
 import type { Database, Key, RootDatabase } from "lmdb";
 import { KEYSPACES } from "./keys.ts";
 import { STATUS_COMPRESSION_THRESHOLD } from "./status-compression.ts";
@@ -56,4 +57,25 @@ export function packRecords(store: Store): void {
     if (stored.id === undefined) return;
     store.db.notifications.put(key, packNotification(stored as NotificationRecord));
   });
+}
+
+/** The keyspaces packed by migration 10, each with the one it was before. */
+export const PACKED_KEYSPACES = [
+  ["legacyHomeReblogs", "homeReblogs"],
+  ["legacyNotificationsByStatus", "notificationsByStatus"],
+  ["legacyNotificationsByPair", "notificationsByPair"],
+] as const;
+
+/**
+ * Migration 10: the entries of the id-only keyspaces, written as ordered-binary strings and msgpack values
+ * until schema 9, moved into their packed keyspaces, and the old ones emptied. Inside the migration's write
+ * transaction; a second run finds the old ones empty.
+ */
+export function packIdKeyspaces(store: Store): void {
+  for (const [legacy, packed] of PACKED_KEYSPACES) {
+    for (const { key, value } of store.db[legacy].getRange({}) as Iterable<{ key: unknown; value: string | null }>) {
+      if (Array.isArray(key)) store.db[packed].put(key, value);
+    }
+    store.db[legacy].clearSync();
+  }
 }

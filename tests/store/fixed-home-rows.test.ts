@@ -95,7 +95,7 @@ beforeAll(async () => {
 test("migration 8 moves the rows into 16-byte rows and empties home_rows; a second run changes nothing", async () => {
   const store = openStore(dir);
   try {
-    expect(schemaVersion(store)).toBe(8);
+    expect(schemaVersion(store)).toBeGreaterThanOrEqual(8);
     expect(rowCount(store, "variableHomeFeed", bob)).toBe(0);
     expect(rowCount(store, "homeFeed", bob)).toBe(4);
     await store.write(() => runMigrationStep(store, 8));

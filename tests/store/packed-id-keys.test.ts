@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { PACKED_KEYSPACES } from "../../src/store/id-keys.ts";
+import { PACKED_KEYSPACES } from "../../src/store/pack-records.ts";
 import { runMigrationStep, schemaVersion } from "../../src/store/migrations.ts";
 import { block, call, follow, newUser, postStatus, type User } from "../http/statuses-helpers.ts";
 
@@ -72,7 +72,7 @@ beforeAll(async () => {
 test("migration 10 moves the entries into the packed keyspaces and empties the old ones; a second run changes nothing", async () => {
   const store = openStore(dir);
   try {
-    expect(schemaVersion(store)).toBe(10);
+    expect(schemaVersion(store)).toBeGreaterThanOrEqual(10);
     expect(entriesOf(store, packedNames)).toBe(entries);
     expect(entriesOf(store, legacyNames)).toBe("[[],[],[]]");
     await store.write(() => runMigrationStep(store, 10));
