@@ -1,4 +1,4 @@
-// Keys and values made of ids only, packed (schema 10, docs/disk.md): an id is 8 big-endian bytes in place of
+// Keys and values made of ids only, packed (schema 9, docs/disk.md): an id is 8 big-endian bytes in place of
 // ordered-binary's 18 digits and a separator, so a key of two ids is 16 bytes where it was 38. The 8 bytes of
 // ids sort as the ids do (store/packed-rows.ts), so a keyspace keeps its order and its range scans: keys are
 // still arrays of id strings to the code, and END (the upper bound of a prefix) is 8 bytes of 0xff.

@@ -2,7 +2,7 @@
 // owner first, time-sortable id last, so Mastodon's max_id/since_id/min_id paging is one range scan.
 // Ids inside keys are the fixed-width decimal strings of lib/ids.ts.
 
-import { HOME_ROWS_OPTIONS, VARIABLE_HOME_ROWS_OPTIONS } from "./home-rows.ts";
+import { HOME_ROWS_OPTIONS } from "./home-rows.ts";
 import { SEARCH_POSTINGS_OPTIONS } from "./search-rows.ts";
 import { STATUSES_OPTIONS } from "./status-compression.ts";
 import { PACKED_ID_OPTIONS } from "./id-keys.ts";
@@ -121,7 +121,7 @@ export const KEYSPACES = {
   notificationsByStatus: "notifications_by_status_ids",
   /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up (ids packed) */
   notificationsByPair: "notifications_by_pair_ids",
-  /** The two above as ordered-binary strings and msgpack values (schemas up to 9); migration 10 moves them */
+  /** The two above as ordered-binary strings and msgpack values (schemas up to 8); migration 9 moves them */
   legacyNotificationsByStatus: "notifications_by_status",
   legacyNotificationsByPair: "notifications_by_pair",
   /** Policies, requests and permissions (src/store/notification-policy.ts), families by the first element:
@@ -132,17 +132,15 @@ export const KEYSPACES = {
 
   // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
   // re-checked at read time, so a feed row never shows what its viewer may no longer see.
-  /** viewerId → HomeRow duplicates (store/home-rows.ts: status and author ids packed in 16 bytes, MDB_DUPFIXED,
+  /** viewerId → HomeRow duplicates (store/home-rows.ts: status, author, reblogged ids packed in 16 or 24 bytes,
    * sorted by status id): the home timeline, filled by fan-out on write */
-  homeFeed: "home_fixed_rows",
-  /** viewerId → the home rows of schemas 4–7 (16 or 24 bytes, variable); migration 8 moves them to home_fixed_rows */
-  variableHomeFeed: "home_rows",
+  homeFeed: "home_rows",
   /** [viewerId, statusId] → FeedEntry: the home timeline before schema 4; migration 4 moves it to home_rows */
   legacyHomeFeed: "home_feed",
   /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication;
    * ids packed: store/id-keys.ts) */
   homeReblogs: "home_reblog_ids",
-  /** The same as ordered-binary strings and msgpack values (schemas up to 9); migration 10 moves them */
+  /** The same as ordered-binary strings and msgpack values (schemas up to 8); migration 9 moves them */
   legacyHomeReblogs: "home_reblogs",
   /** [listId, statusId] → FeedEntry: a list's timeline */
   listFeed: "list_feed",
@@ -288,6 +286,5 @@ export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
   notificationsByPair: PACKED_ID_OPTIONS,
   homeReblogs: PACKED_ID_OPTIONS,
   homeFeed: HOME_ROWS_OPTIONS,
-  variableHomeFeed: VARIABLE_HOME_ROWS_OPTIONS,
   searchPostings: SEARCH_POSTINGS_OPTIONS,
 };

@@ -1,4 +1,4 @@
-// Migrations 6, 9 and 10 (docs/disk.md): status and notification records rewritten without what their keys
+// Migrations 6, 8 and 9 (docs/disk.md): status and notification records rewritten without what their keys
 // and their authors' addresses already say (store/status-packing.ts, store/notifications.ts), status records
 // compressed, and the id-only keyspaces packed (store/id-keys.ts). Idempotent: what is already in the new
 // form is left alone. Space comes back to the file system with `warren compact`.
@@ -29,7 +29,7 @@ function eachRecord<V>(keyspace: Database<any, any>, isRecordKey: (key: Key) => 
 }
 
 /**
- * Migration 9: every status record stored plain and large enough to be compressed (STATUSES_OPTIONS) is put
+ * Migration 8: every status record stored plain and large enough to be compressed (STATUSES_OPTIONS) is put
  * again, which stores it LZ4-compressed. Its raw bytes tell which: a compressed record starts with 254.
  */
 export function compressStatuses(store: Store): void {
@@ -59,7 +59,7 @@ export function packRecords(store: Store): void {
   });
 }
 
-/** The keyspaces packed by migration 10, each with the one it was before. */
+/** The keyspaces packed by migration 9, each with the one it was before. */
 export const PACKED_KEYSPACES = [
   ["legacyHomeReblogs", "homeReblogs"],
   ["legacyNotificationsByStatus", "notificationsByStatus"],
@@ -67,8 +67,8 @@ export const PACKED_KEYSPACES = [
 ] as const;
 
 /**
- * Migration 10: the entries of the id-only keyspaces, written as ordered-binary strings and msgpack values
- * until schema 9, moved into their packed keyspaces, and the old ones emptied. Inside the migration's write
+ * Migration 9: the entries of the id-only keyspaces, written as ordered-binary strings and msgpack values
+ * until schema 8, moved into their packed keyspaces, and the old ones emptied. Inside the migration's write
  * transaction; a second run finds the old ones empty.
  */
 export function packIdKeyspaces(store: Store): void {

@@ -49,7 +49,7 @@ function page<V>(keyspace: Database<any, any>, owner: string, query: PageQuery, 
 function rowOf(store: Store, statusId: string): { bytes: Buffer; reblogOfId: string | null } | null {
   const status = getStatus(store, statusId);
   if (!status) return null;
-  return { bytes: encodeHomeRow({ statusId, authorId: status.accountId }), reblogOfId: status.reblogOfId };
+  return { bytes: encodeHomeRow({ statusId, authorId: status.accountId, reblogOfId: status.reblogOfId }), reblogOfId: status.reblogOfId };
 }
 
 export function homeHas(store: Store, viewerId: string, statusId: string): boolean {
@@ -59,7 +59,7 @@ export function homeHas(store: Store, viewerId: string, statusId: string): boole
 
 /** Inside a write. */
 export function putHomeEntry(store: Store, viewerId: string, statusId: string, entry: FeedEntry): void {
-  store.db.homeFeed.put(viewerId, encodeHomeRow({ statusId, authorId: entry.authorId }));
+  store.db.homeFeed.put(viewerId, encodeHomeRow({ statusId, ...entry }));
   if (entry.reblogOfId && !store.db.homeReblogs.doesExist([viewerId, entry.reblogOfId])) {
     store.db.homeReblogs.put([viewerId, entry.reblogOfId], statusId);
   }
@@ -92,12 +92,12 @@ export function homeShowsRecently(store: Store, viewerId: string, originalId: st
 }
 
 /**
- * A page of a home feed, newest first, each row's value its author's id; `accept` skips rows without counting them. The same paging as
+ * A page of a home feed, newest first; `accept` skips rows without counting them. The same paging as
  * scanPage (store/paging.ts), over the viewer's sorted rows.
  */
-export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, accept: (statusId: string, authorId: string) => boolean): Row<string>[] {
+export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, accept: (statusId: string, entry: FeedEntry) => boolean): Row<FeedEntry>[] {
   noteRead(versionName.home(viewerId));
-  const rows: Row<string>[] = [];
+  const rows: Row<FeedEntry>[] = [];
   if (query.limit <= 0) return rows;
   const { maxId, sinceId, minId, budget } = query;
   const newer = !!minId;
@@ -114,8 +114,9 @@ export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, a
       break;
     }
     lastId = statusId;
-    if (!accept(statusId, row.authorId)) continue;
-    rows.push({ key: [viewerId, statusId], value: row.authorId });
+    const entry = { authorId: row.authorId, reblogOfId: row.reblogOfId };
+    if (!accept(statusId, entry)) continue;
+    rows.push({ key: [viewerId, statusId], value: entry });
     if (rows.length >= query.limit) break;
   }
   return newer ? rows.reverse() : rows;
@@ -183,7 +184,7 @@ export function accountStatusIds(store: Store, accountId: string): string[] {
 
 /**
  * Migration: the home rows of before schema 4 (msgpack FeedEntry records under [viewerId, statusId] in
- * home_feed, about 116 bytes each on disk) into the packed home rows, then home_feed emptied. Inside the migration's
+ * home_feed, about 116 bytes each on disk) into home_rows, then home_feed emptied. Inside the migration's
  * write transaction.
  */
 export function moveHomeRows(store: Store): void {
@@ -194,17 +195,4 @@ export function moveHomeRows(store: Store): void {
     putHomeEntry(store, viewerId, statusId, { authorId: value.authorId, reblogOfId: value.reblogOfId });
   }
   legacy.clearSync();
-}
-
-/**
- * Migration 8: the variable-size rows of home_rows (schemas 4–7) into the fixed 16-byte rows of
- * home_fixed_rows, without the reblogged status's id (homeReblogs and the status record hold it), then
- * home_rows emptied. Inside the migration's write transaction; a second run finds home_rows empty.
- */
-export function moveToFixedHomeRows(store: Store): void {
-  const variable = store.db.variableHomeFeed;
-  for (const { key, value } of variable.getRange() as Iterable<{ key: string; value: HomeRow }>) {
-    store.db.homeFeed.put(key, encodeHomeRow(value));
-  }
-  variable.clearSync();
 }

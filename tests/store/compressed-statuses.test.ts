@@ -1,5 +1,5 @@
-// Schema 9 (docs/disk.md): status records of 128 bytes or more are stored LZ4-compressed. Records of the
-// schema-8 form (plain msgpack) are read as they are, compressed by migration 9, and the API answers the same
+// Schema 8 (docs/disk.md): status records of 128 bytes or more are stored LZ4-compressed. Records of the
+// schema-7 form (plain msgpack) are read as they are, compressed by migration 8, and the API answers the same
 // before and after; a record under the threshold stays as it is.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { RootDatabase } from "lmdb";
@@ -59,12 +59,12 @@ beforeAll(async () => {
   await t.deps.jobs.stop();
   await t.deps.store.close();
 
-  // Back to the schema-8 form: every record plain msgpack.
+  // Back to the schema-7 form: every record plain msgpack.
   const store = openStore(dir, { migrate: false });
   const records = statusIds.map((id) => store.db.statuses.get(pad(id)));
   await store.write(() => {
     statusIds.forEach((id, i) => plain(store, "msgpack").put(pad(id), records[i]));
-    store.db.meta.put("schema_version", 8);
+    store.db.meta.put("schema_version", 7);
   });
   for (const raw of rawRecords(store)) expect(raw[0]).not.toBe(COMPRESSED);
   plainLength = rawRecords(store)[0]!.length;
@@ -72,7 +72,7 @@ beforeAll(async () => {
   await store.close();
 }, 120_000);
 
-test("plain records read as they are before migration 9, and it compresses the large ones; a second run changes nothing", async () => {
+test("plain records read as they are before migration 8, and it compresses the large ones; a second run changes nothing", async () => {
   const before = openStore(dir, { migrate: false });
   const read = statusIds.map((id) => readStatus(before, pad(id)));
   expect(read.map((status) => status?.id)).toEqual(statusIds.map(pad));
@@ -80,7 +80,7 @@ test("plain records read as they are before migration 9, and it compresses the l
 
   const store = openStore(dir);
   try {
-    expect(schemaVersion(store)).toBeGreaterThanOrEqual(9);
+    expect(schemaVersion(store)).toBeGreaterThanOrEqual(8);
     const [longRaw, shortRaw, reblogRaw] = rawRecords(store);
     expect(longRaw![0]).toBe(COMPRESSED);
     expect(longRaw!.length).toBeLessThan(plainLength);
@@ -88,7 +88,7 @@ test("plain records read as they are before migration 9, and it compresses the l
     expect(reblogRaw!.length < STATUS_COMPRESSION_THRESHOLD ? reblogRaw![0] !== COMPRESSED : reblogRaw![0] === COMPRESSED).toBe(true);
     expect(statusIds.map((id) => readStatus(store, pad(id)))).toEqual(read);
     const once = rawRecords(store).map((raw) => Buffer.from(raw).toString("hex"));
-    await store.write(() => runMigrationStep(store, 9));
+    await store.write(() => runMigrationStep(store, 8));
     expect(rawRecords(store).map((raw) => Buffer.from(raw).toString("hex"))).toEqual(once);
   } finally {
     await store.close();

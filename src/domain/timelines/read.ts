@@ -36,7 +36,7 @@ export function homeTimeline(store: Store, viewerId: string, query: PageQuery): 
   const viewer = new TimelineViewer(store, viewerId);
   const statuses = collect(
     store,
-    (accept) => pageHomeFeed(store, viewerId, query, (statusId, authorId) => viewer.homeAuthor(authorId) && accept(statusId)),
+    (accept) => pageHomeFeed(store, viewerId, query, (statusId, entry) => viewer.homeAuthor(entry.authorId) && accept(statusId)),
     (status) => homeShows(viewer, status),
   );
   return newestFirst(statuses, query);
