@@ -132,9 +132,12 @@ export const KEYSPACES = {
 
   // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
   // re-checked at read time, so a feed row never shows what its viewer may no longer see.
-  /** viewerId → HomeRow duplicates (store/home-rows.ts: status, author, reblogged ids packed in 16 or 24 bytes,
-   * sorted by status id): the home timeline, filled by fan-out on write */
-  homeFeed: "home_rows",
+  /** viewerId → status id duplicates (store/home-rows.ts: 8 bytes each, sorted): the home timeline, filled by
+   * fan-out on write */
+  homeFeed: "home_status_ids",
+  /** viewerId → the rows of schemas 4–9 (status, author and reblogged ids in 16 or 24 bytes); migration 10
+   * moves them into home_status_ids */
+  wideHomeFeed: "home_rows",
   /** [viewerId, statusId] → FeedEntry: the home timeline before schema 4; migration 4 moves it to home_rows */
   legacyHomeFeed: "home_feed",
   /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication;
@@ -286,5 +289,6 @@ export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
   notificationsByPair: PACKED_ID_OPTIONS,
   homeReblogs: PACKED_ID_OPTIONS,
   homeFeed: HOME_ROWS_OPTIONS,
+  wideHomeFeed: HOME_ROWS_OPTIONS,
   searchPostings: SEARCH_POSTINGS_OPTIONS,
 };

@@ -5,7 +5,7 @@ import type { Store } from "./handle.ts";
 import { WARREN_VERSION } from "../lib/version.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
-import { moveHomeRows } from "./timelines.ts";
+import { moveHomeRows, moveToStatusIdRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
 import { compressStatuses, packIdKeyspaces, packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
@@ -28,6 +28,7 @@ const MIGRATIONS: Migration[] = [
   { version: 7, describe: "actors' key pairs stored as DER, two to a page", run: packAllAccountKeys },
   { version: 8, describe: "status records of 128 bytes or more LZ4-compressed", run: compressStatuses },
   { version: 9, describe: "keys of ids packed, 8 bytes an id (home_reblogs, notifications_by_status, notifications_by_pair)", run: packIdKeyspaces },
+  { version: 10, describe: "home rows of the status id alone, 8 bytes (home_rows → home_status_ids)", run: moveToStatusIdRows },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */
