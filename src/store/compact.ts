@@ -5,7 +5,7 @@
 // copy (mdb_env_copy with MDB_CP_COMPACT, lmdb-js `backup(path, true)`) leaves them out but keeps each page as
 // it is. Pages split by inserts in the middle of a key range (a notification or a follow lands at the end of its
 // owner's run, not at the end of the tree) stay about two-thirds full. The repacked copy writes each keyspace's
-// entries in key order with MDB_APPEND (and duplicates with MDB_APPENDDUP), so each page is filled before
+// entries in key order with MDB_APPEND (duplicates in order, see copyKeyspace), so each page is filled before
 // the next one starts. Raw bytes are copied: the stored format does not change.
 import { open, type RootDatabase } from "lmdb";
 import { existsSync, renameSync, rmSync, statSync } from "node:fs";
@@ -21,8 +21,12 @@ export interface CompactResult {
 }
 
 const entryCount = (db: { getStats(): unknown }) => (db.getStats() as { entryCount: number }).entryCount;
-const isDupSort = (name: KeyspaceName) => (KEYSPACE_OPTIONS[name] as { dupSort?: boolean } | undefined)?.dupSort ?? false;
-const rawOptions = (name: KeyspaceName) => ({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort: isDupSort(name) }) as const;
+const dupOptions = (name: KeyspaceName) => KEYSPACE_OPTIONS[name] as { dupSort?: boolean; dupFixed?: boolean } | undefined;
+const isDupSort = (name: KeyspaceName) => dupOptions(name)?.dupSort ?? false;
+// The copy's sub-databases are created with these flags (LMDB keeps a sub-database's flags from its creation
+// on): a keyspace of fixed-size duplicates must stay MDB_DUPFIXED, or its rows take a node header each again.
+const rawOptions = (name: KeyspaceName) =>
+  ({ name: KEYSPACES[name], encoding: "binary", keyEncoding: "binary", dupSort: isDupSort(name), dupFixed: dupOptions(name)?.dupFixed ?? false }) as const;
 // Same as db.ts: set per open.
 const ENV_OPTIONS = { maxDbs: 128, mapSize: 2 ** 36, compression: false } as const;
 /** Entries per write transaction of the copy. */
@@ -73,9 +77,12 @@ async function copyKeyspace(source: RootDatabase, copy: RootDatabase, name: Keys
   const flush = async () => {
     const rows = batch;
     batch = [];
-    // MDB_APPEND refuses a key equal to the last one: a further duplicate of the same key is MDB_APPENDDUP.
+    // MDB_APPEND refuses a key equal to the last one: a further duplicate of the same key is put without it.
+    // (lmdb-js's put reads no `appendDup`, so MDB_APPENDDUP never reaches LMDB. Duplicates still arrive in
+    // order, and LMDB splits a full page of variable-size duplicates near its end, so those pages fill; a page
+    // of MDB_DUPFIXED duplicates is always split in halves, so search_postings' pages stay about half full.)
     await to.transaction(() => {
-      for (const { key, value, sameKey } of rows) putWith(key, value, sameKey ? APPEND_DUP : APPEND);
+      for (const { key, value, sameKey } of rows) putWith(key, value, sameKey ? IN_ORDER : APPEND);
     });
     onProgress(done);
   };
@@ -95,7 +102,7 @@ async function copyKeyspace(source: RootDatabase, copy: RootDatabase, name: Keys
 }
 
 const APPEND = { append: true } as const;
-const APPEND_DUP = { appendDup: true } as const;
+const IN_ORDER = {} as const;
 
 /** Whether a data directory holds an environment at all. */
 export function hasEnvironment(dir: string): boolean {

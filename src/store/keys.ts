@@ -4,6 +4,8 @@
 
 import { HOME_ROWS_OPTIONS } from "./home-rows.ts";
 import { SEARCH_POSTINGS_OPTIONS } from "./search-rows.ts";
+import { STATUSES_OPTIONS } from "./status-compression.ts";
+import { PACKED_ID_OPTIONS } from "./id-keys.ts";
 
 export const KEYSPACES = {
   /** "schema_version" → number; other instance-wide facts (e.g. "registrations") → value */
@@ -115,10 +117,13 @@ export const KEYSPACES = {
   // Notifications (src/store/notifications.ts)
   /** [recipientId, notificationId] → NotificationRecord */
   notifications: "notifications",
-  /** [statusId, notificationId] → recipientId: removed with the status */
-  notificationsByStatus: "notifications_by_status",
-  /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up */
-  notificationsByPair: "notifications_by_pair",
+  /** [statusId, notificationId] → recipientId: removed with the status (ids packed: store/id-keys.ts) */
+  notificationsByStatus: "notifications_by_status_ids",
+  /** [recipientId, fromAccountId, notificationId] → null: removed by block clean-up (ids packed) */
+  notificationsByPair: "notifications_by_pair_ids",
+  /** The two above as ordered-binary strings and msgpack values (schemas up to 8); migration 9 moves them */
+  legacyNotificationsByStatus: "notifications_by_status",
+  legacyNotificationsByPair: "notifications_by_pair",
   /** Policies, requests and permissions (src/store/notification-policy.ts), families by the first element:
    * ["p", accountId] → NotificationPolicyRecord; ["r", recipientId, requestId] → NotificationRequestRecord;
    * ["s", recipientId, fromAccountId] → requestId; ["a", recipientId, fromAccountId] → acceptedAt (ms);
@@ -127,13 +132,19 @@ export const KEYSPACES = {
 
   // Timelines (src/store/timelines.ts, lists.ts, markers.ts). Feeds hold ids only: statuses are re-read and
   // re-checked at read time, so a feed row never shows what its viewer may no longer see.
-  /** viewerId → HomeRow duplicates (store/home-rows.ts: status, author, reblogged ids packed in 16 or 24 bytes,
-   * sorted by status id): the home timeline, filled by fan-out on write */
-  homeFeed: "home_rows",
+  /** viewerId → status id duplicates (store/home-rows.ts: 8 bytes each, sorted): the home timeline, filled by
+   * fan-out on write */
+  homeFeed: "home_status_ids",
+  /** viewerId → the rows of schemas 4–9 (status, author and reblogged ids in 16 or 24 bytes); migration 10
+   * moves them into home_status_ids */
+  wideHomeFeed: "home_rows",
   /** [viewerId, statusId] → FeedEntry: the home timeline before schema 4; migration 4 moves it to home_rows */
   legacyHomeFeed: "home_feed",
-  /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication) */
-  homeReblogs: "home_reblogs",
+  /** [viewerId, originalId] → reblogId: the reblog that brought a status into a home timeline (de-duplication;
+   * ids packed: store/id-keys.ts) */
+  homeReblogs: "home_reblog_ids",
+  /** The same as ordered-binary strings and msgpack values (schemas up to 8); migration 9 moves them */
+  legacyHomeReblogs: "home_reblogs",
   /** [listId, statusId] → FeedEntry: a list's timeline */
   listFeed: "list_feed",
   /** [feed, statusId] → PublicEntry: "public", "public:local", "public:remote" and "tag:<name>" */
@@ -276,8 +287,13 @@ export const KEYSPACES = {
 
 export type KeyspaceName = keyof typeof KEYSPACES;
 
-/** lmdb-js options of the keyspaces that are not msgpack records under ordered keys. */
+/** lmdb-js options of the keyspaces that are not (uncompressed) msgpack records under ordered keys. */
 export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
+  statuses: STATUSES_OPTIONS,
+  notificationsByStatus: PACKED_ID_OPTIONS,
+  notificationsByPair: PACKED_ID_OPTIONS,
+  homeReblogs: PACKED_ID_OPTIONS,
   homeFeed: HOME_ROWS_OPTIONS,
+  wideHomeFeed: HOME_ROWS_OPTIONS,
   searchPostings: SEARCH_POSTINGS_OPTIONS,
 };

@@ -5,9 +5,9 @@ import type { Store } from "./handle.ts";
 import { WARREN_VERSION } from "../lib/version.ts";
 import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
-import { moveHomeRows } from "./timelines.ts";
+import { moveHomeRows, moveToStatusIdRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
-import { packRecords } from "./pack-records.ts";
+import { compressStatuses, packIdKeyspaces, packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
 
 interface Migration {
@@ -26,6 +26,9 @@ const MIGRATIONS: Migration[] = [
   { version: 5, describe: "an index of the follows that notify of new posts", run: indexNotifyingFollowers },
   { version: 6, describe: "status and notification records without the ids their keys hold (and derivable local status addresses)", run: packRecords },
   { version: 7, describe: "actors' key pairs stored as DER, two to a page", run: packAllAccountKeys },
+  { version: 8, describe: "status records of 128 bytes or more LZ4-compressed", run: compressStatuses },
+  { version: 9, describe: "keys of ids packed, 8 bytes an id (home_reblogs, notifications_by_status, notifications_by_pair)", run: packIdKeyspaces },
+  { version: 10, describe: "home rows of the status id alone, 8 bytes (home_rows → home_status_ids)", run: moveToStatusIdRows },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */

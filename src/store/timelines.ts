@@ -4,7 +4,7 @@
 import type { Database } from "lmdb";
 import { END, type Store } from "./handle.ts";
 import { scanPage, type Row } from "./paging.ts";
-import { afterStatus, encodeHomeRow, statusPrefix, type HomeRow } from "./home-rows.ts";
+import { afterStatus, encodeHomeRow, statusPrefix } from "./home-rows.ts";
 import { getStatus } from "./statuses.ts";
 import { noteRead, versionName } from "./versions.ts";
 import type { PageQuery } from "../model/paging.ts";
@@ -49,7 +49,7 @@ function page<V>(keyspace: Database<any, any>, owner: string, query: PageQuery, 
 function rowOf(store: Store, statusId: string): { bytes: Buffer; reblogOfId: string | null } | null {
   const status = getStatus(store, statusId);
   if (!status) return null;
-  return { bytes: encodeHomeRow({ statusId, authorId: status.accountId, reblogOfId: status.reblogOfId }), reblogOfId: status.reblogOfId };
+  return { bytes: encodeHomeRow(statusId), reblogOfId: status.reblogOfId };
 }
 
 export function homeHas(store: Store, viewerId: string, statusId: string): boolean {
@@ -59,7 +59,7 @@ export function homeHas(store: Store, viewerId: string, statusId: string): boole
 
 /** Inside a write. */
 export function putHomeEntry(store: Store, viewerId: string, statusId: string, entry: FeedEntry): void {
-  store.db.homeFeed.put(viewerId, encodeHomeRow({ statusId, ...entry }));
+  store.db.homeFeed.put(viewerId, encodeHomeRow(statusId));
   if (entry.reblogOfId && !store.db.homeReblogs.doesExist([viewerId, entry.reblogOfId])) {
     store.db.homeReblogs.put([viewerId, entry.reblogOfId], statusId);
   }
@@ -95,9 +95,9 @@ export function homeShowsRecently(store: Store, viewerId: string, originalId: st
  * A page of a home feed, newest first; `accept` skips rows without counting them. The same paging as
  * scanPage (store/paging.ts), over the viewer's sorted rows.
  */
-export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, accept: (statusId: string, entry: FeedEntry) => boolean): Row<FeedEntry>[] {
+export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, accept: (statusId: string) => boolean): Row<null>[] {
   noteRead(versionName.home(viewerId));
-  const rows: Row<FeedEntry>[] = [];
+  const rows: Row<null>[] = [];
   if (query.limit <= 0) return rows;
   const { maxId, sinceId, minId, budget } = query;
   const newer = !!minId;
@@ -106,17 +106,17 @@ export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, a
     ? { start: afterStatus(minId), end: maxId ? statusPrefix(maxId) : undefined }
     : { start: maxId ? statusPrefix(maxId) : undefined, reverse: true };
   let lastId: string | null = null;
-  for (const row of store.db.homeFeed.getValues(viewerId, range) as Iterable<HomeRow>) {
-    const { statusId } = row;
+  for (const statusId of store.db.homeFeed.getValues(viewerId, range) as Iterable<string>) {
+    // A reverse scan starts at its bound inclusive, and max_id's own row is that bound: not part of the page.
+    if (!newer && statusId === maxId) continue;
     if (!newer && sinceId && statusId <= sinceId) break;
     if (budget && !budget.take()) {
       if (lastId) budget.stop(lastId, newer ? "newer" : "older");
       break;
     }
     lastId = statusId;
-    const entry = { authorId: row.authorId, reblogOfId: row.reblogOfId };
-    if (!accept(statusId, entry)) continue;
-    rows.push({ key: [viewerId, statusId], value: entry });
+    if (!accept(statusId)) continue;
+    rows.push({ key: [viewerId, statusId], value: null });
     if (rows.length >= query.limit) break;
   }
   return newer ? rows.reverse() : rows;
@@ -197,7 +197,7 @@ export function accountStatusIds(store: Store, accountId: string): string[] {
 
 /**
  * Migration: the home rows of before schema 4 (msgpack FeedEntry records under [viewerId, statusId] in
- * home_feed, about 116 bytes each on disk) into home_rows, then home_feed emptied. Inside the migration's
+ * home_feed, about 116 bytes each on disk) into the packed home rows, then home_feed emptied. Inside the migration's
  * write transaction.
  */
 export function moveHomeRows(store: Store): void {
@@ -208,4 +208,17 @@ export function moveHomeRows(store: Store): void {
     putHomeEntry(store, viewerId, statusId, { authorId: value.authorId, reblogOfId: value.reblogOfId });
   }
   legacy.clearSync();
+}
+
+/**
+ * Migration 10: the rows of schemas 4–9 (home_rows: status, author and reblogged ids) into the 8-byte rows of
+ * home_status_ids, then home_rows emptied. A viewer's rows are read in order and so appended in order, which
+ * fills the pages. Inside the migration's write transaction; a second run finds home_rows empty.
+ */
+export function moveToStatusIdRows(store: Store): void {
+  const wide = store.db.wideHomeFeed;
+  for (const { key, value } of wide.getRange() as Iterable<{ key: string; value: string }>) {
+    store.db.homeFeed.put(key, encodeHomeRow(value));
+  }
+  wide.clearSync();
 }

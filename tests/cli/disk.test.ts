@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { runWarren } from "../helpers/cli.ts";
+import { open } from "lmdb";
+import { KEYSPACES } from "../../src/store/keys.ts";
 import { call, newUser, postStatus } from "../http/statuses-helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -45,11 +47,28 @@ test("usage prints entries, key and value bytes and pages per keyspace, largest 
   const statuses = json.keyspaces.find((k: { name: string }) => k.name === "statuses");
   // The kept statuses and msgpack's shared structures entry.
   expect(statuses.entries).toBe(KEPT + 1);
-  expect(statuses.valueBytes).toBeGreaterThan(KEPT * 400);
+  // Bytes as stored: each record holds 460 letters of text twice (text and HTML), LZ4-compressed (schema 8).
+  expect(statuses.valueBytes).toBeGreaterThan(KEPT * 100);
+  expect(statuses.valueBytes).toBeLessThan(KEPT * 400);
   expect(statuses.pageBytes).toBeGreaterThan(0);
   expect(json.fileBytes).toBe(fileBytes());
   expect((await runWarren(dir, "usage", "--bogus")).code).toBe(64);
 });
+
+const MDB_DUPFIXED = 0x10;
+
+/** Whether a sub-database is MDB_DUPFIXED: its MDB_db record in the main database, md_flags after md_pad. */
+async function dupFixed(name: string): Promise<boolean> {
+  const env = open({ path: join(dir, "warren.lmdb"), readOnly: true, maxDbs: 128, compression: false, encoding: "binary", keyEncoding: "binary" });
+  try {
+    // lmdb-js writes each name NUL-terminated.
+    const named = (key: unknown) => Buffer.from(key as Buffer).toString().replace(/\0$/, "") === name;
+    const record = [...env.getRange({})].find(({ key }) => named(key))!.value as Buffer;
+    return (record.readUInt16LE(4) & MDB_DUPFIXED) !== 0;
+  } finally {
+    await env.close();
+  }
+}
 
 /** Starts `warren serve` on the data directory and resolves once it listens. */
 async function startServe() {
@@ -85,6 +104,8 @@ test("compact refuses while a server runs on the data directory, then gives the 
   expect(compacted.code).toBe(0);
   expect(compacted.stdout).toMatch(/^OK, compacted \d+ entries in [\d.]+ s: [\d.]+ MiB before, [\d.]+ MiB after \([\d.]+ MiB given back\)\n$/);
   expect(fileBytes()).toBeLessThan(sizeBefore * 0.6);
+  // The copy's sub-databases keep their flags: search_postings' fixed-size rows stay MDB_DUPFIXED.
+  expect(await dupFixed(KEYSPACES.searchPostings)).toBe(true);
 
   const t = await startTestApp({ WARREN_DATA_DIR: dir });
   try {

@@ -32,13 +32,13 @@ function newestFirst(statuses: StatusRecord[], query: PageQuery): StatusRecord[]
   return query.minId ? statuses.reverse() : statuses;
 }
 
-/** GET /api/v1/timelines/home. The row's author is checked before the status is even read. */
+/** GET /api/v1/timelines/home. The author is checked first (the row holds only the status id). */
 export function homeTimeline(store: Store, viewerId: string, query: PageQuery): StatusRecord[] {
   const viewer = new TimelineViewer(store, viewerId);
   const statuses = collect(
     store,
-    (accept) => pageHomeFeed(store, viewerId, query, (statusId, entry) => viewer.homeAuthor(entry.authorId) && accept(statusId)),
-    (status) => homeShows(viewer, status),
+    (accept) => pageHomeFeed(store, viewerId, query, accept),
+    (status) => viewer.homeAuthor(status.accountId) && homeShows(viewer, status),
   );
   return newestFirst(statuses, query);
 }
