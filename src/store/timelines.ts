@@ -125,7 +125,7 @@ export function pageHomeFeed(store: Store, viewerId: string, query: PageQuery, a
 /** The id of the newest row of a viewer's home, or null when it has none. */
 export function newestHomeRow(store: Store, viewerId: string): string | null {
   noteRead(versionName.home(viewerId));
-  for (const row of store.db.homeFeed.getValues(viewerId, { reverse: true, limit: 1 }) as Iterable<HomeRow>) return row.statusId;
+  for (const statusId of store.db.homeFeed.getValues(viewerId, { reverse: true, limit: 1 }) as Iterable<string>) return statusId;
   return null;
 }
 
