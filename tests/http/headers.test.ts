@@ -37,12 +37,16 @@ beforeAll(async () => {
     token: bob.token,
     json: { status: "which?", poll: { options: ["a", "b"], expires_in: 3600 } },
   })).json()) as { id: string };
+  const collection = (await (await t.request("/api/v1/collections", { method: "POST", token: bob.token, json: { name: "cached", description: "a collection", discoverable: true } })).json()) as { collection: { id: string } };
   await t.deps.jobs.drain();
   routes = (t.app.routes as unknown as Route[]).filter((r) => CLIENT_PATHS.test(r.path) && r.method !== "WS");
   // A request for each route that finds something.
   samples = new Map(
     routes.map((r) => {
-      const id = r.path.startsWith("/api/v1/statuses/") ? status.id : r.path.startsWith("/api/v1/polls/") ? poll.id : bob.id;
+      const id = r.path.startsWith("/api/v1/statuses/") ? status.id
+        : r.path.startsWith("/api/v1/polls/") ? poll.id
+        : r.path.startsWith("/api/v1/collections/") ? collection.collection.id
+        : bob.id;
       let path = r.path.replace(":hashtag", "cache").replace(":name", "cache").replace(":account_id", bob.id).replace(":id", id);
       if (r.path === "/api/v1/accounts/lookup") path += "?acct=bob";
       if (r.path === "/api/v2/search") path += "?q=bob";

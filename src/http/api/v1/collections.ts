@@ -73,7 +73,7 @@ const collectionRoutes = (deps: Deps) =>
         const { collection, owner, items, featured } = loadCollection(deps.store, findCollection(deps.store, params.id, viewerId), viewerId);
         return presentCollectionWithAccounts(deps.config, collection, owner, items, featured, viewerId);
       },
-      { maybeAuth: READ, params: IdParams, response: { 200: CollectionWithAccountsSchema, ...errors }, detail: { summary: "A collection with its curator and featured accounts", tags: ["collections"] } },
+      { maybeAuth: READ, publicCache: 15, params: IdParams, response: { 200: CollectionWithAccountsSchema, ...errors }, detail: { summary: "A collection with its curator and featured accounts", tags: ["collections"] } },
     )
     .put(
       "/api/v1/collections/:id",
@@ -132,7 +132,7 @@ const itemRoutes = (deps: Deps) =>
         const page = collectionsOfAccount(deps.store, account.id, viewerId, Number(query.offset ?? 0), limit);
         return { collections: page.map((c) => present(deps, c, viewerId)) };
       },
-      { maybeAuth: READ, params: AccountParams, query: ListQuery, response: { 200: CollectionsSchema, ...errors }, detail: { summary: "An account's collections, newest first (others': the discoverable ones)", tags: ["collections"] } },
+      { maybeAuth: READ, publicCache: 15, params: AccountParams, query: ListQuery, response: { 200: CollectionsSchema, ...errors }, detail: { summary: "An account's collections, newest first (others': the discoverable ones)", tags: ["collections"] } },
     )
     .get(
       "/api/v1/accounts/:id/in_collections",
@@ -141,7 +141,7 @@ const itemRoutes = (deps: Deps) =>
         const viewerId = viewer?.account?.id ?? null;
         return { collections: collectionsFeaturing(deps.store, account.id, viewerId).map((c) => present(deps, c, viewerId)) };
       },
-      { maybeAuth: READ, params: AccountParams, response: { 200: CollectionsSchema, ...errors }, detail: { summary: "The collections that feature an account", tags: ["collections"] } },
+      { maybeAuth: READ, publicCache: 15, params: AccountParams, response: { 200: CollectionsSchema, ...errors }, detail: { summary: "The collections that feature an account", tags: ["collections"] } },
     );
 
 export const collectionsRoutes = (deps: Deps) =>
