@@ -55,7 +55,7 @@ const MASTODON_CONTEXT = [
   },
 ];
 
-const MISSKEY_CONTEXT = [
+export const MISSKEY_CONTEXT = [
   AS,
   SECURITY,
   {

@@ -16,7 +16,7 @@ import type { Status } from "../../entities/status.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
 import type { Setter } from "../api/v1/statuses/shared.ts";
 import { statusesJson } from "./rendered-statuses.ts";
-import { pageStamp, viewerNameCount, type PageCache } from "./timeline-pages.ts";
+import { keptBody, pageStamp, viewerNameCount, type PageCache } from "./timeline-pages.ts";
 
 /** The route's answer, typed as its schema documents it; sent as the JSON's UTF-8 bytes. */
 export interface ContextAnswer {
@@ -89,11 +89,5 @@ export function keptThread(deps: Deps, cache: PageCache, request: Request, set: 
   const query = url.indexOf("?");
   const end = query < 0 ? url.length : query;
   if (!url.startsWith(CONTEXT, end - CONTEXT.length) || !url.includes(STATUSES)) return undefined;
-  const page = cache.get(deps, keyOf(request), Date.now());
-  if (!page) return undefined;
-  Object.assign(set.headers, page.headers);
-  set.headers["vary"] = "Authorization";
-  if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = page.renderedAgain ? "rendered" : "hit";
-  set.headers["content-type"] = JSON_TYPE;
-  return page.body;
+  return keptBody(deps, cache.get(deps, keyOf(request), Date.now()), set);
 }

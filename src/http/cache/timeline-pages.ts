@@ -263,7 +263,11 @@ export const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp
 /** Before routing: the kept page for this exact request, if it is still current. */
 export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Uint8Array | undefined {
   if (request.method !== "GET" || !request.url.includes(TIMELINES)) return undefined;
-  const page = cache.get(deps, pageKey(request), Date.now());
+  return keptBody(deps, cache.get(deps, pageKey(request), Date.now()), set);
+}
+
+/** A kept page's bytes with the headers they were first sent with; undefined when nothing current is kept. */
+export function keptBody(deps: Deps, page: Page | undefined, set: Setter): Uint8Array | undefined {
   if (!page) return undefined;
   Object.assign(set.headers, page.headers);
   set.headers["vary"] = "Authorization";
