@@ -111,6 +111,14 @@ test("after it, the API answers as before, and undoing a favourite or a reblog f
     expect(favourites).toEqual([]);
     const by = (await call(t, "GET", `/api/v1/statuses/${rootId}/favourited_by`, bob.token)).body as { id: string }[];
     expect(by.map((a) => a.id)).toEqual([bob.id]);
+    // Ids that are no 8-byte number find nothing (the key encoder would throw on them): 404s and empty pages.
+    for (const bad of ["abc", "99999999999999999999999", "-1"]) {
+      for (const path of [`/api/v1/statuses/${bad}/favourited_by`, `/api/v1/statuses/${bad}/reblogged_by`, `/api/v1/statuses/${bad}/context`, `/api/v1/accounts/${bad}/statuses`]) {
+        expect((await call(t, "GET", path, bob.token)).status).toBe(404);
+      }
+      expect((await call(t, "GET", `/api/v1/favourites?max_id=${bad}&since_id=${bad}&min_id=${bad}`, carol.token)).status).toBe(200);
+      expect((await call(t, "GET", `/api/v1/accounts/${alice.id}/statuses?max_id=${bad}&min_id=${bad}`, bob.token)).status).toBe(200);
+    }
   } finally {
     await t.deps.jobs.stop();
     await t.deps.store.close();
