@@ -44,20 +44,29 @@ export const KEYSPACES = {
   // Statuses (src/store/statuses.ts). A status id is also its time.
   /** statusId → StatusRecord (reblogs are statuses with reblogOfId) */
   statuses: "statuses",
+  // The seven below hold ids only, packed since schema 11 (store/id-keys.ts); migration 11 moved them from the
+  // ordered-binary keyspaces named without "_ids" (the legacy* entries), which it empties.
   /** [accountId, statusId] → null: an account's statuses and reblogs, newest last */
-  statusesByAccount: "statuses_by_account",
+  statusesByAccount: "statuses_by_account_ids",
   /** [parentId, statusId] → accountId: direct replies of a status */
-  statusReplies: "status_replies",
+  statusReplies: "status_replies_ids",
   /** [originalId, reblogId] → accountId: who reblogged (reblogged_by pages by reblog id) */
-  reblogsByStatus: "reblogs_by_status",
+  reblogsByStatus: "reblogs_by_status_ids",
   /** [accountId, originalId] → reblogId: has this account reblogged it */
-  reblogOf: "reblog_of",
+  reblogOf: "reblog_of_ids",
   /** [accountId, favouriteId] → statusId: an account's favourites (GET /api/v1/favourites) */
-  favourites: "favourites",
+  favourites: "favourites_ids",
   /** [statusId, favouriteId] → accountId: favourited_by */
-  favouritesByStatus: "favourites_by_status",
+  favouritesByStatus: "favourites_by_status_ids",
   /** [accountId, statusId] → favouriteId: has this account favourited it */
-  favouriteOf: "favourite_of",
+  favouriteOf: "favourite_of_ids",
+  legacyStatusesByAccount: "statuses_by_account",
+  legacyStatusReplies: "status_replies",
+  legacyReblogsByStatus: "reblogs_by_status",
+  legacyReblogOf: "reblog_of",
+  legacyFavourites: "favourites",
+  legacyFavouritesByStatus: "favourites_by_status",
+  legacyFavouriteOf: "favourite_of",
   /** [accountId, bookmarkId] → statusId */
   bookmarks: "bookmarks",
   /** [accountId, statusId] → bookmarkId */
@@ -293,6 +302,13 @@ export const KEYSPACE_OPTIONS: Partial<Record<KeyspaceName, object>> = {
   notificationsByStatus: PACKED_ID_OPTIONS,
   notificationsByPair: PACKED_ID_OPTIONS,
   homeReblogs: PACKED_ID_OPTIONS,
+  statusesByAccount: PACKED_ID_OPTIONS,
+  statusReplies: PACKED_ID_OPTIONS,
+  reblogsByStatus: PACKED_ID_OPTIONS,
+  reblogOf: PACKED_ID_OPTIONS,
+  favourites: PACKED_ID_OPTIONS,
+  favouritesByStatus: PACKED_ID_OPTIONS,
+  favouriteOf: PACKED_ID_OPTIONS,
   homeFeed: HOME_ROWS_OPTIONS,
   wideHomeFeed: HOME_ROWS_OPTIONS,
   searchPostings: SEARCH_POSTINGS_OPTIONS,

@@ -7,7 +7,7 @@ import { moveJobsIntoLanes } from "./jobs.ts";
 import { renameLegacyJobs } from "./legacy-jobs.ts";
 import { moveHomeRows, moveToStatusIdRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
-import { compressStatuses, packIdKeyspaces, packRecords } from "./pack-records.ts";
+import { compressStatuses, packIdKeyspaces, packMoreIdKeyspaces, packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
 
 interface Migration {
@@ -29,6 +29,11 @@ const MIGRATIONS: Migration[] = [
   { version: 8, describe: "status records of 128 bytes or more LZ4-compressed", run: compressStatuses },
   { version: 9, describe: "keys of ids packed, 8 bytes an id (home_reblogs, notifications_by_status, notifications_by_pair)", run: packIdKeyspaces },
   { version: 10, describe: "home rows of the status id alone, 8 bytes (home_rows → home_status_ids)", run: moveToStatusIdRows },
+  {
+    version: 11,
+    describe: "keys of ids packed, 8 bytes an id (favourites, favourites_by_status, favourite_of, statuses_by_account, status_replies, reblogs_by_status, reblog_of)",
+    run: packMoreIdKeyspaces,
+  },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */

@@ -1,9 +1,9 @@
-// Migrations 6, 8 and 9 (docs/disk.md): status and notification records rewritten without what their keys
+// Migrations 6, 8, 9 and 11 (docs/disk.md): status and notification records rewritten without what their keys
 // and their authors' addresses already say (store/status-packing.ts, store/notifications.ts), status records
 // compressed, and the id-only keyspaces packed (store/id-keys.ts). Idempotent: what is already in the new
 // form is left alone. Space comes back to the file system with `warren compact`.
 import type { Database, Key, RootDatabase } from "lmdb";
-import { KEYSPACES } from "./keys.ts";
+import { KEYSPACES, type KeyspaceName } from "./keys.ts";
 import { STATUS_COMPRESSION_THRESHOLD } from "./status-compression.ts";
 import { packNotification, type StoredNotification } from "./notifications.ts";
 import { packStatus, unpackStatus, type StoredStatus } from "./status-packing.ts";
@@ -72,7 +72,27 @@ export const PACKED_KEYSPACES = [
  * transaction; a second run finds the old ones empty.
  */
 export function packIdKeyspaces(store: Store): void {
-  for (const [legacy, packed] of PACKED_KEYSPACES) {
+  moveIntoPackedKeyspaces(store, PACKED_KEYSPACES);
+}
+
+/** The keyspaces packed by migration 11, each with the one it was before. */
+export const PACKED_KEYSPACES_11 = [
+  ["legacyStatusesByAccount", "statusesByAccount"],
+  ["legacyStatusReplies", "statusReplies"],
+  ["legacyReblogsByStatus", "reblogsByStatus"],
+  ["legacyReblogOf", "reblogOf"],
+  ["legacyFavourites", "favourites"],
+  ["legacyFavouritesByStatus", "favouritesByStatus"],
+  ["legacyFavouriteOf", "favouriteOf"],
+] as const;
+
+/** Migration 11: as migration 9, for the other keyspaces of ids only (favourites, replies, reblogs, an account's statuses). */
+export function packMoreIdKeyspaces(store: Store): void {
+  moveIntoPackedKeyspaces(store, PACKED_KEYSPACES_11);
+}
+
+function moveIntoPackedKeyspaces(store: Store, pairs: readonly (readonly [KeyspaceName, KeyspaceName])[]): void {
+  for (const [legacy, packed] of pairs) {
     for (const { key, value } of store.db[legacy].getRange({}) as Iterable<{ key: unknown; value: string | null }>) {
       if (Array.isArray(key)) store.db[packed].put(key, value);
     }
