@@ -61,7 +61,7 @@ async function main() {
   mkdirSync(dist, { recursive: true });
 
   const plugin = await compile(entrypoints, outfile);
-  plugin.assertApplied(["lmdb", "msgpackr-extract"]);
+  plugin.assertApplied(["lmdb", "lmdb-dictionary", "msgpackr-extract"]);
   assertNoCheckoutPaths(outfile);
   await assertRuns(outfile);
   if (!skipSmoke) await runNativeSmoke(compile);

@@ -44,6 +44,7 @@ export function nativeFiles() {
     ),
     sharp: mustExist(join(sharpDir, `sharp-${os}-${cpu}-${sharpVersion}.node`), "sharp addon"),
     libvips: mustExist(libvips ? join(libvipsDir, libvips) : join(libvipsDir, "libvips-cpp.so.*"), "libvips"),
+    lmdbDictionary: mustExist(join(modules, "lmdb", "dict", "dict.txt"), "lmdb compression dictionary"),
   };
 }
 
@@ -74,11 +75,13 @@ function replaceOnce(source: string, path: string, search: string, replacement: 
 const LIBVIPS_MODULE = "warren-native:libvips";
 
 interface Rewrite {
-  name: "lmdb" | "msgpackr-extract" | "sharp";
+  name: "lmdb" | "lmdb-dictionary" | "msgpackr-extract" | "sharp";
   /** Matched on the resolved file path. */
   file: RegExp;
   search: string;
   replacement: (files: ReturnType<typeof nativeFiles>) => string;
+  /** Put before the file's source (an import of an embedded file). */
+  prepend?: (files: ReturnType<typeof nativeFiles>) => string;
 }
 
 const REWRITES: Rewrite[] = [
@@ -87,6 +90,16 @@ const REWRITES: Rewrite[] = [
     file: /\/node_modules\/lmdb\/native\.js$/,
     search: "export let nativeAddon = loadNAPI(dirName);",
     replacement: (f) => `export let nativeAddon = require(${JSON.stringify(f.lmdb)});`,
+  },
+  {
+    // Any compression option (the statuses keyspace's, store/status-compression.ts) makes lmdb read its default
+    // dictionary from a file next to its module, even when the option names its own: the file is embedded, and
+    // read first (the `??` never reaches the original read, as readFileSync returns a Buffer).
+    name: "lmdb-dictionary",
+    file: /\/node_modules\/lmdb\/open\.js$/,
+    search: "dictionary: fs.readFileSync(",
+    replacement: () => "dictionary: fs.readFileSync(warrenLmdbDictionary) ?? fs.readFileSync(",
+    prepend: (f) => `import warrenLmdbDictionary from ${JSON.stringify(f.lmdbDictionary)} with { type: "file" };\n`,
   },
   {
     name: "msgpackr-extract",
@@ -134,7 +147,7 @@ export function nativePlugin(): NativePlugin {
       for (const rewrite of REWRITES) {
         build.onLoad({ filter: rewrite.file }, async ({ path }) => {
           const source = await Bun.file(path).text();
-          const contents = replaceOnce(source, path, rewrite.search, rewrite.replacement(files));
+          const contents = (rewrite.prepend?.(files) ?? "") + replaceOnce(source, path, rewrite.search, rewrite.replacement(files));
           applied.add(rewrite.name);
           return { loader: "js", contents };
         });

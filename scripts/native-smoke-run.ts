@@ -11,7 +11,7 @@ export async function runNativeSmoke(compile: Compile) {
   try {
     const binary = join(dir, "native-smoke");
     const plugin = await compile([join(import.meta.dir, "native-smoke.ts")], binary);
-    plugin.assertApplied(["lmdb", "msgpackr-extract", "sharp"]);
+    plugin.assertApplied(["lmdb", "lmdb-dictionary", "msgpackr-extract", "sharp"]);
     assertNoCheckoutPaths(binary);
     const proc = Bun.spawn([binary, dir], { cwd: dir, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
