@@ -219,10 +219,10 @@ function s3(env: Env): S3Config | null {
 
 /** WARREN_PROCESSES: a count, or `auto` for one per core. */
 /**
- * The most server processes one supervisor runs: each needs an id tag of its own (lib/ids.ts: 31, one kept
- * for a rolling restart's extra process), and LMDB's reader table is sized for about that many (docs/scaling.md).
+ * The most server processes one supervisor runs: each needs an id tag of its own (lib/ids.ts: 15, one kept
+ * for a rolling restart's extra process; the CLI commands beside them have 16 more).
  */
-export const MAX_PROCESSES = 30;
+export const MAX_PROCESSES = 14;
 
 function processCount(env: Env): number {
   if (env.WARREN_PROCESSES?.trim() === "auto") return Math.min(availableParallelism(), MAX_PROCESSES);

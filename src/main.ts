@@ -11,6 +11,7 @@ import { upgradeDataDir } from "./backup/upgrade.ts";
 import { DataFormatError } from "./store/migrations.ts";
 import { refuseIfServed, runningServerPid, ServedElsewhereError } from "./lib/server-pid.ts";
 import { ID_TAG_ENV } from "./lib/ids.ts";
+import { claimCliIdTag } from "./lib/cli-id-tag.ts";
 
 // Words that must not migrate the data directory first: they read it as it is, or fill an empty one.
 const LEAVE_DATA_AS_IS = new Set(["restart", "backup", "restore", "version", "--version", "-v", "help", "--help"]);
@@ -68,10 +69,12 @@ async function upgradeFirst(command: string) {
 
 async function main(argv: string[]) {
   const [command = "serve", ...rest] = argv;
-  // A lone server's ids differ from those of a CLI command run beside it (0); a supervisor's processes get theirs.
+  // A lone server's ids differ from those of the CLI commands run beside it (each claims a tag of its own);
+  // a supervisor's processes get theirs from it.
   if (command === "serve") process.env[ID_TAG_ENV] ??= "1";
   try {
     if (!LEAVE_DATA_AS_IS.has(command)) await upgradeFirst(command);
+    if (command !== "serve" && !LEAVE_DATA_AS_IS.has(command)) process.env[ID_TAG_ENV] ??= String(claimCliIdTag(loadConfig().dataDir));
     if (command === "serve") return await serve();
     process.exitCode = await runCli(command, rest);
   } catch (error) {

@@ -20,10 +20,10 @@ describe("defaults", () => {
     expect(config.smtp).toBeNull();
   });
 
-  test("WARREN_PROCESSES is a count up to 30, or auto for one per core (at most 30)", () => {
+  test("WARREN_PROCESSES is a count up to 14, or auto for one per core (at most 14)", () => {
     expect(loadConfig({ WARREN_PROCESSES: "4" }).processes).toBe(4);
-    expect(loadConfig({ WARREN_PROCESSES: "30" }).processes).toBe(30);
-    expect(loadConfig({ WARREN_PROCESSES: "auto" }).processes).toBe(Math.min(availableParallelism(), 30));
+    expect(loadConfig({ WARREN_PROCESSES: "14" }).processes).toBe(14);
+    expect(loadConfig({ WARREN_PROCESSES: "auto" }).processes).toBe(Math.min(availableParallelism(), 14));
   });
 
   test("the public URL follows the port unless set", () => {
@@ -58,7 +58,7 @@ describe("invalid values name their variable", () => {
     [{ WARREN_JOB_WORKERS: "-1" }, "WARREN_JOB_WORKERS"],
     [{ WARREN_PROCESSES: "0" }, "WARREN_PROCESSES"],
     [{ WARREN_PROCESSES: "all" }, "WARREN_PROCESSES"],
-    [{ WARREN_PROCESSES: "31" }, "WARREN_PROCESSES"],
+    [{ WARREN_PROCESSES: "15" }, "WARREN_PROCESSES"],
     [{ WARREN_CHECK_RESPONSES: "maybe" }, "WARREN_CHECK_RESPONSES"],
     [{ WARREN_METRICS_TOKEN: "short" }, "WARREN_METRICS_TOKEN"],
     [{ WARREN_METRICS_TOKEN: "a token with spaces in it" }, "WARREN_METRICS_TOKEN"],

@@ -1,10 +1,11 @@
 // Snowflake-style ids: (unix_ms << 16) | 16 low bits, rendered as fixed-width decimal strings so that string
 // order is time order. The low bits are a 5-bit process tag, a 7-bit per-thread sequence and a 4-bit thread
 // tag, so that no two threads of the processes on one data directory mint the same id in the same
-// millisecond: the main thread and the job workers differ by thread tag, and the server processes of a
-// supervisor by process tag (WARREN_ID_TAG, 1–31, given by src/cluster/supervisor.ts to each process it
-// starts, no two live ones alike); a lone server has 1 (src/main.ts), the CLI beside it 0. A thread that mints
-// more than 128 ids in one millisecond borrows the next one.
+// millisecond: the main thread and the job workers differ by thread tag, and processes by process tag
+// (WARREN_ID_TAG): a supervisor's server processes 1–15 (src/cluster/supervisor.ts, no two live ones alike),
+// a lone server 1 (src/main.ts), each CLI command one of 16–31 it claims for as long as it runs
+// (lib/cli-id-tag.ts); 0 is for processes that mint ids and claim nothing (tests, bench scripts).
+// A thread that mints more than 128 ids in one millisecond borrows the next one.
 import { threadId } from "node:worker_threads";
 
 export const ID_WIDTH = 18;
@@ -13,8 +14,11 @@ const THREAD_TAG = BigInt(threadId % 16);
 
 /** The environment variable naming this process's tag. */
 export const ID_TAG_ENV = "WARREN_ID_TAG";
-/** Process tags 1..PROCESS_TAGS - 1 are for a supervisor's processes. */
-export const PROCESS_TAGS = 32;
+/** Process tags 1..SERVER_ID_TAGS - 1 are for a supervisor's processes. */
+export const SERVER_ID_TAGS = 16;
+/** The process tags CLI commands claim. */
+export const CLI_ID_TAGS = { first: 16, last: 31 } as const;
+const PROCESS_TAGS = 32;
 const SEQUENCE_MASK = 0x7f;
 /** Read at the first id, so that src/main.ts may set it for a lone server before anything is minted. */
 let processTagBits: bigint | undefined;
