@@ -39,11 +39,12 @@ test("a tag left by a command that died is taken again only once no free tag is 
   expect(claimCliIdTag(dir)).toBe(0);
 });
 
-test("a command's claim is gone when it exits", async () => {
+test("a command's claim is gone when it exits, and so are its folders", async () => {
   const script = `import { claimCliIdTag } from ${JSON.stringify(join(import.meta.dir, "../../src/lib/cli-id-tag.ts"))}; console.log(claimCliIdTag(${JSON.stringify(dir)}));`;
   const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe" });
   const tag = Number((await new Response(child.stdout).text()).trim());
   await child.exited;
   expect(tag).toBe(CLI_ID_TAGS.first);
   expect(existsSync(tagFile(tag))).toBe(false);
+  expect(existsSync(join(dir, "tmp"))).toBe(false);
 });
