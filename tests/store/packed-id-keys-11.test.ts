@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
+import { keyspaceEntries, unpackKeyspaces } from "../helpers/packed-keyspaces.ts";
 import { PACKED_KEYSPACES_11 } from "../../src/store/pack-records.ts";
 import { runMigrationStep, schemaVersion } from "../../src/store/migrations.ts";
 import { call, follow, newUser, postStatus, type User } from "../http/statuses-helpers.ts";
@@ -24,8 +25,7 @@ let rootId: string;
 let entries: string;
 let answers: string;
 
-const entriesOf = (store: Store, names: readonly string[]) =>
-  JSON.stringify(names.map((name) => [...store.db[name as "favourites"].getRange({})].map(({ key, value }) => [key, value])));
+const entriesOf = (store: Store, names: readonly string[]) => keyspaceEntries(store, names);
 const packedNames = PACKED_KEYSPACES_11.map(([, packed]) => packed);
 const legacyNames = PACKED_KEYSPACES_11.map(([legacy]) => legacy);
 
@@ -72,14 +72,7 @@ beforeAll(async () => {
   await t.deps.store.close();
 
   // Back to the schema-10 form: the entries in the keyspaces of before, as ordered-binary keys and msgpack values.
-  const store = openStore(dir, { migrate: false });
-  await store.write(() => {
-    for (const [legacy, packed] of PACKED_KEYSPACES_11) {
-      for (const { key, value } of [...store.db[packed].getRange({})]) store.db[legacy].put(key, value);
-      store.db[packed].clearSync();
-    }
-    store.db.meta.put("schema_version", 10);
-  });
+  const store = await unpackKeyspaces(dir, PACKED_KEYSPACES_11, 10);
   expect(entriesOf(store, legacyNames)).toBe(entries);
   expect(entriesOf(store, packedNames)).toBe(JSON.stringify(packedNames.map(() => [])));
   await store.close();

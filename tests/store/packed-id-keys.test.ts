@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
+import { keyspaceEntries, unpackKeyspaces } from "../helpers/packed-keyspaces.ts";
 import { PACKED_KEYSPACES } from "../../src/store/pack-records.ts";
 import { runMigrationStep, schemaVersion } from "../../src/store/migrations.ts";
 import { block, call, follow, newUser, postStatus, type User } from "../http/statuses-helpers.ts";
@@ -26,8 +27,7 @@ let mentionId: string;
 let davesId: string;
 let entries: string;
 
-const entriesOf = (store: Store, names: readonly string[]) =>
-  JSON.stringify(names.map((name) => [...store.db[name as "homeReblogs"].getRange({})].filter(({ key }) => Array.isArray(key)).map(({ key, value }) => [key, value])));
+const entriesOf = (store: Store, names: readonly string[]) => keyspaceEntries(store, names, (key) => Array.isArray(key));
 const packedNames = PACKED_KEYSPACES.map(([, packed]) => packed);
 const legacyNames = PACKED_KEYSPACES.map(([legacy]) => legacy);
 const types = async (t: TestApp, user: User) =>
@@ -57,14 +57,7 @@ beforeAll(async () => {
   await t.deps.store.close();
 
   // Back to the schema-8 form: the entries in the keyspaces of before, as ordered-binary keys and msgpack values.
-  const store = openStore(dir, { migrate: false });
-  await store.write(() => {
-    for (const [legacy, packed] of PACKED_KEYSPACES) {
-      for (const { key, value } of [...store.db[packed].getRange({})]) store.db[legacy].put(key, value);
-      store.db[packed].clearSync();
-    }
-    store.db.meta.put("schema_version", 8);
-  });
+  const store = await unpackKeyspaces(dir, PACKED_KEYSPACES, 8);
   expect(entriesOf(store, legacyNames)).toBe(entries);
   await store.close();
 }, 120_000);
