@@ -8,6 +8,7 @@ import type { JobTable } from "./jobs/registry.ts";
 import { createJobQueue, type RunnerOptions } from "./jobs/runner.ts";
 import { extraJobs, reactionJobs } from "./reactions/index.ts";
 import { wireFederation } from "./federation/thread-federation.ts";
+import { idThreadTagData } from "./lib/ids.ts";
 
 // Modules that send or fetch outside a request reach this thread's federation through this (loaded on first use).
 wireFederation(() => import("./federation/index.ts"));
@@ -20,7 +21,8 @@ export function jobTable(): JobTable {
     builtIn: reactionJobs(),
     extra: extraJobs,
     // The worker file sits next to this one: the single executable resolves it the same way (scripts/worker-entries.ts).
-    spawnWorker: () => new Worker(new URL("./job-worker.ts", import.meta.url)),
+    // Bun passes `workerData` to node:worker_threads' workerData, though its Worker options type lacks it.
+    spawnWorker: (idTag) => new Worker(new URL("./job-worker.ts", import.meta.url), { workerData: idThreadTagData(idTag) } as Bun.WorkerOptions),
   };
   return table;
 }

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import ipaddr from "ipaddr.js";
+import { MAX_JOB_WORKERS } from "./lib/ids.ts";
 
 export type RegistrationMode = "open" | "approval" | "closed";
 
@@ -251,7 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
     registrations: choice(env, "WARREN_REGISTRATIONS", ["open", "approval", "closed"] as const, "approval"),
     passwordGrant: flag(env, "WARREN_PASSWORD_GRANT", true),
     requireEmailConfirmation: flag(env, "WARREN_REQUIRE_EMAIL_CONFIRMATION", false),
-    jobWorkers: integer(env, "WARREN_JOB_WORKERS", 2, 0, 64),
+    jobWorkers: integer(env, "WARREN_JOB_WORKERS", 2, 0, MAX_JOB_WORKERS),
     processes: processCount(env),
     processHeader: flag(env, "WARREN_PROCESS_HEADER", false),
     jobHandlerModules: (env.WARREN_JOB_HANDLERS_EXTRA || "").split(",").filter((p) => p.trim()).map((p) => resolve(p.trim())),

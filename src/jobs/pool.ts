@@ -11,6 +11,7 @@ import { intoBatches, LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import type { JobEvent } from "./queue.ts";
 import type { Outcome } from "./registry.ts";
 import type { ClaimedJob } from "../model/jobs.ts";
+import { MAX_JOB_WORKERS } from "../lib/ids.ts";
 
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_WAIT_MS = 2000;
@@ -33,6 +34,8 @@ interface Running {
 
 interface Slot {
   worker: Worker;
+  /** The worker's id thread tag (lib/ids.ts), 1–15, no two live workers alike, a replacement's included. */
+  idTag: number;
   state: "starting" | "ready" | "gone";
   running: Map<string, Running>;
   /** Set for the earliest deadline of `running`; past it, the worker is replaced. */
@@ -52,7 +55,7 @@ export class WorkerPool implements Executor {
    */
   constructor(
     private size: number,
-    private spawnWorker: () => Worker,
+    private spawnWorker: (idTag: number) => Worker,
     private config: Config,
     private hub: EventHub,
     private timeoutMs: (type: string) => number,
@@ -81,12 +84,19 @@ export class WorkerPool implements Executor {
   }
 
   private spawn(): void {
-    const slot: Slot = { worker: this.spawnWorker(), state: "starting", running: new Map(), onClosed: null };
+    const idTag = this.freeIdTag();
+    const slot: Slot = { worker: this.spawnWorker(idTag), idTag, state: "starting", running: new Map(), onClosed: null };
     this.slots.add(slot);
     slot.worker.addEventListener("message", (event) => this.receive(slot, (event as MessageEvent<FromWorker>).data));
     slot.worker.addEventListener("error", (event) => this.replace(slot, `worker crashed: ${(event as ErrorEvent).message}`));
     slot.worker.addEventListener("close", () => this.replace(slot, "worker exited"));
     this.send(slot, { kind: "init", config: this.config });
+  }
+
+  private freeIdTag(): number {
+    const taken = new Set([...this.slots].map((slot) => slot.idTag));
+    for (let tag = 1; tag <= MAX_JOB_WORKERS; tag++) if (!taken.has(tag)) return tag;
+    throw new Error(`more than ${MAX_JOB_WORKERS} job workers at once`);
   }
 
   private receive(slot: Slot, message: FromWorker): void {

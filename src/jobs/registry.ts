@@ -42,8 +42,8 @@ export interface JobTable {
   builtIn: JobHandlerModule;
   /** The job types a WARREN_JOB_HANDLERS_EXTRA module brings (it may list event subscribers as well as handlers). */
   extra(module: unknown): JobHandlerModule[];
-  /** Starts a job worker thread, whose entry builds this same table. */
-  spawnWorker(): Worker;
+  /** Starts a job worker thread, whose entry builds this same table; `idTag` goes to lib/ids.ts as its workerData. */
+  spawnWorker(idTag: number): Worker;
 }
 
 export interface Registry {

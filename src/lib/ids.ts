@@ -1,16 +1,27 @@
 // Snowflake-style ids: (unix_ms << 16) | 16 low bits, rendered as fixed-width decimal strings so that string
 // order is time order. The low bits are a 5-bit process tag, a 7-bit per-thread sequence and a 4-bit thread
 // tag, so that no two threads of the processes on one data directory mint the same id in the same
-// millisecond: the main thread and the job workers differ by thread tag, and processes by process tag
+// millisecond: the main thread (0) and the job workers (1–15, given by the job pool: jobs/pool.ts) differ by
+// thread tag, and processes by process tag
 // (WARREN_ID_TAG): a supervisor's server processes 1–15 (src/cluster/supervisor.ts, no two live ones alike),
 // a lone server 1 (src/main.ts), each CLI command one of 16–31 it claims for as long as it runs
 // (lib/cli-id-tag.ts); 0 is for processes that mint ids and claim nothing (tests, bench scripts).
 // A thread that mints more than 128 ids in one millisecond borrows the next one.
-import { threadId } from "node:worker_threads";
+import { isMainThread, threadId, workerData } from "node:worker_threads";
 
 export const ID_WIDTH = 18;
 const MAX_ID = "9".repeat(ID_WIDTH);
-const THREAD_TAG = BigInt(threadId % 16);
+/** The most job worker threads one process runs: each has a thread tag of its own (1–15; the main thread 0). */
+export const MAX_JOB_WORKERS = 15;
+/** What a worker thread is started with to mint ids with its tag (the job pool gives each live worker its own). */
+export const idThreadTagData = (tag: number) => ({ idThreadTag: tag });
+
+function threadTag(): number {
+  if (isMainThread) return 0;
+  const given = (workerData as { idThreadTag?: unknown } | null)?.idThreadTag;
+  return Number.isInteger(given) && (given as number) >= 1 && (given as number) <= MAX_JOB_WORKERS ? (given as number) : threadId % 16;
+}
+const THREAD_TAG = BigInt(threadTag());
 
 /** The environment variable naming this process's tag. */
 export const ID_TAG_ENV = "WARREN_ID_TAG";

@@ -1,6 +1,9 @@
 // src/lib/ids.ts without an app: ids sort as time, and client-supplied ids and cursors are normalised.
 import { describe, expect, test } from "bun:test";
-import { ID_WIDTH, idAtTime, newId, normaliseId, publicId } from "../../src/lib/ids.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ID_WIDTH, idAtTime, idThreadTagData, newId, normaliseId, publicId } from "../../src/lib/ids.ts";
 
 describe("newId", () => {
   test("is fixed-width decimal, and string order is time order, within a millisecond too", () => {
@@ -57,4 +60,23 @@ describe("normaliseId", () => {
     expect(publicId(id)).not.toMatch(/^0/);
     expect(normaliseId(publicId(id))).toBe(id);
   });
+});
+
+test("a job worker thread mints ids with the thread tag it was started with, the main thread with 0", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "warren-id-worker-"));
+  const script = join(dir, "worker.ts");
+  writeFileSync(script, `import { newId } from ${JSON.stringify(join(import.meta.dir, "../../src/lib/ids.ts"))};\npostMessage(newId());\n`);
+  try {
+    const tags = await Promise.all([3, 15].map((tag) => new Promise<number>((resolve) => {
+      const worker = new Worker(script, { workerData: idThreadTagData(tag) } as Bun.WorkerOptions);
+      worker.onmessage = (event) => {
+        resolve(Number(BigInt(event.data as string) & 0xfn));
+        worker.terminate();
+      };
+    })));
+    expect(tags).toEqual([3, 15]);
+    expect(Number(BigInt(newId()) & 0xfn)).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
