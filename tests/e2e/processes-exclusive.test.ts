@@ -56,9 +56,15 @@ async function setDataFormat(version: number): Promise<void> {
 async function answeringPids(): Promise<Set<number>> {
   const pids = new Set<number>();
   await eventually(async () => {
-    const res = await fetch(`${warren.url}/api/v1/instance`, { headers: { connection: "close" }, keepalive: false });
-    await res.arrayBuffer();
-    if (res.status === 200) pids.add(Number(res.headers.get("x-warren-pid")));
+    try {
+      const res = await fetch(`${warren.url}/api/v1/instance`, { headers: { connection: "close" }, keepalive: false });
+      await res.arrayBuffer();
+      if (res.status === 200) pids.add(Number(res.headers.get("x-warren-pid")));
+    } catch (error) {
+      // During a rolling restart a connection queued on a listener as it closes is reset (docs/scaling.md,
+      // tcp_migrate_req): ask again. Anything else is a failure.
+      if ((error as { code?: string }).code !== "ECONNRESET") throw error;
+    }
     return pids.size >= 2;
   }, { what: "both processes answering" });
   return pids;
