@@ -14,7 +14,7 @@ import type { ProcessMetrics } from "../lib/metrics/processes.ts";
 import type { Collected } from "../lib/metrics/registry.ts";
 import { CountTotals } from "./rate-counts.ts";
 import { claimServerPid, PID_FILE } from "../lib/server-pid.ts";
-import { ID_TAG_ENV, SERVER_ID_TAGS } from "../lib/ids.ts";
+import { freeIdTag, ID_TAG_ENV, SERVER_ID_TAGS } from "../lib/ids.ts";
 import { PROCESS_INDEX_ENV, type ChildMessage, type SupervisorMessage } from "./messages.ts";
 
 /** How long a stopping process may drain before it is killed. */
@@ -94,7 +94,7 @@ export class Supervisor {
   private spawn(index: number): Child {
     let markReady!: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const idTag = this.freeIdTag();
+    const idTag = freeIdTag([...this.children].map((child) => child.idTag), SERVER_ID_TAGS - 1, "server processes");
     const child: Child = { index, idTag, startedAt: Date.now(), ready, isReady: false, markReady, retiring: false, process: null! };
     void ready.then(() => (child.isReady = true));
     child.process = Bun.spawn({
@@ -110,12 +110,6 @@ export class Supervisor {
   }
 
   /** The lowest id tag no live process has (0 is a lone server's and the CLI's). */
-  private freeIdTag(): number {
-    const taken = new Set([...this.children].map((child) => child.idTag));
-    for (let tag = 1; tag < SERVER_ID_TAGS; tag++) if (!taken.has(tag)) return tag;
-    throw new Error(`more than ${SERVER_ID_TAGS - 1} server processes at once`);
-  }
-
   private receive(from: Child, message: ChildMessage): void {
     if (message.type === "ready") return from.markReady();
     if (message.type === "signal") {

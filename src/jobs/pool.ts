@@ -11,7 +11,7 @@ import { intoBatches, LANE_POLICY, LANES, type Lane } from "./lanes.ts";
 import type { JobEvent } from "./queue.ts";
 import type { Outcome } from "./registry.ts";
 import type { ClaimedJob } from "../model/jobs.ts";
-import { MAX_JOB_WORKERS } from "../lib/ids.ts";
+import { freeIdTag, MAX_JOB_WORKERS } from "../lib/ids.ts";
 
 const RESPAWN_DELAY_MS = 1000;
 const CLOSE_WAIT_MS = 2000;
@@ -84,19 +84,13 @@ export class WorkerPool implements Executor {
   }
 
   private spawn(): void {
-    const idTag = this.freeIdTag();
+    const idTag = freeIdTag([...this.slots].map((slot) => slot.idTag), MAX_JOB_WORKERS, "job workers");
     const slot: Slot = { worker: this.spawnWorker(idTag), idTag, state: "starting", running: new Map(), onClosed: null };
     this.slots.add(slot);
     slot.worker.addEventListener("message", (event) => this.receive(slot, (event as MessageEvent<FromWorker>).data));
     slot.worker.addEventListener("error", (event) => this.replace(slot, `worker crashed: ${(event as ErrorEvent).message}`));
     slot.worker.addEventListener("close", () => this.replace(slot, "worker exited"));
     this.send(slot, { kind: "init", config: this.config });
-  }
-
-  private freeIdTag(): number {
-    const taken = new Set([...this.slots].map((slot) => slot.idTag));
-    for (let tag = 1; tag <= MAX_JOB_WORKERS; tag++) if (!taken.has(tag)) return tag;
-    throw new Error(`more than ${MAX_JOB_WORKERS} job workers at once`);
   }
 
   private receive(slot: Slot, message: FromWorker): void {

@@ -13,6 +13,13 @@ export const ID_WIDTH = 18;
 const MAX_ID = "9".repeat(ID_WIDTH);
 /** The most job worker threads one process runs: each has a thread tag of its own (1–15; the main thread 0). */
 export const MAX_JOB_WORKERS = 15;
+/** The lowest tag from 1 to `last` that none of `taken` has: for the next process or worker thread started. */
+export function freeIdTag(taken: Iterable<number>, last: number, what: string): number {
+  const used = new Set(taken);
+  for (let tag = 1; tag <= last; tag++) if (!used.has(tag)) return tag;
+  throw new Error(`more than ${last} ${what} at once`);
+}
+
 /** What a worker thread is started with to mint ids with its tag (the job pool gives each live worker its own). */
 export const idThreadTagData = (tag: number) => ({ idThreadTag: tag });
 
