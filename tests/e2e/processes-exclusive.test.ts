@@ -73,7 +73,8 @@ async function answeringPids(): Promise<Set<number>> {
 test("a fresh data directory: both processes start at once, neither finds the store half created", async () => {
   expect((await answeringPids()).size).toBe(2);
   expect(warren.output()).not.toContain("data format");
-  // The hint to create an Owner account comes once, not once per process.
+  // The hint to create an Owner account comes once, not once per process (printed after the processes answer).
+  await eventually(() => warren.output().includes("No Owner account yet"), { what: "the Owner hint" });
   expect(warren.output().match(/No Owner account yet/g)).toHaveLength(1);
 });
 
