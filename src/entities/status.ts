@@ -17,7 +17,7 @@ import { PreviewCardSchema, presentPreviewCard } from "./preview-card.ts";
 import { presentStatusTag, StatusTagSchema } from "./tag.ts";
 import { presentQuote, presentQuoteApproval, QuoteApprovalSchema, quoteSchema, ShallowQuoteSchema } from "./quote.ts";
 import type { AccountRecord } from "../model/accounts.ts";
-import type { LoadedQuote, LoadedStatus, LoadedStatuses } from "../domain/statuses/loaded.ts";
+import type { LoadedStatus, LoadedStatuses } from "../domain/statuses/loaded.ts";
 
 const VisibilitySchema = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Literal("private"), t.Literal("direct")]);
 
@@ -79,7 +79,7 @@ export const DeletedStatusSchema = withText(
 
 export type Status = Static<typeof StatusSchema>;
 export type DeletedStatus = Static<typeof DeletedStatusSchema>;
-type AnyStatus = Record<string, unknown>;
+export type AnyStatus = Record<string, unknown>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -87,10 +87,10 @@ interface PresentedPerson {
   signedIn?: Account;
   anonymous?: Account;
   mention?: Mention;
-  /** The same as JSON (statusJson) */
-  signedInJson?: string;
-  anonymousJson?: string;
-  mentionJson?: string;
+  /** The same as UTF-8 JSON (status-json.ts) */
+  signedInJson?: Uint8Array;
+  anonymousJson?: Uint8Array;
+  mentionJson?: Uint8Array;
 }
 
 /**
@@ -123,19 +123,27 @@ function mention(config: Config, record: AccountRecord): Mention {
   return (person.mention ??= presentMention(record));
 }
 
-function authorJson(config: Config, record: AccountRecord, signedIn: boolean): string {
+/** Stands for any signed-in viewer who is not the author, where only being signed in matters. */
+export const SOME_VIEWER = "\0signed-in";
+
+const encoder = new TextEncoder();
+
+/** The author's Account as UTF-8 JSON, for a signed-in or an anonymous viewer. */
+export function authorJson(config: Config, record: AccountRecord, signedIn: boolean): Uint8Array {
   const person = personOf(config, record);
   // Any signed-in viewer renders the same Account here (see `author`): a local viewer is never a remote author.
-  if (signedIn) return (person.signedInJson ??= JSON.stringify(author(config, record, SOME_VIEWER)));
-  return (person.anonymousJson ??= JSON.stringify(author(config, record, null)));
+  if (signedIn) return (person.signedInJson ??= encoder.encode(JSON.stringify(author(config, record, SOME_VIEWER))));
+  return (person.anonymousJson ??= encoder.encode(JSON.stringify(author(config, record, null))));
 }
 
-function mentionJson(config: Config, record: AccountRecord): string {
+/** A Mention as UTF-8 JSON. */
+export function mentionJson(config: Config, record: AccountRecord): Uint8Array {
   const person = personOf(config, record);
-  return (person.mentionJson ??= JSON.stringify(mention(config, record)));
+  return (person.mentionJson ??= encoder.encode(JSON.stringify(mention(config, record))));
 }
 
-function present(config: Config, viewerId: string | null, loaded: LoadedStatus, source: boolean): AnyStatus {
+/** A Status as an object (`source`: the DELETE answer's `text` instead of `content`). */
+export function statusObject(config: Config, viewerId: string | null, loaded: LoadedStatus, source: boolean): AnyStatus {
   const { status, flags } = loaded;
   const out: AnyStatus = {
     id: publicId(status.id),
@@ -168,7 +176,7 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
   }
   if (source) out.text = status.text;
   else out.content = status.content;
-  out.reblog = loaded.reblog ? present(config, viewerId, loaded.reblog, source) : null;
+  out.reblog = loaded.reblog ? statusObject(config, viewerId, loaded.reblog, source) : null;
   if (status.local) out.application = loaded.application ? presentStatusApplication(loaded.application) : null;
   out.account = author(config, loaded.author, viewerId);
   out.media_attachments = loaded.media.map((media) => presentMediaAttachment(config, media));
@@ -184,7 +192,7 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
   ];
   out.card = loaded.card ? presentPreviewCard(config, loaded.card, viewerId !== null) : null;
   out.poll = loaded.poll ? presentPoll(loaded.poll) : null;
-  out.quote = loaded.quote ? presentQuote(loaded.quote, (quoted) => present(config, viewerId, quoted, source)) : null;
+  out.quote = loaded.quote ? presentQuote(loaded.quote, (quoted) => statusObject(config, viewerId, quoted, source)) : null;
   out.quote_approval = presentQuoteApproval(loaded.quoteApproval);
   out.tagged_collections = [];
   return out;
@@ -192,7 +200,7 @@ function present(config: Config, viewerId: string | null, loaded: LoadedStatus, 
 
 /** A page of statuses; reblog wrappers carry the status they wrap. */
 export function presentStatuses(config: Config, page: LoadedStatuses): Status[] {
-  return page.statuses.map((loaded) => present(config, page.viewerId, loaded, false)) as Status[];
+  return page.statuses.map((loaded) => statusObject(config, page.viewerId, loaded, false)) as Status[];
 }
 
 /** A page of one status; the loader leaves out a status whose author is gone. */
@@ -206,140 +214,5 @@ export function presentStatus(config: Config, page: LoadedStatuses): Status {
 export function presentDeletedStatus(config: Config, page: LoadedStatuses): DeletedStatus {
   const [loaded] = page.statuses;
   if (!loaded) throw new Error("the status has no author");
-  return present(config, page.viewerId, loaded, true) as unknown as DeletedStatus;
-}
-
-// Statuses as JSON text, from parts that do not depend on the viewer (kept by http/cache/rendered-statuses.ts
-// while what they were rendered from is unchanged) and the parts that do, spliced in per request: the same
-// bytes as JSON.stringify of presentStatuses (tests compare the two on every timeline page, see
-// WARREN_CHECK_RESPONSES), without building and serialising the objects again.
-
-/** Stands for any signed-in viewer who is not the author, where only being signed in matters. */
-const SOME_VIEWER = "\0signed-in";
-
-/**
- * The JSON of one status (wrapper or wrapped) with the viewer's parts left out, for signed-in viewers or
- * anonymous ones. The author's Account and the mentions are not in it (spliced from what each account record
- * was rendered as, so a new post by the author, which changes its counters, leaves these parts valid).
- */
-export interface StatusJsonParts {
-  /** `{"id":…,"in_reply_to_account_id":…,"sensitive":` */
-  head: string;
-  /** `,"spoiler_text":…,"edited_at":…` */
-  middle: string;
-  /** `,"content":…,"reblog":` */
-  content: string;
-  /** `,"application":…` (local statuses), then `,"account":` */
-  beforeAccount: string;
-  /** `,"media_attachments":[…],"mentions":` */
-  beforeMentions: string;
-  /** `,"tags":[…],…,"poll":…` (a poll without its closing brace: the viewer's votes go there) */
-  end: string;
-  /** The poll's closing brace, or nothing; then the viewer's `quote` and `quote_approval` go */
-  close: string;
-  /** `,"tagged_collections":[]}` */
-  tail: string;
-  /** Characters held (for a cache's size cap). */
-  length: number;
-}
-
-/** Every key `present` writes for a status rendered without viewer parts, in its order. */
-const ALL_KEYS = [
-  "id", "created_at", "in_reply_to_id", "in_reply_to_account_id", "sensitive", "spoiler_text", "visibility", "language", "uri", "url",
-  "replies_count", "reblogs_count", "favourites_count", "quotes_count", "edited_at", "content", "reblog", "application", "account",
-  "media_attachments", "mentions", "tags", "emojis", "card", "poll", "quote", "quote_approval", "tagged_collections",
-];
-const KEYS_WITH_APPLICATION = ALL_KEYS.join();
-const KEYS_WITHOUT_APPLICATION = ALL_KEYS.filter((key) => key !== "application").join();
-
-/**
- * Where `marker` starts in `json` at or after `from`. The markers are `,"key":` of top-level keys: inside a
- * JSON string every `"` is escaped, so `,"` cannot occur in a value that is a string, and the nested objects
- * before each marker (application, media attachments) have no such key.
- */
-function at(json: string, marker: string, from: number): number {
-  const i = json.indexOf(marker, from);
-  if (i < 0) throw new Error(`statusJsonParts: ${marker} not found`);
-  return i;
-}
-
-/** Renders the parts of `loaded` (its own status only: a wrapped status has parts of its own). */
-export function statusJsonParts(config: Config, loaded: LoadedStatus, signedIn: boolean): StatusJsonParts {
-  const poll = loaded.poll && { ...loaded.poll, ownVotes: null };
-  const bare: LoadedStatus = { ...loaded, reblog: null, flags: null, pinned: null, filtered: null, poll, quote: null };
-  const out = present(config, signedIn ? SOME_VIEWER : null, bare, false);
-  const keys = Object.keys(out).join();
-  const expected = out.application === undefined ? KEYS_WITHOUT_APPLICATION : KEYS_WITH_APPLICATION;
-  if (keys !== expected) throw new Error(`statusJsonParts: Status keys ${keys}, expected ${expected}`);
-  // One JSON.stringify, with placeholders where the viewer's and the accounts' parts go, cut at the markers.
-  out.sensitive = false;
-  out.account = 0;
-  out.mentions = 0;
-  const json = JSON.stringify(out);
-  const sensitive = at(json, ',"sensitive":false,', 0);
-  const content = at(json, ',"content":', sensitive);
-  const reblog = at(json, ',"reblog":null', content);
-  const account = at(json, ',"account":0,', reblog);
-  const mentions = at(json, ',"mentions":0,', account);
-  const quote = at(json, ',"quote":null,', mentions);
-  const tagged = at(json, ',"tagged_collections":', quote);
-  const parts = {
-    head: json.slice(0, sensitive + 13),
-    middle: json.slice(sensitive + 18, content),
-    content: json.slice(content, reblog + 10),
-    beforeAccount: json.slice(reblog + 14, account + 11),
-    beforeMentions: json.slice(account + 12, mentions + 12),
-    end: json.slice(mentions + 13, poll ? quote - 1 : quote),
-    close: poll ? "}" : "",
-    tail: json.slice(tagged),
-    length: json.length,
-  };
-  return parts;
-}
-
-/**
- * The JSON of `loaded` as `viewerId` sees it, from the parts of it and, for a reblog, of what it wraps
- * (`partsOf` gives them: rendered now or kept).
- */
-export function statusJson(
-  config: Config,
-  viewerId: string | null,
-  loaded: LoadedStatus,
-  partsOf: (loaded: LoadedStatus) => StatusJsonParts,
-): string {
-  const { status, flags } = loaded;
-  const parts = partsOf(loaded);
-  const sensitive = status.sensitive || (loaded.author.sensitized === true && viewerId !== status.accountId);
-  let out = `${parts.head}${sensitive}${parts.middle}`;
-  if (flags) {
-    out += `,"favourited":${flags.favourited},"reblogged":${flags.reblogged},"muted":${flags.muted},"bookmarked":${flags.bookmarked}`;
-    if (loaded.pinned !== null) out += `,"pinned":${loaded.pinned}`;
-    out += `,"filtered":${loaded.filtered?.length ? JSON.stringify(loaded.filtered.map(presentFilterResult)) : "[]"}`;
-  } else if (loaded.filtered?.length) {
-    out += `,"filtered":${JSON.stringify(loaded.filtered.map(presentFilterResult))}`;
-  }
-  out += parts.content;
-  out += loaded.reblog ? statusJson(config, viewerId, loaded.reblog, partsOf) : "null";
-  out += parts.beforeAccount;
-  out += authorJson(config, loaded.author, viewerId !== null);
-  out += parts.beforeMentions;
-  if (loaded.mentions.length === 0) out += "[]";
-  else {
-    out += "[";
-    for (let i = 0; i < loaded.mentions.length; i++) out += (i ? "," : "") + mentionJson(config, loaded.mentions[i]!);
-    out += "]";
-  }
-  out += parts.end;
-  const poll = loaded.poll;
-  if (poll && poll.ownVotes !== null) out += `,"voted":${poll.voted},"own_votes":${JSON.stringify(poll.ownVotes)}`;
-  out += `${parts.close},"quote":${quoteJson(config, viewerId, loaded.quote, partsOf)}`;
-  out += `,"quote_approval":${JSON.stringify(presentQuoteApproval(loaded.quoteApproval))}`;
-  return out + parts.tail;
-}
-
-/** A status's quote as the viewer sees it: the quoted status from its own parts, like a reblog's. */
-function quoteJson(config: Config, viewerId: string | null, quote: LoadedQuote | null, partsOf: (loaded: LoadedStatus) => StatusJsonParts): string {
-  if (!quote) return "null";
-  if (quote.shallow) return JSON.stringify(presentQuote(quote, () => null));
-  return `{"state":${JSON.stringify(quote.state)},"quoted_status":${quote.status ? statusJson(config, viewerId, quote.status, partsOf) : "null"}}`;
+  return statusObject(config, page.viewerId, loaded, true) as unknown as DeletedStatus;
 }

@@ -1,25 +1,27 @@
-// Rendered statuses: the viewer-independent JSON of each status (entities/status.ts StatusJsonParts), kept per
-// thread while what it was rendered from is unchanged, so that a page of statuses is assembled by joining
-// strings and splicing in the viewer's parts (flags, pinned, filtered, sensitive for the author) instead of
-// building every Status object and JSON.stringify-ing it again.
+// Rendered statuses: the viewer-independent JSON of each status (entities/status-json.ts StatusJsonParts, UTF-8),
+// kept per thread while what it was rendered from is unchanged, so that a page of statuses is assembled by
+// copying those bytes into one buffer and writing in the viewer's parts (flags, pinned, filtered, sensitive for
+// the author) instead of building every Status object and JSON.stringify-ing it again.
 //
 // The parts hold the status record and its preview card (version `s:`), its media (`m:` each), the custom
 // emojis when a local text may name one or a remote status has some (`e:`) and the application it was posted with; not its author's Account nor its mentions, which are spliced from what each
 // account record was rendered as (entities/status.ts personOf): a new post by the author changes the author's
 // counters, and with them the Account, but none of the parts of its other statuses. A lookup compares the
 // versions kept with the parts against the store in the page's read snapshot (the same snapshot the loader
-// read the status from), so a write by any thread or process renders afresh. At most MAX_CHARS characters of
-// parts per thread and config (about 64 MiB at worst, UTF-16; half for Latin-1 text), oldest out first.
+// read the status from), so a write by any thread or process renders afresh. At most MAX_BYTES of parts per
+// thread and config, oldest out first.
 import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { Value } from "@sinclair/typebox/value";
-import { presentStatuses, statusJson, statusJsonParts, StatusSchema, type StatusJsonParts } from "../../entities/status.ts";
+import { presentStatuses, StatusSchema } from "../../entities/status.ts";
+import { statusJsonParts, writeStatusJson, type StatusJsonParts } from "../../entities/status-json.ts";
+import { writeBytes, type ByteWriter } from "../../lib/byte-writer.ts";
 import { insideWrite, readVersions, registerCache, versionName, versionsUnchanged, type Versions } from "../../domain/caches/invalidate.ts";
 import { cacheCells } from "../../lib/metrics/counters.ts";
 import type { AppRecord } from "../../model/auth.ts";
 import type { LoadedStatus, LoadedStatuses } from "../../domain/statuses/loaded.ts";
 
-const MAX_CHARS = 32 * 1024 * 1024;
+const MAX_BYTES = 48 * 1024 * 1024;
 registerCache("rendered statuses");
 const counts = cacheCells("rendered statuses");
 
@@ -34,7 +36,7 @@ interface Entry {
 
 class RenderedStatuses {
   private entries = new Map<string, Entry>();
-  private chars = 0;
+  private bytes = 0;
 
   constructor(private readonly config: Config) {}
 
@@ -56,19 +58,19 @@ class RenderedStatuses {
     // A remote status's emojis show the copies kept here once fetched (same keyspace, same version).
     else if (status.emojis?.length) names.push(versionName.emojis());
     if (kept) this.forget(key, kept);
-    if (parts.length > MAX_CHARS) return parts;
+    if (parts.length > MAX_BYTES) return parts;
     for (const [oldest, old] of this.entries) {
-      if (this.chars + parts.length <= MAX_CHARS) break;
+      if (this.bytes + parts.length <= MAX_BYTES) break;
       this.forget(oldest, old);
     }
     this.entries.set(key, { parts, read: readVersions(deps.store, names), app: loaded.application, until: pollEnd(loaded) });
-    this.chars += parts.length;
+    this.bytes += parts.length;
     return parts;
   }
 
   private forget(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.chars -= entry.parts.length;
+    this.bytes -= entry.parts.length;
   }
 }
 
@@ -83,21 +85,26 @@ function sameApp(kept: AppRecord | null, now: AppRecord | null): boolean {
 
 const byConfig = new WeakMap<Config, RenderedStatuses>();
 
-/** A loaded page of statuses as the JSON array its viewer is sent (the bytes of JSON.stringify(presentStatuses)). */
-export function statusesJson(deps: Deps, page: LoadedStatuses): string {
+/** A loaded page of statuses as the JSON array its viewer is sent (the UTF-8 bytes of JSON.stringify(presentStatuses)). */
+export function statusesJson(deps: Deps, page: LoadedStatuses): Uint8Array {
+  return writeBytes((out) => writeStatuses(out, deps, page));
+}
+
+/** Writes statusesJson's array into `out` (a thread's answer holds two). */
+export function writeStatuses(out: ByteWriter, deps: Deps, page: LoadedStatuses): void {
   const { config } = deps;
   let cache = byConfig.get(config);
   if (!cache) byConfig.set(config, (cache = new RenderedStatuses(config)));
   const signedIn = page.viewerId !== null;
   const partsOf = (loaded: LoadedStatus) => cache.parts(deps, loaded, signedIn);
-  let out = "[";
+  const start = out.position;
+  out.ascii("[");
   for (let i = 0; i < page.statuses.length; i++) {
-    if (i) out += ",";
-    out += statusJson(config, page.viewerId, page.statuses[i]!, partsOf);
+    if (i) out.ascii(",");
+    writeStatusJson(out, config, page.viewerId, page.statuses[i]!, partsOf);
   }
-  out += "]";
-  if (config.checkResponses) checkAgainstObjects(config, page, out);
-  return out;
+  out.ascii("]");
+  if (config.checkResponses) checkAgainstObjects(config, page, out.textFrom(start));
 }
 
 /**

@@ -15,7 +15,8 @@ import type { StatusContext } from "../../domain/statuses/read.ts";
 import type { Status } from "../../entities/status.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
 import type { Setter } from "../api/v1/statuses/shared.ts";
-import { statusesJson } from "./rendered-statuses.ts";
+import { writeStatuses } from "./rendered-statuses.ts";
+import { writeBytes } from "../../lib/byte-writer.ts";
 import { keptBody, pageStamp, viewerNameCount, type PageCache } from "./timeline-pages.ts";
 
 /** The route's answer, typed as its schema documents it; sent as the JSON's UTF-8 bytes. */
@@ -24,7 +25,6 @@ export interface ContextAnswer {
   descendants: Status[];
 }
 
-const encoder = new TextEncoder();
 const JSON_TYPE = "application/json; charset=utf-8";
 const STATUSES = "/api/v1/statuses/";
 const CONTEXT = "/context";
@@ -32,9 +32,15 @@ const CONTEXT = "/context";
 const keyOf = (request: Request) => `${request.headers.get("authorization") ?? ""} ${request.url}`;
 
 /** `loaded` holds the ancestors, then the descendants: the first `ancestors` of them are the former. */
-function threadJson(deps: Deps, loaded: LoadedStatuses, ancestors: number): string {
-  const list = (statuses: LoadedStatuses["statuses"]) => statusesJson(deps, { viewerId: loaded.viewerId, statuses });
-  return `{"ancestors":${list(loaded.statuses.slice(0, ancestors))},"descendants":${list(loaded.statuses.slice(ancestors))}}`;
+function threadJson(deps: Deps, loaded: LoadedStatuses, ancestors: number): Uint8Array {
+  const { viewerId, statuses } = loaded;
+  return writeBytes((out) => {
+    out.ascii('{"ancestors":');
+    writeStatuses(out, deps, { viewerId, statuses: statuses.slice(0, ancestors) });
+    out.ascii(',"descendants":');
+    writeStatuses(out, deps, { viewerId, statuses: statuses.slice(ancestors) });
+    out.ascii("}");
+  });
 }
 
 /**
@@ -66,10 +72,9 @@ export function threadAnswer(
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
   set.headers["content-type"] = JSON_TYPE;
   const key = keyOf(request);
-  if (!cache.admit(key)) return answer(encoder.encode(build()));
+  if (!cache.admit(key)) return answer(build());
   // One synchronous pass: the reads, the presentation and the versions all see one read snapshot.
-  const { result: json, reads } = recordingReads(build);
-  const body = encoder.encode(json);
+  const { result: body, reads } = recordingReads(build);
   const stamp = local ? pageStamp(deps, viewer, reads.names, reads.until) : undefined;
   if (stamp && loaded) {
     const cacheControl = (set.headers["cache-control"] as string | undefined) ?? "private, no-store";

@@ -49,7 +49,7 @@ export function statusList(
   return statusesFor(deps, viewer, statuses, context);
 }
 
-/** statusList's answer as the JSON text sent (http/cache/rendered-statuses.ts), the same bytes. */
+/** statusList's answer as the UTF-8 JSON sent (http/cache/rendered-statuses.ts), the same bytes. */
 export function statusListJson(
   deps: Deps,
   request: Request,
@@ -59,7 +59,7 @@ export function statusListJson(
   budget?: RowBudget,
   context: FilterContext | null = null,
   loadedInto?: (loaded: LoadedStatuses) => void,
-): string {
+): Uint8Array {
   const link = linkHeader({ baseUrl: deps.config.url, request, first: statuses[0]?.id, last: statuses.at(-1)?.id, next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
   const loaded = loadStatuses(deps, viewerAccountId(viewer), statuses, { context });
