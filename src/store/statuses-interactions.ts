@@ -161,23 +161,28 @@ export function joinedAmong(
     if (keyspace.doesExist([accountId, statusIds[0]!])) found.add(statusIds[0]!);
     return found;
   }
-  const sorted = [...new Set(statusIds)].sort();
-  const wanted = new Set(sorted);
-  const highest = sorted.at(-1)!;
-  let budget = Math.max(1, Math.ceil(rowsPerId * sorted.length));
-  // Ids at or below `covered` are settled by the range read (ids are ASCII: string order is key order).
+  // The page's lowest and highest ids, without sorting or a set: a page holds at most 40 (ids are ASCII of one
+  // length: string order is key order).
+  let lowest = statusIds[0]!;
+  let highest = lowest;
+  for (const id of statusIds) {
+    if (id < lowest) lowest = id;
+    else if (id > highest) highest = id;
+  }
+  let budget = Math.max(1, Math.ceil(rowsPerId * statusIds.length));
+  // Ids at or below `covered` are settled by the range read.
   let covered = highest;
-  for (const key of keyspace.getKeys({ start: [accountId, sorted[0]!], end: [accountId, highest, END] })) {
+  for (const key of keyspace.getKeys({ start: [accountId, lowest], end: [accountId, highest, END] })) {
     const statusId = (key as string[])[1]!;
-    if (wanted.has(statusId)) found.add(statusId);
+    if (statusIds.includes(statusId)) found.add(statusId);
     if (--budget === 0) {
       covered = statusId;
       break;
     }
   }
   if (covered !== highest) {
-    for (const statusId of sorted) {
-      if (statusId > covered && keyspace.doesExist([accountId, statusId])) found.add(statusId);
+    for (const statusId of statusIds) {
+      if (statusId > covered && !found.has(statusId) && keyspace.doesExist([accountId, statusId])) found.add(statusId);
     }
   }
   return found;

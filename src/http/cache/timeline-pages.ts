@@ -205,7 +205,7 @@ export function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>,
 }
 
 /**
- * A timeline page (statusListJson: presentation as text, Link header), kept for the early answer below. `read` pages
+ * A timeline page (statusListJson: its UTF-8 JSON, Link header), kept for the early answer below. `read` pages
  * with `page`, whose row budget says where the Link continues when the scan stopped early. `context`: the
  * filter context its statuses are rendered in (the viewer's filters are part of what the viewer sees: a
  * filter write bumps the viewer's version, and a filter's expiry ends the page).
@@ -227,7 +227,7 @@ export function cachedStatusList(
   let top: FeedTop | undefined;
   const build = () => {
     const statuses = read(page);
-    const json = statusListJson(deps, request, set, viewer, statuses, page.budget, context, (l) => (loaded = l));
+    const json = statusListJson(deps, request, set, viewer, statuses, { budget: page.budget, context, loadedInto: (l) => (loaded = l) });
     if (edge && keeping) top = feedTop(topOfFeed(deps, request, viewer, edge, read, context), page, statuses);
     return json;
   };

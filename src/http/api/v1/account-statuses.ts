@@ -3,13 +3,12 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../deps.ts";
 import { findVisibleAccount } from "../../../domain/accounts/read.ts";
 import { accountStatuses, type AccountStatusFilters } from "../../../domain/statuses/lists.ts";
-import { StatusSchema } from "../../../entities/status.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery } from "../../plugins/paging.ts";
 import { Flag, pagingQuery, toBool } from "../../schemas.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
-import { readErrors, STATUS_LIST_LIMIT, statusList, type Setter } from "./statuses/shared.ts";
+import { readErrors, STATUS_LIST_LIMIT, statusList, StatusListSchema, type Setter } from "./statuses/shared.ts";
 
 const AccountStatusesQuery = t.Object({
   ...pagingQuery,
@@ -37,7 +36,7 @@ const options = (summary: string) => ({
   publicCache: 15,
   params: t.Object({ id: t.String({ description: "Account id" }) }),
   query: AccountStatusesQuery,
-  response: { 200: t.Array(StatusSchema), ...readErrors },
+  response: { 200: StatusListSchema, ...readErrors },
   detail: { summary, tags: ["statuses"] },
 });
 
@@ -46,7 +45,7 @@ export const accountStatusesRoutes = (deps: Deps) => {
     const account = findVisibleAccount(deps, id);
     const page = boundedPageQuery(query, STATUS_LIST_LIMIT);
     const statuses = accountStatuses(deps.store, viewer?.account?.id ?? null, account, filters(query, onlyMedia), page);
-    return statusList(deps, request, set, viewer, statuses, undefined, page.budget, "account");
+    return statusList(deps, request, set, viewer, statuses, { budget: page.budget, context: "account" });
   };
   return new Elysia({ name: "account-statuses-routes", seed: deps.store.dir })
     .use(authPlugin(deps))

@@ -10,13 +10,13 @@ import { listTimeline } from "../../../domain/lists/timeline.ts";
 import type { Origin } from "../../../domain/timelines/policy.ts";
 import { readableOrigin, type FeedReader } from "../../../domain/instance/feed-access.ts";
 import { homeFeedEdge, homeTimeline, normaliseTag, publicTimeline, tagTimeline, TAGS_PER_MODE } from "../../../domain/timelines/read.ts";
-import { StatusSchema } from "../../../entities/status.ts";
+
 import type { Viewer } from "../../../domain/auth/viewer.ts";
 import { authPlugin } from "../../plugins/auth.ts";
 import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery, type PagingParams } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
-import { STATUS_LIST_LIMIT } from "./statuses/shared.ts";
+import { STATUS_LIST_LIMIT, StatusListSchema } from "./statuses/shared.ts";
 import { cachedStatusList, keptPage, PageCache } from "../../cache/timeline-pages.ts";
 import { recordKept, timelineRoute } from "../../metrics/instrument.ts";
 import type { PageQuery } from "../../../model/paging.ts";
@@ -56,8 +56,8 @@ const page = (query: PagingParams) => boundedPageQuery(query, STATUS_LIST_LIMIT)
 /** Mastodon's require_user!: a user's token (an app's token reads as nobody). */
 const readerOf = (viewer: Viewer | null | undefined): FeedReader => ({ signedIn: !!viewer?.user, role: viewer?.user?.role ?? null });
 
-// The pages are sent as pre-rendered text (timeline-pages.ts StatusListAnswer), checked where they are rendered.
-const listResponse = { 200: Object.assign(t.Array(StatusSchema), { noValidate: true }), 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
+// The pages are sent as rendered UTF-8 JSON (timeline-pages.ts StatusListAnswer), checked where they are rendered.
+const listResponse = { 200: StatusListSchema, 401: ErrorBody, 403: ErrorBody, 422: ErrorBody };
 
 export const timelineRoutes = (deps: Deps) => {
   const cache = new PageCache();

@@ -2,8 +2,7 @@
 import { t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import type { Viewer } from "../../../../domain/auth/viewer.ts";
-import type { Status } from "../../../../entities/status.ts";
-import { statusesFor } from "../../../present.ts";
+import { StatusSchema, type Status } from "../../../../entities/status.ts";
 import { statusesJson } from "../../../cache/rendered-statuses.ts";
 import { loadStatuses, viewerAccountId } from "../../../../domain/statuses/load.ts";
 import { linkHeader } from "../../../plugins/paging.ts";
@@ -28,41 +27,45 @@ export const actionErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 42
 
 export type Setter = { headers: Record<string, unknown> };
 
-/**
- * Presents a page of statuses and sets its Link header. Status lists always offer `next` on a non-empty
- * page (the spec's rule 3) and `prev` with min_id. `cursors` are the rows' ids when the list is a join
- * table (favourites, bookmarks); by default the statuses' own ids. `budget`: that of a bounded read.
- * `context`: the filter context of the read path (statusesFor).
- */
-export function statusList(
-  deps: Deps,
-  request: Request,
-  set: Setter,
-  viewer: Pick<Viewer, "account"> | null,
-  statuses: StatusRecord[],
-  cursors: string[] = statuses.map((s) => s.id),
-  budget?: RowBudget,
-  context: FilterContext | null = null,
-): Status[] {
-  const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors[0], last: cursors.at(-1), next: true, prevParam: "min_id", budget });
-  if (link) set.headers["link"] = link;
-  return statusesFor(deps, viewer, statuses, context);
-}
+const JSON_TYPE = "application/json; charset=utf-8";
 
-/** statusList's answer as the UTF-8 JSON sent (http/cache/rendered-statuses.ts), the same bytes. */
+/**
+ * A status list's 200 as documented: an array of Status. Lists are sent as the UTF-8 JSON that
+ * rendered-statuses.ts writes, which checks it against the Status objects and this schema under
+ * WARREN_CHECK_RESPONSES; Elysia's own check of the answer is off.
+ */
+export const StatusListSchema = Object.assign(t.Array(StatusSchema), { noValidate: true });
+
+/**
+ * A page of statuses as the UTF-8 JSON sent, with its Link header. Status lists always offer `next` on a
+ * non-empty page (the spec's rule 3) and `prev` with min_id. `cursors` are the rows' ids when the list is a
+ * join table (favourites, bookmarks); by default the statuses' own ids. `budget`: that of a bounded read.
+ * `context`: the filter context of the read path (statusesFor). `loadedInto` is given what was loaded.
+ */
 export function statusListJson(
   deps: Deps,
   request: Request,
   set: Setter,
   viewer: Pick<Viewer, "account"> | null,
   statuses: StatusRecord[],
-  budget?: RowBudget,
-  context: FilterContext | null = null,
-  loadedInto?: (loaded: LoadedStatuses) => void,
+  { cursors, budget, context = null, loadedInto }: StatusListOptions = {},
 ): Uint8Array {
-  const link = linkHeader({ baseUrl: deps.config.url, request, first: statuses[0]?.id, last: statuses.at(-1)?.id, next: true, prevParam: "min_id", budget });
+  const link = linkHeader({ baseUrl: deps.config.url, request, first: cursors ? cursors[0] : statuses[0]?.id, last: cursors ? cursors.at(-1) : statuses.at(-1)?.id, next: true, prevParam: "min_id", budget });
   if (link) set.headers["link"] = link;
+  set.headers["content-type"] = JSON_TYPE;
   const loaded = loadStatuses(deps, viewerAccountId(viewer), statuses, { context });
   loadedInto?.(loaded);
   return statusesJson(deps, loaded);
+}
+
+export interface StatusListOptions {
+  cursors?: string[];
+  budget?: RowBudget;
+  context?: FilterContext | null;
+  loadedInto?: (loaded: LoadedStatuses) => void;
+}
+
+/** statusListJson as a route returns it: typed as the Status list its schema (StatusListSchema) documents. */
+export function statusList(deps: Deps, request: Request, set: Setter, viewer: Pick<Viewer, "account"> | null, statuses: StatusRecord[], options: StatusListOptions = {}): Status[] {
+  return statusListJson(deps, request, set, viewer, statuses, options) as unknown as Status[];
 }
