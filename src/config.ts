@@ -55,6 +55,8 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Send `X-Warren-Cache: hit|miss` on timeline pages (tests and benchmarks check the page cache with it). */
   cacheStatusHeader: boolean;
+  /** Cut timeline pages below a max_id from windows of the feed (http/cache/page-windows.ts); off: build each. */
+  pageWindows: boolean;
   /** A Meilisearch server for search (src/search/meilisearch.ts); null: the embedded index (docs/search.md). */
   meilisearch: MeilisearchConfig | null;
   /** Days a suspended account's data is kept (unsuspending restores it) before it is deleted; 0: at once (docs/admin.md). */
@@ -272,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, "WARREN_MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyTimeoutMs: integer(env, "WARREN_BODY_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
     cacheStatusHeader: flag(env, "WARREN_CACHE_STATUS_HEADER", false),
+    pageWindows: flag(env, "WARREN_PAGE_WINDOWS", true),
     meilisearch: meilisearch(env),
     suspensionRetentionDays: integer(env, "WARREN_SUSPENSION_RETENTION_DAYS", 30, 0, 3650),
     mediaTranscodeMaxMs: integer(env, "WARREN_MEDIA_TRANSCODE_MAX_SECONDS", 300, 1, MAX_TRANSCODE_SECONDS) * 1000,

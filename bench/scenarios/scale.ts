@@ -1,7 +1,9 @@
 // Scale scenarios: the read endpoints, a mixed load and posting, on a seeded instance (bench/seed.ts; run.ts
-// copies it once per run and starts each scenario's Warren on the copy). Each read comes twice: `cached`
+// copies it once per run and starts each scenario's Warren on the copy). Each read comes three times: `cached`
 // repeats one request (answered from the page caches while nothing it shows changes), `uncached` varies max_id
-// per request ({{n}}), so every request builds its page from the feed.
+// per request ({{n}}), so no request is one asked before (timelines cut them from windows of the feed:
+// http/cache/page-windows.ts), and `built` is uncached with the windows off, so every request builds its page
+// from the feed.
 import type { BenchClient } from "../lib/client.ts";
 import type { RequestSpec } from "../lib/load.ts";
 import type { SeedManifest, SeededAccount } from "../seed/manifest.ts";
@@ -72,7 +74,13 @@ function scenarios(read: Read): Scenario[] {
       return spec(read, m, `${path}${path.includes("?") ? "&" : "?"}max_id=${varyingMaxId(newest)}`);
     },
   };
-  return [cached, uncached];
+  const built: Scenario = {
+    ...uncached,
+    name: `scale_${read.name}_built`,
+    description: `${read.what}, max_id varies, page windows off (WARREN_PAGE_WINDOWS=off)`,
+    env: { WARREN_PAGE_WINDOWS: "off" },
+  };
+  return [cached, uncached, built];
 }
 
 const READS: Read[] = [

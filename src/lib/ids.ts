@@ -68,6 +68,11 @@ export function idAtTime(ms: number): string {
   return (BigInt(ms) << 16n).toString().padStart(ID_WIDTH, "0");
 }
 
+/** The id just below `id` (a cursor for "this id and newer", as since_id is "newer than"). */
+export function idBefore(id: string): string {
+  return (BigInt(id) - 1n).toString().padStart(ID_WIDTH, "0");
+}
+
 /** Normalises a client-supplied id or cursor to the stored form, or null when it is not an id at all. */
 export function normaliseId(raw: unknown): string | null {
   if (typeof raw !== "string" && typeof raw !== "number") return null;

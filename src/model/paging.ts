@@ -12,6 +12,8 @@ export interface PageQuery {
   minId?: string | null;
   /** Bounds a filtered read: rows examined, whether kept or not. Absent on internal reads, which see everything. */
   budget?: RowBudget;
+  /** Told of every row a timeline read examines, in scan order, and whether its rules showed it (http/cache/page-windows.ts). */
+  examined?: (statusId: string, shown: boolean) => void;
 }
 
 /**

@@ -14,7 +14,8 @@ let author: User;
 let statusId: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2", WARREN_CACHE_STATUS_HEADER: "on" });
+  // Pages below a max_id would be cut from windows of the feed (timelines-windows.test.ts): off, to test the kept pages.
+  t = await startTestApp({ WARREN_JOB_WORKERS: "2", WARREN_CACHE_STATUS_HEADER: "on", WARREN_PAGE_WINDOWS: "off" });
   [reader, author] = [await newUser(t, "kp"), await newUser(t, "kp")];
   await follow(t, reader, author);
   statusId = (await postStatus(t, author, "kept #kept")).id;

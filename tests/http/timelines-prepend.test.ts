@@ -8,7 +8,8 @@ import { follow, followRemote, get, idOf, mute, newUser, postStatus, remoteAccou
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ WARREN_JOB_WORKERS: "2", WARREN_CACHE_STATUS_HEADER: "on" });
+  // A page below a max_id would be cut from a window of the feed (timelines-windows.test.ts): off, so that it is built.
+  t = await startTestApp({ WARREN_JOB_WORKERS: "2", WARREN_CACHE_STATUS_HEADER: "on", WARREN_PAGE_WINDOWS: "off" });
 });
 afterAll(() => t.close());
 

@@ -13,9 +13,10 @@ export function listTimeline(store: Store, list: ListRecord, query: PageQuery): 
   const out: StatusRecord[] = [];
   pageListFeed(store, list.id, query, (statusId) => {
     const status = getStatus(store, statusId);
-    if (!status || !listShows(viewer, list, status)) return false;
-    out.push(status);
-    return true;
+    const shown = !!status && listShows(viewer, list, status);
+    query.examined?.(statusId, shown);
+    if (shown) out.push(status);
+    return shown;
   });
   return query.minId ? out.reverse() : out;
 }

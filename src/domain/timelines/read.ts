@@ -15,15 +15,18 @@ export const TAGS_PER_MODE = 4;
 
 /**
  * Runs a feed scan whose `accept` reads each candidate status and keeps it when `shows` lets it through;
- * returns the statuses kept, in scan order (oldest first for min_id).
+ * returns the statuses kept, in scan order (oldest first for min_id). Each row examined is reported to
+ * query.examined.
  */
-function collect(store: Store, scan: (accept: (statusId: string) => boolean) => unknown, shows: (status: StatusRecord) => boolean): StatusRecord[] {
+function collect(store: Store, query: PageQuery, scan: (accept: (statusId: string) => boolean) => unknown, shows: (status: StatusRecord) => boolean): StatusRecord[] {
   const out: StatusRecord[] = [];
+  const { examined } = query;
   scan((statusId) => {
     const status = getStatus(store, statusId);
-    if (!status || !shows(status)) return false;
-    out.push(status);
-    return true;
+    const shown = !!status && shows(status);
+    examined?.(statusId, shown);
+    if (shown) out.push(status);
+    return shown;
   });
   return out;
 }
@@ -37,6 +40,7 @@ export function homeTimeline(store: Store, viewerId: string, query: PageQuery): 
   const viewer = new TimelineViewer(store, viewerId);
   const statuses = collect(
     store,
+    query,
     (accept) => pageHomeFeed(store, viewerId, query, accept),
     (status) => viewer.homeAuthor(status.accountId) && homeShows(viewer, status),
   );
@@ -63,7 +67,7 @@ export function homeFeedEdge(store: Store, viewerId: string): FeedEdge {
 }
 
 function pageFeed(store: Store, feed: PublicFeed, query: PageQuery, shows: (status: StatusRecord) => boolean): StatusRecord[] {
-  return collect(store, (accept) => pagePublicFeed(store, feed, query, (statusId) => accept(statusId)), shows);
+  return collect(store, query, (accept) => pagePublicFeed(store, feed, query, (statusId) => accept(statusId)), shows);
 }
 
 /** GET /api/v1/timelines/public. */
@@ -96,7 +100,9 @@ export function tagTimeline(store: Store, viewerId: string | null, filter: TagFi
   for (const name of new Set(filter.anyOf)) {
     const budget = query.budget ? new RowBudget(query.budget.rows) : undefined;
     if (budget) budgets.push(budget);
-    for (const status of pageFeed(store, tagFeed(name), { ...query, budget }, shows)) byId.set(status.id, status);
+    // Rows of several feeds are not one feed's: none is reported as examined then (no window of them).
+    const examined = new Set(filter.anyOf).size === 1 ? query.examined : undefined;
+    for (const status of pageFeed(store, tagFeed(name), { ...query, budget, examined }, shows)) byId.set(status.id, status);
   }
   const newer = !!query.minId;
   const cut = mergedStop(budgets, newer);

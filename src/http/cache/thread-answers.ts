@@ -17,7 +17,8 @@ import type { StatusRecord } from "../../model/statuses.ts";
 import type { Setter } from "../api/v1/statuses/shared.ts";
 import { writeStatuses } from "./rendered-statuses.ts";
 import { writeBytes } from "../../lib/byte-writer.ts";
-import { keptBody, pageStamp, viewerNameCount, type PageCache } from "./timeline-pages.ts";
+import { keptBody, type PageCache } from "./timeline-pages.ts";
+import { pageStamp, viewerNameCount } from "./page-stamp.ts";
 
 /** The route's answer, typed as its schema documents it; sent as the JSON's UTF-8 bytes. */
 export interface ContextAnswer {

@@ -6,8 +6,10 @@
 // changes one of those bumps its version in the write's own transaction, whichever thread or process makes
 // it; other writes (fan-out into other people's feeds, favourites elsewhere) leave the page alone.
 import type { Deps } from "../../deps.ts";
-import { viewerStamp, type Viewer } from "../../domain/auth/viewer.ts";
-import { changedVersions, mirrorStamp, recordingReads, registerCache, syncVersionsTo, versionName, versionsUnchanged, type Stamp } from "../../domain/caches/invalidate.ts";
+import type { Viewer } from "../../domain/auth/viewer.ts";
+import { changedVersions, recordingReads, registerCache, syncVersionsTo, versionName, type Stamp } from "../../domain/caches/invalidate.ts";
+import { pageStamp, viewerNameCount } from "./page-stamp.ts";
+import { PageWindows } from "./page-windows.ts";
 import { statusesJson } from "./rendered-statuses.ts";
 import { statusListJson, type Setter } from "../api/v1/statuses/shared.ts";
 import type { Status } from "../../entities/status.ts";
@@ -52,6 +54,8 @@ export interface Page {
 }
 
 export class PageCache {
+  /** Pages of a feed asked with a new max_id each time, cut from a window of it (page-windows.ts). */
+  readonly windows = new PageWindows();
   private pages = new Map<string, Page>();
   private bytes = 0;
   private asked = new Set<string>();
@@ -182,29 +186,6 @@ function pageKey(request: Request): string {
 }
 
 /**
- * The stamp of a page built for `viewer`: the viewer's versions as they were when its token was checked
- * (a revocation committed since then makes them differ), and the current versions of everything else the
- * build read, taken in the build's own read snapshot.
- */
-export function pageStamp(deps: Deps, viewer: Viewer | null, names: Set<string>, until: number): Stamp | undefined {
-  const byViewer = viewer ? viewerStamp(viewer) : { names: [], versions: null, seq: Infinity, until: Infinity };
-  if (!byViewer) return undefined;
-  for (const name of byViewer.names) names.delete(name);
-  // Versions are not read: the page is checked against the version log's mirror alone, and rebuilt in the
-  // rare case it cannot tell (a page that old).
-  const rest = mirrorStamp(deps.store, [...names]);
-  // Still the viewer's versions in the build's snapshot (this moves their log position up to it)? Then the
-  // page's versions all hold at the build's position.
-  if (viewer && !versionsUnchanged(deps.store, byViewer)) return undefined;
-  return {
-    names: [...byViewer.names, ...rest.names],
-    versions: null,
-    seq: Math.min(byViewer.seq, rest.seq),
-    until: Math.min(until, byViewer.until),
-  };
-}
-
-/**
  * A timeline page (statusListJson: its UTF-8 JSON, Link header), kept for the early answer below. `read` pages
  * with `page`, whose row budget says where the Link continues when the scan stopped early. `context`: the
  * filter context its statuses are rendered in (the viewer's filters are part of what the viewer sees: a
@@ -221,6 +202,10 @@ export function cachedStatusList(
   context: FilterContext | null = null,
   edge?: FeedEdge,
 ): StatusListAnswer {
+  set.headers["content-type"] = JSON_TYPE;
+  // A page below a max_id that a window of the feed holds is cut from it, whether or not asked before.
+  const windowed = cache.windows.answer(deps, request, set, viewer, page, { read, context });
+  if (windowed) return answer(windowed);
   const key = pageKey(request);
   const keeping = cache.admit(key);
   let loaded: LoadedStatuses | undefined;
@@ -232,7 +217,6 @@ export function cachedStatusList(
     return json;
   };
   if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "miss";
-  set.headers["content-type"] = JSON_TYPE;
   if (!keeping) return answer(build());
   // One synchronous pass: the reads, the presentation and the versions all see one read snapshot.
   const { result: body, reads } = recordingReads(build);
@@ -254,8 +238,6 @@ function topOfFeed(deps: Deps, request: Request, viewer: Viewer | null, edge: Fe
       linkHeader({ baseUrl: deps.config.url, request: url, first, last, next: true, prevParam: "min_id" }),
   };
 }
-
-export const viewerNameCount = (viewer: Viewer | null) => (viewer ? (viewerStamp(viewer)?.names.length ?? 0) : 0);
 
 /** Before routing: the kept page for this exact request, if it is still current. */
 export function keptPage(deps: Deps, cache: PageCache, request: Request, set: Setter): Uint8Array | undefined {
