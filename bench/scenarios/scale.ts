@@ -95,6 +95,7 @@ const READS: Read[] = [
     path: (m) => `/api/v1/accounts/${m.users[m.busiest.index]!.id}/statuses`,
     reader: readerOf,
     newest: firstId,
+    windowed: true,
   },
   {
     name: "notifications_grouped",

@@ -3,7 +3,7 @@
 import { END, type Store } from "./handle.ts";
 import { scanPage, type Row } from "./paging.ts";
 import { joinedAmong } from "./statuses-interactions.ts";
-import { KeptRecords, versionName } from "./versions.ts";
+import { KeptRecords, noteRead, versionName } from "./versions.ts";
 import { packStatus, unpackStatus } from "./status-packing.ts";
 import type { PageQuery } from "../model/paging.ts";
 import type { StatusCounter, StatusRecord } from "../model/statuses.ts";
@@ -105,12 +105,14 @@ export function pageAccountStatuses(
   query: PageQuery,
   accept: (status: StatusRecord) => boolean,
 ): StatusRecord[] {
+  noteRead(versionName.accountStatuses(accountId));
   const out: StatusRecord[] = [];
   scanPage<null>(store.db.statusesByAccount, [accountId], query, (row: Row<null>) => {
     const status = getStatus(store, row.key[1]);
-    if (!status || !accept(status)) return false;
-    out.push(status);
-    return true;
+    const shown = !!status && accept(status);
+    query.examined?.(row.key[1], shown);
+    if (shown) out.push(status);
+    return shown;
   });
   return query.minId ? out.reverse() : out;
 }

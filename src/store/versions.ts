@@ -25,6 +25,8 @@ export const versionName = {
   /** a media attachment (its description and focus change on attached media too) */
   media: (id: string) => `m:${id}`,
   home: (accountId: string) => `h:${accountId}`,
+  /** an account's statuses and reblogs (its by-account index: account statuses pages) */
+  accountStatuses: (accountId: string) => `as:${accountId}`,
   list: (listId: string) => `l:${listId}`,
   publicFeed: (feed: string) => `f:${feed}`,
   /** who follows an account (fan-out keeps the list) */
@@ -57,6 +59,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   notifications: byParts(versionName.notifications, 0),
   media: byId(versionName.media),
   homeFeed: byId(versionName.home),
+  statusesByAccount: byParts(versionName.accountStatuses, 0),
   listFeed: byParts(versionName.list, 0),
   listMembers: byParts(versionName.list, 0),
   publicFeeds: byParts(versionName.publicFeed, 0),

@@ -87,6 +87,9 @@ describe("pages cut from a window are the pages built", () => {
     ["public, local", "/api/v1/timelines/public?local=true", reader.token],
     ["hashtag", "/api/v1/timelines/tag/win", reader.token],
     ["list", `/api/v1/timelines/list/${listId}`, reader.token],
+    ["account statuses", `/api/v1/accounts/${authors[0]!.id}/statuses`, reader.token],
+    ["account statuses, anonymous, no reblogs", `/api/v1/accounts/${authors[0]!.id}/statuses?exclude_reblogs=true`, undefined],
+    ["account statuses of one not followed", `/api/v1/accounts/${authors[2]!.id}/statuses`, reader.token],
   ];
 
   test("every feed, at cursors on and between its rows, limits 1, 20 and 40", async () => {
@@ -124,6 +127,23 @@ describe("a window after a change is the page built after it", () => {
     return sameAsBuilt(home, reader.token, cursors(ids, 7));
   }
 
+  test("an account's statuses after its new post, a reblog and a deletion; empty once suspended", async () => {
+    const path = `/api/v1/accounts/${authors[2]!.id}/statuses`;
+    const check = async () => sameAsBuilt(path, reader.token, cursors(await allIds(path, reader.token), 7));
+    expect(await check()).toBeGreaterThan(0);
+    await postStatus(t, authors[2]!, "one more");
+    expect(await check()).toBeGreaterThan(0);
+    const ids = await allIds(path, reader.token);
+    await post(t, `/api/v1/statuses/${ids[40]}/reblog`, authors[2]!.token);
+    await call(t, "DELETE", `/api/v1/statuses/${ids[12]}`, authors[2]!.token);
+    await t.deps.jobs.drain();
+    expect(await check()).toBeGreaterThan(0);
+    const below = ids[5]!;
+    await t.deps.store.write(() => t.deps.store.db.accounts.put(authors[2]!.id, { ...t.deps.store.db.accounts.get(authors[2]!.id), suspended: true }));
+    const suspended = await answer(`${path}?max_id=${below}`, reader.token, true);
+    expect(suspended.body).toBe((await answer(`${path}?max_id=${below}`, reader.token, false)).body);
+  });
+
   test("a new post, a deletion, a favourite, a block and a mute, each followed by every page again", async () => {
     await check();
     const fresh = await postStatus(t, authors[0]!, "newest");
@@ -154,7 +174,7 @@ describe("row budget", () => {
     await t.deps.store.write(() => putFollow(t.deps.store, follow));
     await remoteStatuses(t, muted, 1100);
     await call(t, "POST", `/api/v1/accounts/${muted.id}/mute`, reader.token);
-    await postStatus(t, authors[2]!, "above the loud ones");
+    await postStatus(t, await newUser(t, "wq"), "above the loud ones");
     await t.deps.jobs.drain();
     const path = "/api/v1/timelines/public";
     const top = JSON.parse((await answer(`${path}?limit=1`, reader.token, false)).body)[0].id as string;

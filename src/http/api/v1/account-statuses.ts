@@ -8,7 +8,10 @@ import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery } from "../../plugins/paging.ts";
 import { Flag, pagingQuery, toBool } from "../../schemas.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
-import { readErrors, STATUS_LIST_LIMIT, statusList, StatusListSchema, type Setter } from "./statuses/shared.ts";
+import { JSON_TYPE, readErrors, STATUS_LIST_LIMIT, statusList, StatusListSchema, type Setter } from "./statuses/shared.ts";
+import { PageWindows } from "../../cache/page-windows.ts";
+import type { Status } from "../../../entities/status.ts";
+import type { PageQuery } from "../../../model/paging.ts";
 
 const AccountStatusesQuery = t.Object({
   ...pagingQuery,
@@ -41,11 +44,21 @@ const options = (summary: string) => ({
 });
 
 export const accountStatusesRoutes = (deps: Deps) => {
-  const list = (viewer: Viewer | null, id: string, query: Query, request: Request, set: Setter, onlyMedia: boolean) => {
+  // Pages below a max_id cut from windows of the account's statuses, as the timelines' (http/cache/page-windows.ts).
+  const windows = new PageWindows();
+  const list = (viewer: Viewer | null, id: string, query: Query, request: Request, set: Setter, onlyMedia: boolean): Status[] => {
     const account = findVisibleAccount(deps, id);
     const page = boundedPageQuery(query, STATUS_LIST_LIMIT);
-    const statuses = accountStatuses(deps.store, viewer?.account?.id ?? null, account, filters(query, onlyMedia), page);
-    return statusList(deps, request, set, viewer, statuses, { budget: page.budget, context: "account" });
+    const chosen = filters(query, onlyMedia);
+    // The account is read again inside the read, so that a window depends on it (a suspension empties the list).
+    const read = (p: PageQuery) => accountStatuses(deps.store, viewer?.account?.id ?? null, findVisibleAccount(deps, account.id), chosen, p);
+    // Pinned statuses are read from the pins, which no window follows.
+    if (!chosen.pinned) {
+      set.headers["content-type"] = JSON_TYPE;
+      const cut = windows.answer(deps, request, set, viewer ?? null, page, { read, context: "account" });
+      if (cut) return cut as unknown as Status[];
+    }
+    return statusList(deps, request, set, viewer, read(page), { budget: page.budget, context: "account" });
   };
   return new Elysia({ name: "account-statuses-routes", seed: deps.store.dir })
     .use(authPlugin(deps))

@@ -27,7 +27,7 @@ export const actionErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 42
 
 export type Setter = { headers: Record<string, unknown> };
 
-const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * A status list's 200 as documented: an array of Status. Lists are sent as the UTF-8 JSON that
