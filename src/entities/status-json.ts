@@ -23,14 +23,17 @@ const PINNED = [bytesOf(',"pinned":false'), bytesOf(',"pinned":true')];
 const NO_FILTER_RESULTS = bytesOf(',"filtered":[]');
 const QUOTE = [bytesOf(',"quote":'), bytesOf('},"quote":')];
 const NO_QUOTE = [bytesOf(',"quote":null'), bytesOf('},"quote":null')];
-/** quote_approval by its values: a handful of combinations. */
-const quoteApprovals = new Map<string, Uint8Array>();
+/** quote_approval by its values (automatic keys, then current_user): a handful of combinations. */
+const quoteApprovals = new Map<string, Map<string, Uint8Array>>();
 
 function quoteApprovalJson(approval: LoadedStatus["quoteApproval"]): Uint8Array {
-  const { automatic } = approval;
-  const key = `${automatic.length === 1 ? automatic[0] : automatic.join()} ${approval.currentUser}`;
-  let json = quoteApprovals.get(key);
-  if (!json) quoteApprovals.set(key, (json = bytesOf(`,"quote_approval":${JSON.stringify(presentQuoteApproval(approval))}`)));
+  const { automatic, currentUser } = approval;
+  // automatic holds at most one key here (domain/quotes/policy.ts automaticKeys): no string to build per status.
+  const first = automatic.length === 1 ? automatic[0]! : automatic.join();
+  let byUser = quoteApprovals.get(first);
+  if (!byUser) quoteApprovals.set(first, (byUser = new Map()));
+  let json = byUser.get(currentUser);
+  if (!json) byUser.set(currentUser, (json = bytesOf(`,"quote_approval":${JSON.stringify(presentQuoteApproval(approval))}`)));
   return json;
 }
 

@@ -68,7 +68,7 @@ interface SentPage {
 }
 
 /** Pages kept per window (a client's max_ids mostly land on a few starting rows). */
-const SENT_PER_WINDOW = 32;
+const SENT_PER_WINDOW = 8;
 
 /** The rows of a page cut from a window. */
 interface Cut {
