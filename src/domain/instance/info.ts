@@ -3,12 +3,11 @@
 import { feedAccessOf, type FeedAccess, type FeedKind } from "./feed-access.ts";
 import type { Deps } from "../../deps.ts";
 import type { RegistrationMode } from "../../config.ts";
-import { log } from "../../lib/log.ts";
 import type { Store } from "../../store/db.ts";
 import { getSetting, putSetting } from "../../store/settings.ts";
 import { accountIndexSize, localMembers, localMembersWhere, remoteAccountDomains, userTokenIssues } from "../../store/instance.ts";
 import { appVapidKey } from "../oauth/apps.ts";
-import { thumbnailBlurhash } from "./artwork.ts";
+import { THUMBNAIL_BLURHASH } from "./artwork.ts";
 import { SERVER_LANGUAGES } from "./languages.ts";
 import { registrationMode } from "./registrations.ts";
 import { instanceRules } from "./rules.ts";
@@ -118,11 +117,7 @@ export interface InstanceFacts {
   feedAccess: Record<FeedKind, { local: FeedAccess; remote: FeedAccess }>;
 }
 
-export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
-  const blurhash = await thumbnailBlurhash().catch((error) => {
-    log.warn("instance thumbnail could not be drawn", { error: String(error?.message ?? error) });
-    return null;
-  });
+export function instanceFacts(deps: Deps): InstanceFacts {
   return {
     registrations: registrationMode(deps),
     usage: instanceUsage(deps),
@@ -132,7 +127,7 @@ export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
     description: instanceDescription(deps),
     languages: SERVER_LANGUAGES,
     vapidPublicKey: appVapidKey(deps.store),
-    thumbnailBlurhash: blurhash,
+    thumbnailBlurhash: THUMBNAIL_BLURHASH,
     feedAccess: { live: feedAccessOf(deps, "live"), topic: feedAccessOf(deps, "topic") },
   };
 }
