@@ -17,16 +17,6 @@ export function* localMembers(store: Store): Iterable<LocalMember> {
   }
 }
 
-/** Local users whose record passes `pick`, with their accounts, oldest first: the accounts of the others are not read. */
-export function* localMembersWhere(store: Store, pick: (user: UserRecord) => boolean): Iterable<LocalMember> {
-  for (const { value } of store.db.users.getRange({})) {
-    const user = value as UserRecord;
-    if (!pick(user)) continue;
-    const account: AccountRecord | undefined = store.db.accounts.get(user.accountId);
-    if (account) yield { user, account };
-  }
-}
-
 /** When each user token was issued: one per sign-in. Revoked tokens are included, they still mark one. */
 export function* userTokenIssues(store: Store): Iterable<{ accountId: string; createdAt: number }> {
   for (const { value } of store.db.tokens.getRange({})) {
