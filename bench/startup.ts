@@ -35,20 +35,22 @@ async function startOnce(checkout: Checkout): Promise<number> {
   const started = performance.now();
   const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: checkout.root, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   const url = `http://127.0.0.1:${port}/api/v2/instance`;
+  let status = 0;
   try {
-    while (performance.now() - started < 300_000) {
-      if (proc.exitCode !== null) throw new Error(`${checkout.name}: server exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
-      const status = await fetch(url).then(
+    while (performance.now() - started < 60_000) {
+      if (proc.exitCode !== null) break;
+      status = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
         async (response) => (await response.arrayBuffer(), response.status),
         () => 0,
       );
       if (status === 200) return performance.now() - started;
       await Bun.sleep(2);
     }
-    throw new Error(`${checkout.name}: no answer within 300 s`);
   } finally {
     await stop(proc);
   }
+  const output = await new Response(proc.stderr).text();
+  throw new Error(`${checkout.name}: no 200 within 60 s (exit code ${proc.exitCode}, last status ${status}):\n${output}`);
 }
 
 function checkoutOf(name: string, root: string): Checkout {
