@@ -8,7 +8,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, stop } from "./lib/process.ts";
+import { captureOutput, freePort, stop } from "./lib/process.ts";
 import { warrenEnv } from "./lib/servers.ts";
 
 function option(name: string): string | undefined {
@@ -33,7 +33,9 @@ async function startOnce(checkout: Checkout): Promise<number> {
   const port = freePort();
   const env = warrenEnv(checkout.dataDir, port);
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: checkout.root, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], { cwd: checkout.root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  // Read as it comes: a full pipe would stall the server's writes.
+  const output = captureOutput(proc);
   const url = `http://127.0.0.1:${port}/api/v2/instance`;
   let status = 0;
   try {
@@ -49,8 +51,7 @@ async function startOnce(checkout: Checkout): Promise<number> {
   } finally {
     await stop(proc);
   }
-  const output = await new Response(proc.stderr).text();
-  throw new Error(`${checkout.name}: no 200 within 60 s (exit code ${proc.exitCode}, last status ${status}):\n${output}`);
+  throw new Error(`${checkout.name}: no 200 within 60 s (exit code ${proc.exitCode}, last status ${status}):\n${output()}`);
 }
 
 function checkoutOf(name: string, root: string): Checkout {
