@@ -1,5 +1,6 @@
-// Read-only scans behind the instance statistics (nodeinfo, instance information, weekly activity). They walk
-// the local users (a self-hosted server has few) or index keys only, never the remote side record by record.
+// Read-only scans behind the instance's weekly activity, the admin measures and the known peers (the member
+// statistics are kept figures instead: member-figures.ts). They walk the local users (a self-hosted server has
+// few) or index keys only, never the remote side record by record.
 import { readStatus } from "./statuses.ts";
 
 import type { AccountRecord, UserRecord } from "../model/accounts.ts";
