@@ -6,7 +6,6 @@ import { clusterLink } from "./cluster/link.ts";
 import { PROCESS_INDEX_ENV } from "./cluster/messages.ts";
 import { Supervisor, serverCommand } from "./cluster/supervisor.ts";
 import { startServer } from "./server.ts";
-import { runCli } from "./cli/index.ts";
 import { upgradeDataDir } from "./backup/upgrade.ts";
 import { DataFormatError } from "./store/migrations.ts";
 import { refuseIfServed, runningServerPid, ServedElsewhereError } from "./lib/server-pid.ts";
@@ -76,6 +75,8 @@ async function main(argv: string[]) {
     if (!LEAVE_DATA_AS_IS.has(command)) await upgradeFirst(command);
     if (command !== "serve" && !LEAVE_DATA_AS_IS.has(command)) process.env[ID_TAG_ENV] ??= String(claimCliIdTag(loadConfig().dataDir));
     if (command === "serve") return await serve();
+    // The CLI's words load their modules (Fedify's among them) only when one is run: `serve` starts without them.
+    const { runCli } = await import("./cli/index.ts");
     process.exitCode = await runCli(command, rest);
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -244,7 +244,8 @@ export function presentInstanceV2(config: Config, facts: InstanceFacts): Instanc
   };
 }
 
-export function presentInstanceV1(config: Config, facts: InstanceFacts): InstanceV1 {
+/** `domainCount`: the known peers (v1 only; the v2 answer does not read them). */
+export function presentInstanceV1(config: Config, facts: InstanceFacts, domainCount: number): InstanceV1 {
   return {
     uri: config.domain,
     title: config.instanceTitle,
@@ -253,7 +254,7 @@ export function presentInstanceV1(config: Config, facts: InstanceFacts): Instanc
     email: config.contactEmail,
     version: REPORTED_VERSION,
     urls: { streaming_api: streamingUrl(config) },
-    stats: { user_count: facts.usage.total, status_count: facts.usage.localPosts, domain_count: facts.domainCount },
+    stats: { user_count: facts.usage.total, status_count: facts.usage.localPosts, domain_count: domainCount },
     thumbnail: thumbnailUrl(config),
     languages: facts.languages,
     registrations: facts.registrations !== "closed",

@@ -6,7 +6,7 @@
 // back in `alsoKnownAs` (Mastodon's check); and, the first time, the newest OUTBOX_LIMIT public posts of its
 // outbox are fetched so its profile is not empty. Every fetch goes through the document loader's guard.
 // A profile viewed through the API (GET /api/v1/accounts/:id) whose actor was fetched more than a day ago is
-// fetched again by a job (askForRefresh), which stores it and so queues its completion.
+// fetched again by a job (askForRefresh, background-asks.ts), which stores it and so queues its completion.
 import { Announce, Create, Hashtag, isActor, Object as APObject, type Actor, type Collection } from "@fedify/vocab";
 import { newId } from "../lib/ids.ts";
 import { findAccountByUri, getAccount, putAccount } from "../store/accounts.ts";
@@ -17,10 +17,8 @@ import type { FederationDeps } from "./context.ts";
 import { context } from "./fedify-context.ts";
 import { sameOrigin } from "./note-checks.ts";
 import { collectionItems } from "./collection-items.ts";
-import { isFresh, remoteAccountByUri, storeActor } from "./remote-accounts.ts";
-import { enqueueRemoteFetch, REMOTE_ACCOUNT_REFRESH } from "./remote-jobs.ts";
+import { remoteAccountByUri, storeActor } from "./remote-accounts.ts";
 import { fetchStatus } from "./threads.ts";
-import type { AccountRecord } from "../model/accounts.ts";
 
 export const FEATURED_LIMIT = 5;
 export const OUTBOX_LIMIT = 5;
@@ -142,28 +140,6 @@ async function backfillOutbox(deps: FederationDeps, actor: Actor): Promise<void>
     if (await fetchStatus(deps, noteId, 0).catch(() => null)) fetched++;
     if (fetched >= OUTBOX_LIMIT) break;
   }
-}
-
-/** Accounts whose refresh was queued lately (main thread, bounded): account id → when. */
-const refreshAsked = new Map<string, number>();
-const REFRESH_ASKED_EVERY_MS = 60 * 60_000;
-
-/** A remote profile viewed: queued for a refresh, at most once an hour, if its actor is a day old. */
-export function askForRefresh(deps: FederationDeps, account: AccountRecord, now = Date.now()): void {
-  if (account.domain === null || account.suspended) return;
-  const last = refreshAsked.get(account.id);
-  if (last !== undefined && now - last < REFRESH_ASKED_EVERY_MS) return;
-  void isFresh(deps, account.id)
-    .then((fresh) => {
-      const queued = refreshAsked.get(account.id);
-      if (fresh || (queued !== undefined && now - queued < REFRESH_ASKED_EVERY_MS)) return;
-      // Remembered only once queued: a fresh profile is looked at again on its next view.
-      refreshAsked.delete(account.id);
-      refreshAsked.set(account.id, now);
-      if (refreshAsked.size > 10_000) refreshAsked.delete(refreshAsked.keys().next().value!);
-      return deps.store.write(() => enqueueRemoteFetch(deps, REMOTE_ACCOUNT_REFRESH, { accountId: account.id }, account.uri));
-    })
-    .catch(() => {});
 }
 
 /** The job: fetched again unless fresh (remoteAccountByUri decides), stored, its completion queued. */

@@ -15,6 +15,7 @@ import { recordEvent } from "../domain/events.ts";
 import type { FederationDeps } from "./context.ts";
 import { FETCH_LIMITS } from "./loader.ts";
 import { LmdbKvStore } from "./kv.ts";
+import { actorFetchedKey, isFresh } from "./background-asks.ts";
 import { isBlockedHost, isBlockedUrl } from "./domain-policy.ts";
 import { deliverableEndpoints } from "./delivery.ts";
 import { actorProfile, ownPublicKeyPem } from "./actor-profile.ts";
@@ -27,13 +28,6 @@ import type { AccountRecord } from "../model/accounts.ts";
 
 /** How long a fetched actor is used as stored before it is fetched again. */
 export const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
-
-const fetchedKey = (accountId: string) => ["warren", "actor_fetched", accountId] as const;
-
-/** Whether the actor was fetched within REFRESH_AFTER_MS. */
-export async function isFresh(deps: Pick<FederationDeps, "store">, accountId: string): Promise<boolean> {
-  return (await new LmdbKvStore(deps.store).get(fetchedKey(accountId))) !== undefined;
-}
 
 /** The actor URL WebFinger gives for `acct:username@domain`, or null. */
 export async function webfinger(config: Config, username: string, domain: string): Promise<URL | null> {
@@ -180,6 +174,6 @@ export async function storeActor(deps: FederationDeps, actor: Actor, domain?: st
   });
   // Copies of an avatar or header replaced by a new one go once no record names them.
   await Promise.all(replaced.map((path) => deleteMediaFile(config, path)));
-  if (account.domain !== null) await new LmdbKvStore(store).set(fetchedKey(account.id), now, { ttl: Temporal.Duration.from({ milliseconds: REFRESH_AFTER_MS }) });
+  if (account.domain !== null) await new LmdbKvStore(store).set(actorFetchedKey(account.id), now, { ttl: Temporal.Duration.from({ milliseconds: REFRESH_AFTER_MS }) });
   return account;
 }

@@ -2,9 +2,8 @@
 // known is stored with the parent's id (StatusRecord.inReplyToUri) and a `remote` job fetches that parent,
 // links the reply under it, and goes on with the parent's own missing parent: one fetch per job, at most
 // THREAD_DEPTH ancestors for one reply. The context of a remote status (GET /api/v1/statuses/:id/context)
-// also asks, at most every REPLIES_EVERY_MS per status, for its `replies` collection (as Mastodon 4.4's
-// context fetching does): up to REPLIES_LIMIT replies not known yet, each fetched by a job of its own host.
-import type { Deps } from "../deps.ts";
+// also asks (background-asks.ts), at most every REPLIES_EVERY_MS per status, for its `replies` collection (as
+// Mastodon 4.4's context fetching does): up to REPLIES_LIMIT replies not known yet, each fetched by a job of its own host.
 import { statusByUri } from "../domain/statuses/remote.ts";
 import { linkOrphanReply } from "../domain/statuses/thread-link.ts";
 import { getStatus } from "../store/statuses.ts";
@@ -12,15 +11,10 @@ import { collectionItems } from "./collection-items.ts";
 import type { FederationDeps } from "./context.ts";
 import { context } from "./fedify-context.ts";
 import { isNoteLike } from "./note-checks.ts";
-import { enqueueRemoteFetch, REMOTE_REPLIES_FETCH, REMOTE_STATUS_FETCH } from "./remote-jobs.ts";
+import { enqueueRemoteFetch, REMOTE_STATUS_FETCH } from "./remote-jobs.ts";
 import { fetchStatus } from "./threads.ts";
-import type { StatusRecord } from "../model/statuses.ts";
 
 export const REPLIES_LIMIT = 20;
-export const REPLIES_EVERY_MS = 15 * 60_000;
-/** Statuses whose replies were asked for lately (main thread, bounded): status id → when. */
-const repliesAsked = new Map<string, number>();
-const REMEMBERED = 10_000;
 
 export async function fetchThreadStep(deps: FederationDeps, { statusId, depth }: { statusId: string; depth: number }): Promise<void> {
   const child = getStatus(deps.store, statusId);
@@ -34,17 +28,6 @@ export async function fetchThreadStep(deps: FederationDeps, { statusId, depth }:
   // Stored with its own missing parent queued (depth - 1), or known already.
   const parent = await fetchStatus(deps, url, 0, undefined, depth - 1);
   if (parent) await linkOrphanReply(deps, child.id, parent);
-}
-
-/** GET …/context of a remote status: its replies collection is asked for, at most every REPLIES_EVERY_MS. */
-export function askForReplies(deps: Deps, status: StatusRecord, now = Date.now()): void {
-  if (status.local || status.reblogOfId || status.deletedAt) return;
-  const last = repliesAsked.get(status.id);
-  if (last !== undefined && now - last < REPLIES_EVERY_MS) return;
-  repliesAsked.delete(status.id);
-  repliesAsked.set(status.id, now);
-  if (repliesAsked.size > REMEMBERED) repliesAsked.delete(repliesAsked.keys().next().value!);
-  void deps.store.write(() => enqueueRemoteFetch(deps, REMOTE_REPLIES_FETCH, { statusId: status.id }, status.uri)).catch(() => {});
 }
 
 /** The replies collection of a remote status: each reply not known yet is queued for its own fetch. */

@@ -66,8 +66,11 @@ export function reportFailures(failures: readonly Failure[], observer: JobObserv
 /** Claims left by a process that is gone (killed, crashed) go back to the queue; see docs/jobs.md. */
 export async function releaseOrphans(store: Store): Promise<void> {
   const now = Date.now();
+  const orphansNow = () => claimedJobs(store).filter((job) => job.owner === process.pid || !processAlive(job.owner));
+  // Usually there are none: then nothing is written (no sync at each start).
+  if (orphansNow().length === 0) return;
   const count = await store.write(() => {
-    const orphans = claimedJobs(store).filter((job) => job.owner === process.pid || !processAlive(job.owner));
+    const orphans = orphansNow();
     for (const job of orphans) {
       const interrupted = { ...job, lastError: job.lastError ?? "interrupted: its process stopped" };
       if (job.attempts >= job.maxAttempts) buryJob(store, interrupted, now);

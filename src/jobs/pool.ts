@@ -62,7 +62,10 @@ export class WorkerPool implements Executor {
     private report: Report,
     private wake: () => void,
   ) {
-    for (let i = 0; i < size; i++) this.spawn();
+    // One worker at a time: each loads the whole job graph (~150 ms of CPU) and opens the store, and two at
+    // once beside a starting server took both cores from its first answers (docs/benchmarks.md, start-up).
+    // The next starts when one is ready (receive); replacements keep the count.
+    if (size > 0) this.spawn();
   }
 
   /** Workers still starting count: jobs wait for them unless a ready worker has room first. */
@@ -97,6 +100,7 @@ export class WorkerPool implements Executor {
     switch (message.kind) {
       case "ready":
         slot.state = "ready";
+        if (!this.closing && this.slots.size < this.size) this.spawn();
         this.dispatch();
         return this.wake();
       case "init-failed":

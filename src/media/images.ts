@@ -2,10 +2,9 @@
 // type) and the re-encoded copy we keep. Output is stripped of metadata (EXIF, GPS, ICC; colours converted
 // to sRGB), turned upright by its EXIF orientation, PNG when the image has an alpha channel and JPEG
 // otherwise. Animated images keep their first frame only.
-import sharp, { type Metadata } from "sharp";
-
-// Every upload is a different image: libvips' operation cache would only hold memory for nothing.
-sharp.cache(false);
+import type { Metadata } from "sharp";
+// Every upload is a different image: loadSharp turns libvips' operation cache off (it would only hold memory).
+import { loadSharp } from "./sharp.ts";
 
 /** Formats accepted for upload: Mastodon's jpeg/png/gif/webp, plus AVIF (which this sharp build decodes). */
 const ACCEPTED = new Set(["jpeg", "png", "gif", "webp", "avif"]);
@@ -35,6 +34,7 @@ export class UnsupportedImage extends Error {}
 
 /** Reads the header only: format, upright size and alpha. Throws UnsupportedImage. */
 export async function inspectImage(bytes: Uint8Array): Promise<ImageInfo> {
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // Header only: sharp's default pixel limit would make a huge image "not an image" instead of too large.
@@ -68,6 +68,7 @@ export function targetSize(geometry: Geometry, width: number, height: number): {
  */
 export async function encodeImage(bytes: Uint8Array, info: ImageInfo, geometry: Geometry, maxInputPixels: number): Promise<EncodedImage> {
   const size = targetSize(geometry, info.width, info.height);
+  const sharp = await loadSharp();
   const pipeline = sharp(bytes, { limitInputPixels: maxInputPixels, failOn: "error" })
     .autoOrient()
     .resize(size.width, size.height, { fit: "cover", position: "centre" });

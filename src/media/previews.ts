@@ -1,7 +1,7 @@
 // What an attachment shows before it is opened: the `small` preview (Mastodon's 640×360-pixel budget), its
 // blurhash (drawn from a 32-pixel miniature) and `meta.colors` (the dominant colour as background, black or
 // white on it as foreground, the image's mean colour as accent: what players paint around audio).
-import sharp from "sharp";
+import { loadSharp } from "./sharp.ts";
 import { encodeBlurhash } from "./blurhash.ts";
 import { encodeImage, inspectImage, type EncodedImage } from "./images.ts";
 
@@ -24,11 +24,13 @@ export interface Preview {
 const hex = (r: number, g: number, b: number) => `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
 
 async function blurhashOf(image: Uint8Array): Promise<string> {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(image).resize(32, 32, { fit: "inside" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return encodeBlurhash(data, info.width, info.height);
 }
 
 async function colorsOf(image: Uint8Array): Promise<Colors> {
+  const sharp = await loadSharp();
   const stats = await sharp(image).removeAlpha().stats();
   const { r, g, b } = stats.dominant;
   const [mr = 0, mg = 0, mb = 0] = stats.channels.map((channel) => channel.mean);

@@ -1,7 +1,6 @@
 // What an upload is, from its first bytes (never from its name or the client's content type): the kind of
 // attachment it becomes and the extension its waiting copy gets. Only the types the instance reports
 // (media/mime-types.ts, reported as MEDIA_LIMITS.supportedMimeTypes) are taken.
-import { fileTypeFromBuffer } from "file-type";
 import { SUPPORTED_MIME_TYPES } from "./mime-types.ts";
 
 export type UploadKind = "image" | "video" | "audio";
@@ -30,6 +29,8 @@ const SUPPORTED = new Set<string>(SUPPORTED_MIME_TYPES);
 /** The kind of upload the bytes are, or null for anything we do not take. */
 export async function sniffUpload(upload: Blob): Promise<Sniffed | null> {
   const head = new Uint8Array(await upload.slice(0, HEAD_BYTES).arrayBuffer());
+  // Loaded with the first upload, not at start-up (~16 ms of the server's import: docs/benchmarks.md).
+  const { fileTypeFromBuffer } = await import("file-type");
   const found = await fileTypeFromBuffer(head).catch(() => undefined);
   if (!found) return null;
   const mime = ALIASES[found.mime] ?? found.mime;

@@ -2,6 +2,7 @@
 import { packAccountKeys } from "./account-keys-packing.ts";
 import type { AccountKeysRecord, AccountRecord, UserRecord } from "../model/accounts.ts";
 import type { Store } from "./handle.ts";
+import { accountWritten, userWritten } from "./member-figures.ts";
 
 export function getAccount(store: Store, id: string): AccountRecord | undefined {
   return store.db.accounts.get(id);
@@ -42,20 +43,23 @@ export function insertAccount(store: Store, account: AccountRecord, user?: UserR
   store.db.accountsByAcct.put([account.username.toLowerCase(), account.domain?.toLowerCase() ?? ""], account.id);
   store.db.accountsByUri.put(account.uri, account.id);
   if (user) putUser(store, user);
+  else accountWritten(store, account);
 }
 
-/** Inside a write: replaces the account record (username and domain never change). */
+/** Inside a write: replaces the account record (username and domain never change); a local one's figures follow. */
 export function putAccount(store: Store, account: AccountRecord): void {
   store.db.accounts.put(account.id, account);
+  accountWritten(store, account);
 }
 
-/** Inside a write: replaces the user record, keeping the e-mail index right. */
+/** Inside a write: replaces the user record, keeping the e-mail index and the member figures right. */
 export function putUser(store: Store, user: UserRecord, previousEmail?: string): void {
   if (previousEmail && previousEmail.toLowerCase() !== user.email.toLowerCase()) {
     store.db.usersByEmail.remove(previousEmail.toLowerCase());
   }
   store.db.users.put(user.accountId, user);
   store.db.usersByEmail.put(user.email.toLowerCase(), user.accountId);
+  userWritten(store, user);
 }
 
 /** An account by its ActivityPub id (local or remote). */

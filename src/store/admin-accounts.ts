@@ -4,6 +4,7 @@
 import type { Database } from "lmdb";
 import { END, type Store } from "./handle.ts";
 import type { PageQuery } from "../model/paging.ts";
+import { userRemoved } from "./member-figures.ts";
 
 export type AccountSource = "accounts" | "users";
 
@@ -62,6 +63,7 @@ export function removeAccountRecords(store: Store, accountId: string): void {
   store.db.users.remove(accountId);
   store.db.accountKeys.remove(accountId);
   store.db.accounts.remove(accountId);
+  userRemoved(store, accountId);
 }
 
 /** Index keyspaces keyed [ownerId, …]: what an account's data removal walks through. */

@@ -1,5 +1,6 @@
-// Read-only scans behind the instance statistics (nodeinfo, instance information, weekly activity). They walk
-// the local users (a self-hosted server has few) or index keys only, never the remote side record by record.
+// Read-only scans behind the instance's weekly activity, the admin measures and the known peers (the member
+// statistics are kept figures instead: member-figures.ts). They walk the local users (a self-hosted server has
+// few) or index keys only, never the remote side record by record.
 import { readStatus } from "./statuses.ts";
 
 import type { AccountRecord, UserRecord } from "../model/accounts.ts";
@@ -12,16 +13,6 @@ import { END, type Store } from "./handle.ts";
 export function* localMembers(store: Store): Iterable<LocalMember> {
   for (const { value } of store.db.users.getRange({})) {
     const user = value as UserRecord;
-    const account: AccountRecord | undefined = store.db.accounts.get(user.accountId);
-    if (account) yield { user, account };
-  }
-}
-
-/** Local users whose record passes `pick`, with their accounts, oldest first: the accounts of the others are not read. */
-export function* localMembersWhere(store: Store, pick: (user: UserRecord) => boolean): Iterable<LocalMember> {
-  for (const { value } of store.db.users.getRange({})) {
-    const user = value as UserRecord;
-    if (!pick(user)) continue;
     const account: AccountRecord | undefined = store.db.accounts.get(user.accountId);
     if (account) yield { user, account };
   }

@@ -28,6 +28,8 @@ export const KEYSPACES = {
   apps: "apps",
   /** clientId → appId */
   appsByClientId: "apps_by_client_id",
+  /** The instance statistics' figures, kept by the writes of users, accounts and tokens (store/member-figures.ts) */
+  memberFigures: "member_figures",
   /** sha256(token) → TokenRecord */
   tokens: "tokens",
   /** [accountId | appId, tokenHash] → true: lets revocation and account changes find tokens */

@@ -9,6 +9,7 @@ import { moveHomeRows, moveToStatusIdRows } from "./timelines.ts";
 import { indexNotifyingFollowers } from "./relationships.ts";
 import { compressStatuses, packIdKeyspaces, packMoreIdKeyspaces, packRecords } from "./pack-records.ts";
 import { packAllAccountKeys } from "./account-keys-packing.ts";
+import { countMembers } from "./member-figures.ts";
 
 interface Migration {
   version: number;
@@ -34,6 +35,7 @@ const MIGRATIONS: Migration[] = [
     describe: "keys of ids packed, 8 bytes an id (favourites, favourites_by_status, favourite_of, statuses_by_account, status_replies, reblogs_by_status, reblog_of)",
     run: packMoreIdKeyspaces,
   },
+  { version: 12, describe: "instance statistics kept as figures (members, active members by day, local posts) and an index of Owners", run: countMembers },
 ];
 
 /** The data format this Warren writes; it reads and migrates every older one (from 0, a new directory). */

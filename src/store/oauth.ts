@@ -1,5 +1,6 @@
 // OAuth applications, access tokens and authorization codes. Secrets are only ever stored hashed.
 import type { Store } from "./handle.ts";
+import { tokenIssued } from "./member-figures.ts";
 import { removePushSubscription } from "./push.ts";
 import type { AppRecord, AuthorizationCodeRecord, TokenRecord } from "../model/auth.ts";
 
@@ -22,10 +23,11 @@ export function findToken(store: Store, hash: string): TokenRecord | undefined {
   return store.db.tokens.get(hash);
 }
 
-/** Inside a write. */
+/** Inside a write: a user's token is a sign-in (store/member-figures.ts). */
 export function insertToken(store: Store, token: TokenRecord): void {
   store.db.tokens.put(token.hash, token);
   store.db.tokensByOwner.put([token.accountId ?? token.appId, token.hash], true);
+  tokenIssued(store, token);
 }
 
 /** Inside a write: marks a token revoked (kept for audit; lookups treat it as invalid). Its Web Push

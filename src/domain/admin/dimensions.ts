@@ -8,7 +8,7 @@
 // Other keys (tag_*, instance_*) are left out of the answer.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import sharp from "sharp";
+import { loadSharp, type Sharp } from "../../media/sharp.ts";
 import type { Deps } from "../../deps.ts";
 import { Unprocessable } from "../../lib/errors.ts";
 import { idAtTime } from "../../lib/ids.ts";
@@ -82,7 +82,7 @@ function spaceUsage(deps: Deps): DimensionItem[] {
   return [bytes("lmdb", "Database (LMDB)", database), bytes("media", "Media files", media)];
 }
 
-const softwareVersions = (): DimensionItem[] => [
+const softwareVersions = (sharp: Sharp): DimensionItem[] => [
   { key: "warren", humanKey: "Warren", value: WARREN_VERSION, humanValue: WARREN_VERSION },
   { key: "bun", humanKey: "Bun", value: Bun.version, humanValue: Bun.version },
   { key: "libvips", humanKey: "libvips", value: sharp.versions.vips, humanValue: sharp.versions.vips },
@@ -92,7 +92,7 @@ const softwareVersions = (): DimensionItem[] => [
  * A missing bound leaves that side of the period open, as Mastodon's `(start_at..end_at)` range with a nil end
  * does (masto.js asks for dimensions without dates).
  */
-export function adminDimensions(deps: Deps, keys: readonly string[], startAt: string | undefined, endAt: string | undefined, limit: number): Dimension[] {
+export async function adminDimensions(deps: Deps, keys: readonly string[], startAt: string | undefined, endAt: string | undefined, limit: number): Promise<Dimension[]> {
   const from = startAt === undefined ? 0 : Date.parse(startAt);
   const end = endAt === undefined ? Date.now() : Date.parse(endAt);
   if (!Number.isFinite(from) || !Number.isFinite(end) || end < from) {
@@ -100,6 +100,7 @@ export function adminDimensions(deps: Deps, keys: readonly string[], startAt: st
   }
   const to = end + 86_400_000; // the end day included
   const served = DIMENSION_KEYS.filter((key) => keys.includes(key));
+  const sharp = served.includes("software_versions") ? await loadSharp() : null;
   return served.map((key): Dimension => {
     switch (key) {
       case "languages":
@@ -109,7 +110,7 @@ export function adminDimensions(deps: Deps, keys: readonly string[], startAt: st
       case "sources":
         return { key, data: top(sources(deps, from, to), limit) };
       case "software_versions":
-        return { key, data: softwareVersions() };
+        return { key, data: softwareVersions(sharp!) };
       case "space_usage":
         return { key, data: spaceUsage(deps) };
     }

@@ -2,12 +2,12 @@
 // GET /api/v1/custom_emojis. An emoji is a PNG, GIF or WebP of at most 256 KiB and 1024×1024 pixels (per
 // frame), kept as imported (animation included) beside a PNG of its first frame (`static_url`), both served
 // from the media files like uploads.
-import sharp from "sharp";
 import type { Deps } from "../../deps.ts";
 import { NotFound, Unprocessable } from "../../lib/errors.ts";
 import { deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
 import { allEmojis, getEmoji, putEmoji, removeEmoji } from "../../store/emojis.ts";
 import { inspectImage, UnsupportedImage } from "../../media/images.ts";
+import { loadSharp } from "../../media/sharp.ts";
 import type { CustomEmojiRecord } from "../../model/media.ts";
 
 /** Mastodon's CustomEmoji::LIMIT. */
@@ -41,6 +41,7 @@ export async function emojiImage(bytes: Uint8Array): Promise<{ format: string; s
     const info = await inspectImage(bytes);
     const format = FORMATS[info.format] ?? "";
     if (!format) throw new UnsupportedImage(`unsupported format ${info.format}`);
+    const sharp = await loadSharp();
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     const frameHeight = meta.pageHeight ?? info.height;
     if (info.width > EMOJI_MAX_SIDE || frameHeight > EMOJI_MAX_SIDE) throw new Unprocessable(`Validation failed: Image must be at most ${EMOJI_MAX_SIDE}×${EMOJI_MAX_SIDE} pixels`);

@@ -1,6 +1,7 @@
 // The instance's default artwork: the thumbnail (link previews, server pickers) and the app icons, drawn from
 // SVG with sharp the first time they are asked for and kept in memory (they never change while running).
-import sharp from "sharp";
+// The thumbnail's BlurHash is a constant, checked against a rendering by the tests.
+import { loadSharp } from "../../media/sharp.ts";
 import { encodeBlurhash } from "../../media/blurhash.ts";
 
 export const THUMBNAIL_WIDTH = 1200;
@@ -57,23 +58,24 @@ function once(key: string, render: () => Promise<Buffer>): Promise<Buffer> {
 
 /** The thumbnail as PNG at 1× (1200×630) or 2× (2400×1260). */
 export function thumbnailPng(scale: 1 | 2): Promise<Buffer> {
-  return once(`thumbnail@${scale}`, () => sharp(Buffer.from(THUMBNAIL_SVG), { density: 72 * scale }).png().toBuffer());
+  return once(`thumbnail@${scale}`, () => loadSharp().then((sharp) => sharp(Buffer.from(THUMBNAIL_SVG), { density: 72 * scale }).png().toBuffer()));
 }
 
 /** The app icon as a square PNG of one of ICON_SIZES. */
 export function iconPng(size: (typeof ICON_SIZES)[number]): Promise<Buffer> {
-  return once(`icon-${size}`, () => sharp(Buffer.from(ICON_SVG)).resize(size, size).png().toBuffer());
+  return once(`icon-${size}`, () => loadSharp().then((sharp) => sharp(Buffer.from(ICON_SVG)).resize(size, size).png().toBuffer()));
 }
 
-let blurhash: Promise<string> | null = null;
+/**
+ * BlurHash of the thumbnail (`thumbnail.blurhash` of the instance): drawThumbnailBlurhash's result, written
+ * down so that the first instance answer after a start needs neither sharp nor a rendering (~45 ms).
+ * tests/domain/instance-artwork.test.ts draws it again: change both with the artwork.
+ */
+export const THUMBNAIL_BLURHASH = "LTDlyKR+W.t6m^jun+a}0#s.a|R+";
 
 /** BlurHash of the thumbnail, computed from a small rendering. */
-export function thumbnailBlurhash(): Promise<string> {
-  blurhash ??= sharp(Buffer.from(THUMBNAIL_SVG))
-    .resize(64, 34)
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .then(({ data, info }) => encodeBlurhash(data, info.width, info.height));
-  return blurhash;
+export async function drawThumbnailBlurhash(): Promise<string> {
+  const sharp = await loadSharp();
+  const { data, info } = await sharp(Buffer.from(THUMBNAIL_SVG)).resize(64, 34).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return encodeBlurhash(data, info.width, info.height);
 }

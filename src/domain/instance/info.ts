@@ -3,17 +3,18 @@
 import { feedAccessOf, type FeedAccess, type FeedKind } from "./feed-access.ts";
 import type { Deps } from "../../deps.ts";
 import type { RegistrationMode } from "../../config.ts";
-import { log } from "../../lib/log.ts";
 import type { Store } from "../../store/db.ts";
 import { getSetting, putSetting } from "../../store/settings.ts";
-import { accountIndexSize, localMembers, localMembersWhere, remoteAccountDomains, userTokenIssues } from "../../store/instance.ts";
+import { accountIndexSize, remoteAccountDomains } from "../../store/instance.ts";
+import { isActiveMember, memberTotals, membersActiveSince, ownerIds } from "../../store/member-figures.ts";
+import { getAccount, getUser } from "../../store/accounts.ts";
 import { appVapidKey } from "../oauth/apps.ts";
-import { thumbnailBlurhash } from "./artwork.ts";
+import { THUMBNAIL_BLURHASH } from "./artwork.ts";
 import { SERVER_LANGUAGES } from "./languages.ts";
 import { registrationMode } from "./registrations.ts";
 import { instanceRules } from "./rules.ts";
 import type { AccountRecord } from "../../model/accounts.ts";
-import type { LocalMember, RuleRecord } from "../../model/instance.ts";
+import type { RuleRecord } from "../../model/instance.ts";
 
 /** Where Warren's source code lives (`source_url`). */
 export const SOURCE_URL = "https://github.com/warren-social/warren";
@@ -36,32 +37,15 @@ export interface InstanceUsage {
   localPosts: number;
 }
 
-/** Whether a local user counts as a member of the server (statistics, contact account). */
-export function isActiveMember({ user, account }: LocalMember): boolean {
-  return user.confirmedAt !== null && user.approved && !user.disabled && !account.suspended;
-}
-
-/** Latest sign-in (token issue) per account. */
-function lastSignIns(store: Store): Map<string, number> {
-  const latest = new Map<string, number>();
-  for (const { accountId, createdAt } of userTokenIssues(store)) {
-    if (createdAt > (latest.get(accountId) ?? 0)) latest.set(accountId, createdAt);
-  }
-  return latest;
-}
-
 export function instanceUsage(deps: Deps, now = Date.now()): InstanceUsage {
-  const signIns = lastSignIns(deps.store);
-  const usage: InstanceUsage = { total: 0, activeMonth: 0, activeHalfyear: 0, localPosts: 0 };
-  for (const member of localMembers(deps.store)) {
-    usage.localPosts += member.account.statusesCount;
-    if (!isActiveMember(member)) continue;
-    usage.total++;
-    const lastActive = Math.max(member.user.createdAt, signIns.get(member.account.id) ?? 0, member.account.lastStatusAt ?? 0);
-    if (lastActive >= now - MONTH_MS) usage.activeMonth++;
-    if (lastActive >= now - HALF_YEAR_MS) usage.activeHalfyear++;
-  }
-  return usage;
+  // Kept figures (store/member-figures.ts): a few keys, however many users and tokens there are.
+  const { members, posts } = memberTotals(deps.store);
+  return {
+    total: members,
+    activeMonth: membersActiveSince(deps.store, now - MONTH_MS),
+    activeHalfyear: membersActiveSince(deps.store, now - HALF_YEAR_MS),
+    localPosts: posts,
+  };
 }
 
 const peersMemo = new WeakMap<Store, { size: number; at: number; domains: string[] }>();
@@ -78,9 +62,11 @@ export function knownPeers(deps: Deps, now = Date.now()): string[] {
 
 /** The instance's contact: the oldest Owner who is an active member, or null. */
 export function contactAccount(deps: Deps): AccountRecord | null {
-  // Only Owners' accounts are read: this runs at every start (cli/owner-hint.ts) and for every instance answer.
-  for (const member of localMembersWhere(deps.store, (user) => user.role === "Owner")) {
-    if (isActiveMember(member)) return member.account;
+  // Only Owners are read (an index of them): this runs at every start (cli/owner-hint.ts) and for every instance answer.
+  for (const id of ownerIds(deps.store)) {
+    const user = getUser(deps.store, id);
+    const account = getAccount(deps.store, id);
+    if (user && account && isActiveMember(user, account)) return account;
   }
   return null;
 }
@@ -107,7 +93,6 @@ export async function setInstanceDescription(deps: Deps, text: string, now = Dat
 export interface InstanceFacts {
   registrations: RegistrationMode;
   usage: InstanceUsage;
-  domainCount: number;
   rules: RuleRecord[];
   contact: AccountRecord | null;
   description: InstanceDescription;
@@ -118,21 +103,16 @@ export interface InstanceFacts {
   feedAccess: Record<FeedKind, { local: FeedAccess; remote: FeedAccess }>;
 }
 
-export async function instanceFacts(deps: Deps): Promise<InstanceFacts> {
-  const blurhash = await thumbnailBlurhash().catch((error) => {
-    log.warn("instance thumbnail could not be drawn", { error: String(error?.message ?? error) });
-    return null;
-  });
+export function instanceFacts(deps: Deps): InstanceFacts {
   return {
     registrations: registrationMode(deps),
     usage: instanceUsage(deps),
-    domainCount: knownPeers(deps).length,
     rules: instanceRules(deps),
     contact: contactAccount(deps),
     description: instanceDescription(deps),
     languages: SERVER_LANGUAGES,
     vapidPublicKey: appVapidKey(deps.store),
-    thumbnailBlurhash: blurhash,
+    thumbnailBlurhash: THUMBNAIL_BLURHASH,
     feedAccess: { live: feedAccessOf(deps, "live"), topic: feedAccessOf(deps, "topic") },
   };
 }

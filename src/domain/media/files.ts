@@ -3,13 +3,13 @@
 // them, under `media_attachments/<kind>/<mediaId>/`; a failure afterwards leaves at most unreferenced files,
 // which `warren media remove-orphans` finds.
 import { availableParallelism } from "node:os";
-import sharp from "sharp";
 import type { Config } from "../../config.ts";
 import { semaphore } from "../../lib/semaphore.ts";
 import { checkAudioVisual, processAudioVisual, UnsupportedMedia, type AvLimits } from "../../media/audio-visual.ts";
 import { FFMPEG_MISSING, findFfmpeg } from "../../media/ffmpeg.ts";
 import { encodeImage, inspectImage, UnsupportedImage, type ImageInfo } from "../../media/images.ts";
 import { incomingPath, withScratchFolder } from "../../media/incoming.ts";
+import { loadSharp } from "../../media/sharp.ts";
 import { imageMeta, ORIGINAL_MAX_PIXELS, previewOf, type Preview } from "../../media/previews.ts";
 import { adoptMediaFile, deleteMediaFile, saveMediaFile } from "../../media/storage.ts";
 import { MEDIA_LIMITS } from "../limits.ts";
@@ -175,4 +175,4 @@ export async function processAudioVisualUpload(config: Config, mediaId: string, 
 
 let tile: Promise<Buffer> | null = null;
 /** A 400×400 tile in Warren's purple, drawn once per process. */
-const audioTile = () => (tile ??= sharp({ create: { width: 400, height: 400, channels: 3, background: "#563acc" } }).png().toBuffer());
+const audioTile = () => (tile ??= loadSharp().then((sharp) => sharp({ create: { width: 400, height: 400, channels: 3, background: "#563acc" } }).png().toBuffer()));

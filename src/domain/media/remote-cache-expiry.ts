@@ -34,8 +34,13 @@ export async function expireRemoteCache(ctx: Ctx, payload: { runAt: number }): P
 /** At start-up: the first run in an hour unless a chain is alive (or the cache is kept forever). */
 export async function startRemoteCacheExpiry(ctx: Ctx, now = Date.now()): Promise<void> {
   if (ctx.config.mediaCacheDays <= 0) return;
-  await ctx.store.write(() => {
+  // A live chain (the usual restart) needs no write, so no sync at each start.
+  const broken = () => {
     const next = nextCacheExpiryAt(ctx.store);
-    if (next === undefined || next < now - DAY_MS) enqueueNext(ctx, now + 60 * 60_000, now);
+    return next === undefined || next < now - DAY_MS;
+  };
+  if (!broken()) return;
+  await ctx.store.write(() => {
+    if (broken()) enqueueNext(ctx, now + 60 * 60_000, now);
   });
 }

@@ -5,7 +5,6 @@
 // rest of Warren's outgoing requests do (lib/safe-fetch.ts): the endpoint's name resolved once and checked
 // (lib/url-safety.ts: no private or special addresses unless WARREN_ALLOW_PRIVATE_ADDRESSES), the connection
 // made to exactly that address (Host and TLS name kept), no redirects followed, a time limit.
-import webpush from "web-push";
 import type { Config } from "../../config.ts";
 import { bareHostname, resolveFetchTarget, UnsafeUrl, type Resolver } from "../../lib/url-safety.ts";
 import { vapidSubject } from "./vapid.ts";
@@ -32,7 +31,9 @@ export interface SendOptions {
 }
 
 /** The request web-push prepares: encrypted body, Content-Encoding (and Encryption/Crypto-Key), TTL, Urgency, Authorization. */
-export function pushRequest(config: Config, vapid: VapidKeys, subscription: PushSubscriptionRecord, message: string) {
+export async function pushRequest(config: Config, vapid: VapidKeys, subscription: PushSubscriptionRecord, message: string) {
+  // Loaded on the first push, not at start-up (~20 ms of the server's import: docs/benchmarks.md).
+  const { default: webpush } = await import("web-push");
   const details = webpush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
     message,
@@ -68,7 +69,7 @@ export async function sendPush(
     if (error instanceof UnsafeUrl) return { kind: "refused", reason: error.message };
     throw error;
   }
-  const { headers, body } = pushRequest(config, vapid, subscription, message);
+  const { headers, body } = await pushRequest(config, vapid, subscription, message);
   const target = new URL(url);
   const pinned = bareHostname(url) !== address;
   if (pinned) target.hostname = address.includes(":") ? `[${address}]` : address;

@@ -45,10 +45,14 @@ export async function refreshTrends(ctx: Ctx, payload: TrendsRefresh): Promise<v
   });
 }
 
-/** At start-up: a first refresh at once unless a chain is alive. */
+/** At start-up: a first refresh at once unless a chain is alive (then nothing is written: no sync at each start). */
 export async function startTrendsRefresh(ctx: Ctx, now = Date.now()): Promise<void> {
-  await ctx.store.write(() => {
+  const broken = () => {
     const next = nextRefreshAt(ctx.store);
-    if (next === undefined || next < now - STALE_MS) enqueueNext(ctx, now, 0);
+    return next === undefined || next < now - STALE_MS;
+  };
+  if (!broken()) return;
+  await ctx.store.write(() => {
+    if (broken()) enqueueNext(ctx, now, 0);
   });
 }

@@ -75,7 +75,7 @@ ${rules}
 export const instancePageRoutes = (deps: Deps) =>
   new Elysia({ name: "instance-page-routes" })
     .use(cachePlugin)
-    .get("/about", async () => page(deps.config, `About ${deps.config.instanceTitle}`, aboutBody(deps.config, await instanceFacts(deps))), {
+    .get("/about", () => page(deps.config, `About ${deps.config.instanceTitle}`, aboutBody(deps.config, instanceFacts(deps))), {
       publicCache: PAGE_CACHE,
       response: { 200: Html },
       detail: { summary: "About this server (HTML): description, sign-ups, rules, contact", tags },

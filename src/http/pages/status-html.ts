@@ -9,7 +9,9 @@ import type { Status } from "../../entities/status.ts";
 
 const e = escapeHtml;
 
-const DATE = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+// Made on the first page, not at start-up: a DateTimeFormat loads ICU's data (5–10 ms of the server's start).
+let dates: Intl.DateTimeFormat | null = null;
+const dateFormat = () => (dates ??= new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }));
 
 export const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -58,7 +60,7 @@ function authorHtml(config: Config, account: Account): string {
 export function statusHtml(config: Config, status: Status, focus = false): string {
   const body = `${status.content}${mediaHtml(status)}${pollHtml(status)}`;
   const shown = status.spoiler_text ? `<details><summary>${e(status.spoiler_text)}</summary>${body}</details>` : body;
-  const date = DATE.format(new Date(status.created_at));
+  const date = dateFormat().format(new Date(status.created_at));
   const link = status.url ?? status.uri;
   const edited = status.edited_at ? " · edited" : "";
   const lang = status.language ? ` lang="${e(status.language)}"` : "";

@@ -34,9 +34,9 @@ export const instanceV1Routes = (deps: Deps) =>
     .use(cachePlugin)
     .get(
       "/api/v1/instance",
-      async ({ set }) => {
+      ({ set }) => {
         set.headers["deprecation"] = DEPRECATED_SINCE;
-        return presentInstanceV1(deps.config, await instanceFacts(deps));
+        return presentInstanceV1(deps.config, instanceFacts(deps), knownPeers(deps).length);
       },
       {
         publicCache: INSTANCE_CACHE,

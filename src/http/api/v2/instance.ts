@@ -11,7 +11,7 @@ export const INSTANCE_CACHE = { seconds: 300, always: true };
 export const instanceV2Routes = (deps: Deps) =>
   new Elysia({ name: "instance-v2-routes" })
     .use(cachePlugin)
-    .get("/api/v2/instance", async () => presentInstanceV2(deps.config, await instanceFacts(deps)), {
+    .get("/api/v2/instance", () => presentInstanceV2(deps.config, instanceFacts(deps)), {
       publicCache: INSTANCE_CACHE,
       response: { 200: InstanceV2Schema },
       detail: { summary: "Instance information: configuration, limits, registrations, contact and rules", tags: ["instance"] },

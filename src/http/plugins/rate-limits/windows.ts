@@ -4,7 +4,10 @@
 // of past windows. Counts live in memory: a restart forgets them, which an attacker cannot cause, and LMDB
 // writes on every request would cost far more than the limits protect. With several server processes the
 // counts are shared through their supervisor (src/cluster/rate-counts.ts).
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+// The in-memory limiter's own modules: the package's index loads every store's limiter, node:cluster with
+// them (~10 ms of the server's start: docs/benchmarks.md). Typed by the index (rate-limiter-flexible.d.ts).
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 
 export interface Limit {
   name: string;

@@ -5,7 +5,7 @@ import type { Deps } from "../../../../deps.ts";
 import { BadRequest } from "../../../../lib/errors.ts";
 import { findVisibleAccount, findVisibleAccounts, lookupAccount, MAX_ACCOUNT_IDS, movedTargetOf } from "../../../../domain/accounts/read.ts";
 import { AccountSchema, presentAccount, presentAccounts } from "../../../../entities/account.ts";
-import { askForRefresh } from "../../../../federation/account-completion.ts";
+import { askForRefresh } from "../../../../federation/background-asks.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
 import { ErrorBody } from "../../../schemas.ts";

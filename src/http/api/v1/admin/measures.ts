@@ -38,10 +38,10 @@ export const adminMeasureRoutes = (deps: Deps) =>
     )
     .post(
       "/api/v1/admin/dimensions",
-      ({ body }) => {
+      async ({ body }) => {
         const keys = Array.isArray(body.keys) ? body.keys : [body.keys];
         const limit = Math.min(Math.max(Number(body.limit ?? 10) || 10, 1), 100);
-        return adminDimensions(deps, keys, body.start_at, body.end_at, limit).map(presentAdminDimension);
+        return (await adminDimensions(deps, keys, body.start_at, body.end_at, limit)).map(presentAdminDimension);
       },
       {
         admin: READ,

@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../../../deps.ts";
 import { contextLimits, statusContext, visibleStatus } from "../../../../domain/statuses/read.ts";
 import { cardOf } from "../../../../domain/statuses/card.ts";
-import { askForReplies } from "../../../../federation/thread-fetch.ts";
+import { askForReplies } from "../../../../federation/background-asks.ts";
 import { StatusSchema } from "../../../../entities/status.ts";
 import { keptThread, threadAnswer } from "../../../cache/thread-answers.ts";
 import { PageCache } from "../../../cache/timeline-pages.ts";
