@@ -47,7 +47,7 @@ function threadJson(deps: Deps, loaded: LoadedStatuses, ancestors: number): Uint
 /**
  * The context answer, built by `read` (the root as the viewer may see it, and its thread) and kept for a
  * request asked before. Threads of remote statuses are not kept: each read may ask their server for replies
- * (federation/thread-fetch.ts askForReplies), which `read` does.
+ * (federation/background-asks.ts askForReplies), which `read` does.
  */
 export function threadAnswer(
   deps: Deps,
