@@ -72,7 +72,7 @@ import { federationResponse } from "./federation/route.ts";
 import { federationRemote } from "./federation/remote.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { adminPages } from "./http/admin-pages/routes.ts";
-import { recordedEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
+import { answeredEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
 import { metricsRoutes } from "./http/metrics/routes.ts";
 import { requestLogPlugin } from "./http/metrics/request-log.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
@@ -90,7 +90,7 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
 export function buildApp(deps: AppDeps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
-  const app = new Elysia({ name: "warren", normalize: false })
+  const app: AnyElysia = new Elysia({ name: "warren", normalize: false })
     // First: when each request arrived (src/http/metrics), and with JSON logs its id.
     .use(requestMetricsPlugin)
     .use(requestLogPlugin())
@@ -98,10 +98,10 @@ export function buildApp(deps: AppDeps): AnyElysia {
     .use(processHeaderPlugin(deps.config.processHeader))
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
     // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
-    .use(ipBlocksPlugin(deps))
-    .onRequest((context) => recordedEarly(context, federationResponse(deps, context.request)))
+    .use(ipBlocksPlugin(deps, () => app.server))
+    .onRequest(answeredEarly((request) => federationResponse(deps, request)))
     .use(corsPlugin)
-    .use(rateLimitsPlugin(deps))
+    .use(rateLimitsPlugin(deps, () => app.server))
     .use(errorsPlugin)
     .use(paramsPlugin(deps.config))
     .use(cachePlugin)

@@ -142,7 +142,19 @@ function blocksOf(store: Store): ParsedBlock[] {
 
 /** The strictest severity of the unexpired blocks covering `address`, or null (also for an unreadable one). */
 export function ipBlockSeverityFor(store: Store, address: string | null, now = Date.now()): IpBlockSeverity | null {
+  return severityAmong(blocksOf(store), address, now);
+}
+
+/**
+ * Whether every request from the client is refused (a `no_access` block covers it). `addressOf` is only asked
+ * when some block exists: with none, the check is one read of the blocks' generation.
+ */
+export function refusedEverything(store: Store, addressOf: () => string | null, now = Date.now()): boolean {
   const blocks = blocksOf(store);
+  return blocks.length > 0 && severityAmong(blocks, addressOf(), now) === "no_access";
+}
+
+function severityAmong(blocks: ParsedBlock[], address: string | null, now: number): IpBlockSeverity | null {
   if (blocks.length === 0 || !address || !isIP(address)) return null;
   const parsed = ipaddr.process(address);
   let worst = -1;
