@@ -7,6 +7,7 @@ import { loadNotificationGroups, loadNotifications } from "../domain/notificatio
 import { loadStatuses, viewerAccountId } from "../domain/statuses/load.ts";
 import { presentGroupedNotifications, type GroupedNotifications } from "../entities/grouped-notification.ts";
 import { presentNotifications, type Notification } from "../entities/notification.ts";
+import { statusesJson } from "./cache/rendered-statuses.ts";
 import { presentDeletedStatus, presentStatus, presentStatuses, type DeletedStatus, type Status } from "../entities/status.ts";
 import type { FilterContext } from "../model/filters.ts";
 import type { NotificationRecord } from "../model/notifications.ts";
@@ -24,6 +25,16 @@ export function statusesFor(deps: Deps, viewer: StatusViewer, statuses: readonly
 
 export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): Status {
   return presentStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status], { context }));
+}
+
+/**
+ * statusFor's answer as the JSON text sent, rendered from the kept per-status parts as timeline pages are
+ * (http/cache/rendered-statuses.ts: the same bytes, checked against the objects under tests).
+ */
+export function statusJsonFor(deps: Deps, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): string {
+  const page = loadStatuses(deps, viewerAccountId(viewer), [status], { context });
+  if (page.statuses.length === 0) throw new Error("the status has no author");
+  return statusesJson(deps, page).slice(1, -1);
 }
 
 export function deletedStatusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): DeletedStatus {
