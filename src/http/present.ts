@@ -27,13 +27,17 @@ export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord
   return presentStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status], { context }));
 }
 
+/** The content type of a status sent as text: the one Elysia's Response.json gave it as an object. */
+const STATUS_JSON_TYPE = "application/json;charset=utf-8";
+
 /**
  * statusFor's answer as the JSON text sent, rendered from the kept per-status parts as timeline pages are
  * (http/cache/rendered-statuses.ts: the same bytes, checked against the objects under tests).
  */
-export function statusJsonFor(deps: Deps, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): string {
+export function statusJsonFor(deps: Deps, set: { headers: Record<string, unknown> }, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): string {
   const page = loadStatuses(deps, viewerAccountId(viewer), [status], { context });
   if (page.statuses.length === 0) throw new Error("the status has no author");
+  set.headers["content-type"] = STATUS_JSON_TYPE;
   return statusesJson(deps, page).slice(1, -1);
 }
 

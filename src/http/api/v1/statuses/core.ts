@@ -20,8 +20,8 @@ import { ErrorBody, Flag, toBool, type FlagValue } from "../../../schemas.ts";
 import { actionErrors, readErrors, StatusIdParams } from "./shared.ts";
 import { QuotePolicyParam } from "./quotes.ts";
 
-/** The content type GET /api/v1/statuses/:id was sent with when Elysia serialised its object (Response.json). */
-const STATUS_JSON_TYPE = "application/json;charset=utf-8";
+/** GET /api/v1/statuses/:id is sent as JSON text rendered from kept parts, checked where it is rendered (present.ts). */
+const StatusText = { ...StatusSchema, noValidate: true };
 
 const Visibility = t.Union([t.Literal("public"), t.Literal("unlisted"), t.Literal("private"), t.Literal("direct"), t.Literal("")], {
   description: "public, unlisted, private or direct; a reply without one takes its parent's",
@@ -110,15 +110,13 @@ export const statusCoreRoutes = (deps: Deps) =>
         const status = visibleStatus(deps.store, viewer?.account?.id ?? null, params.id);
         // Remote attachments without a copy here (never fetched, or removed from the cache) are fetched again.
         refetchOnRead(deps, [status]);
-        set.headers["content-type"] = STATUS_JSON_TYPE;
-        return statusJsonFor(deps, viewer, status, "thread") as unknown as Status;
+        return statusJsonFor(deps, set, viewer, status, "thread") as unknown as Status;
       },
       {
         maybeAuth: ["read:statuses"],
         publicCache: 15,
         params: StatusIdParams,
-        // Sent as JSON text rendered from kept parts, checked where it is rendered (http/cache/rendered-statuses.ts).
-        response: { 200: { ...StatusSchema, noValidate: true }, ...readErrors },
+        response: { 200: StatusText, ...readErrors },
         detail: { summary: "One status; 404 if you may not see it", tags: ["statuses"] },
       },
     )
