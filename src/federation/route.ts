@@ -108,6 +108,9 @@ async function checkedInboxPost(deps: FederationDeps, request: Request): Promise
 /** Fedify's answer, or undefined when the request is not one for it (Elysia answers it then). */
 export function federationResponse(deps: FederationDeps, request: Request): Promise<Response | undefined> | undefined {
   const start = request.url.indexOf("/", request.url.indexOf("//") + 2);
+  // Every path Fedify may answer starts /users/, /inbox, /@ or /emojis/: the rest (all of the API) goes on at once.
+  const first = request.url.charCodeAt(start + 1);
+  if (first !== 117 /* u */ && first !== 105 /* i */ && first !== 64 /* @ */ && first !== 101 /* e */) return undefined;
   const end = request.url.indexOf("?", start);
   const pathname = start < 0 ? "/" : request.url.slice(start, end < 0 ? undefined : end);
   if (!isFederationRequest(request, pathname)) return undefined;
