@@ -67,7 +67,7 @@ import { adminCanonicalEmailBlockRoutes } from "./http/api/v1/admin/canonical-em
 import { adminDomainAllowRoutes } from "./http/api/v1/admin/domain-allows.ts";
 import { adminIpBlockRoutes } from "./http/api/v1/admin/ip-blocks.ts";
 import { adminMeasureRoutes } from "./http/api/v1/admin/measures.ts";
-import { ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
+import { ipBlockRefusal, ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { federationRemote } from "./federation/remote.ts";
 import { datePlugin } from "./http/plugins/date.ts";
@@ -97,9 +97,9 @@ export function buildApp(deps: AppDeps): AnyElysia {
     .use(datePlugin)
     .use(processHeaderPlugin(deps.config.processHeader))
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
-    // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
+    // else but IP blocks; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
+    .onRequest(answeredEarly((request) => federationResponse(deps, request, () => ipBlockRefusal(deps, request, () => app.server))))
     .use(ipBlocksPlugin(deps, () => app.server))
-    .onRequest(answeredEarly((request) => federationResponse(deps, request)))
     .use(corsPlugin)
     .use(rateLimitsPlugin(deps, () => app.server))
     .use(errorsPlugin)

@@ -55,13 +55,14 @@ export function activityPubRoute(url: string): string {
 
 /**
  * The onRequest hook of an answer given before routing, when `answer` gives one (Fedify's, for ActivityPub
- * requests): recorded under its ActivityPub path pattern; the request goes on to Elysia otherwise.
+ * requests): recorded under its ActivityPub path pattern; the request goes on to Elysia otherwise. A refusal
+ * given at once (a Response, not a promise: an IP block's) is not recorded, as other requests it refuses.
  */
-export function answeredEarly(answer: (request: Request) => Promise<Response | undefined> | undefined) {
+export function answeredEarly(answer: (request: Request) => Promise<Response | undefined> | Response | undefined) {
   return (context: { request: Request }) => {
     const { request } = context;
     const early = answer(request);
-    if (!early) return undefined;
+    if (!early || early instanceof Response) return early;
     const arrived = (context as Timed)[ARRIVED];
     return early.then((response) => {
       if (response) observeRequest(activityPubRoute(request.url), response.status, secondsSince(arrived));

@@ -19,8 +19,17 @@ function blocked(deps: Deps, request: Request, serverOf: () => Server | null): b
   }
 }
 
-/** `serverOf`: the app's server (null in process), read only when a block exists (a hook that names `server`
- * makes Elysia give every request's context a getter for it). */
+/** The 403 of a request from a network a `no_access` block covers, or undefined. */
+export function ipBlockRefusal(deps: Deps, request: Request, serverOf: () => Server | null): Response | undefined {
+  return blocked(deps, request, serverOf) ? new Response(REFUSAL, REFUSAL_INIT) : undefined;
+}
+
+/**
+ * `serverOf`: the app's server (null in process), read only when a block exists (a hook that names `server`
+ * makes Elysia give every request's context a getter for it). The hook comes after the one that hands
+ * ActivityPub requests to Fedify (which asks ipBlockRefusal first, src/app.ts): that one is awaited, and the
+ * check here then shares its read of the version log with the token check of the same synchronous run.
+ */
 export const ipBlocksPlugin = (deps: Deps, serverOf: () => Server | null) =>
   new Elysia({ name: "warren-ip-blocks", seed: deps.store.dir }).onRequest(({ request }) => {
     // `new Response` here, not a function's answer: Elysia takes a hook that returns a call's value for an
