@@ -151,7 +151,7 @@ export function ipBlockSeverityFor(store: Store, address: string | null, now = D
 
 /**
  * Whether every request from the client is refused (a `no_access` block covers it). `addressOf` is only asked
- * when some block exists: with none, the check is one read of the blocks' generation.
+ * when some block exists: with none, the check is a look at the blocks' version.
  */
 export function refusedEverything(store: Store, addressOf: () => string | null, now = Date.now()): boolean {
   const blocks = blocksOf(store);

@@ -1,7 +1,7 @@
 // IP blocks of severity `no_access` (domain/admin/ip-blocks.ts): every request from a blocked network is
 // refused before anything else reads it, as Mastodon's Rack::Attack blocklist does. The client address is
 // read as the rate limits read it (the peer, or X-Forwarded-For behind a trusted proxy), and only when some
-// block exists: with none, a request costs one read of the blocks' generation.
+// block exists: with none, a request costs one check of the blocks' version (domain/admin/ip-blocks.ts).
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Deps } from "../../deps.ts";
