@@ -121,7 +121,7 @@ export const mediaFileRoutes = (deps: Deps) => {
       // Elysia answers HEAD on a wildcard path with the GET route, reading the whole body to count its
       // length (the HEAD route below is never reached): HEAD of a stored file is answered here first, from
       // its size. A missing file goes on to the GET route and its 404.
-      // (A block body ending in `return head`: a hook returning a call's value is awaited on every request.)
+      // (Its source returns no call's value: Elysia would take it for an async hook and await it on every request.)
       .onRequest(({ request }) => {
         const head = request.method === "HEAD" && request.url.includes(MEDIA_URL_PREFIX) ? headAnswer(request) : undefined;
         return head;
