@@ -31,14 +31,16 @@ export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord
 const STATUS_JSON_TYPE = "application/json;charset=utf-8";
 
 /**
- * statusFor's answer as the JSON text sent, rendered from the kept per-status parts as timeline pages are
+ * statusFor's answer as the UTF-8 JSON sent, rendered from the kept per-status parts as timeline pages are
  * (http/cache/rendered-statuses.ts: the same bytes, checked against the objects under tests).
  */
-export function statusJsonFor(deps: Deps, set: { headers: Record<string, unknown> }, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): string {
+export function statusJsonFor(deps: Deps, set: { headers: Record<string, unknown> }, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): Uint8Array {
   const page = loadStatuses(deps, viewerAccountId(viewer), [status], { context });
   if (page.statuses.length === 0) throw new Error("the status has no author");
   set.headers["content-type"] = STATUS_JSON_TYPE;
-  return statusesJson(deps, page).slice(1, -1);
+  const array = statusesJson(deps, page);
+  // The page of one, without its brackets (a view, not a copy).
+  return array.subarray(1, array.length - 1);
 }
 
 export function deletedStatusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): DeletedStatus {
