@@ -67,12 +67,12 @@ import { adminCanonicalEmailBlockRoutes } from "./http/api/v1/admin/canonical-em
 import { adminDomainAllowRoutes } from "./http/api/v1/admin/domain-allows.ts";
 import { adminIpBlockRoutes } from "./http/api/v1/admin/ip-blocks.ts";
 import { adminMeasureRoutes } from "./http/api/v1/admin/measures.ts";
-import { ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
+import { ipBlockRefusal, ipBlocksPlugin } from "./http/plugins/ip-blocks.ts";
 import { federationResponse } from "./federation/route.ts";
 import { federationRemote } from "./federation/remote.ts";
 import { datePlugin } from "./http/plugins/date.ts";
 import { adminPages } from "./http/admin-pages/routes.ts";
-import { recordedEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
+import { answeredEarly, requestMetricsPlugin } from "./http/metrics/instrument.ts";
 import { metricsRoutes } from "./http/metrics/routes.ts";
 import { requestLogPlugin } from "./http/metrics/request-log.ts";
 import { authWebRoutes } from "./http/auth/routes.ts";
@@ -90,18 +90,18 @@ export function createDeps(config: Config = loadConfig()): AppDeps {
 export function buildApp(deps: AppDeps): AnyElysia {
   // Presenters build exactly the schema's keys, so responses need no normalising pass (it cost ~10% of a read).
   const documentation = openapiDocumentation(deps);
-  const app = new Elysia({ name: "warren", normalize: false })
+  const app: AnyElysia = new Elysia({ name: "warren", normalize: false })
     // First: when each request arrived (src/http/metrics), and with JSON logs its id.
     .use(requestMetricsPlugin)
     .use(requestLogPlugin())
     .use(datePlugin)
     .use(processHeaderPlugin(deps.config.processHeader))
     // ActivityPub requests (inbox POSTs; actor GETs asking for activity JSON) go to Fedify before anything
-    // else; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
-    .use(ipBlocksPlugin(deps))
-    .onRequest((context) => recordedEarly(context, federationResponse(deps, context.request)))
+    // else but IP blocks; the rest, and whatever Fedify does not know, carry on (src/federation/route.ts).
+    .onRequest(answeredEarly((request) => federationResponse(deps, request, () => ipBlockRefusal(deps, request, () => app.server))))
+    .use(ipBlocksPlugin(deps, () => app.server))
     .use(corsPlugin)
-    .use(rateLimitsPlugin(deps))
+    .use(rateLimitsPlugin(deps, () => app.server))
     .use(errorsPlugin)
     .use(paramsPlugin(deps.config))
     .use(cachePlugin)

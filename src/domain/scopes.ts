@@ -41,9 +41,25 @@ function implies(granted: string, required: string): boolean {
   return required.startsWith(granted + ":") && granted !== "profile" && granted !== "push";
 }
 
+/**
+ * The known scopes a granted list implies, worked out once per list: every request checks its token's scopes,
+ * the same array while the token's viewer is kept (domain/auth/viewer.ts).
+ */
+const impliedBy = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function impliedScopes(granted: readonly string[]): ReadonlySet<string> {
+  let implied = impliedBy.get(granted);
+  if (!implied) impliedBy.set(granted, (implied = new Set(ALL_SCOPES.filter((known) => granted.some((g) => implies(g, known))))));
+  return implied;
+}
+
 /** True when the granted scopes satisfy at least one of the required ones. */
 export function grants(granted: readonly string[], anyOf: readonly string[]): boolean {
-  return anyOf.some((required) => granted.some((g) => implies(g, required)));
+  const implied = impliedScopes(granted);
+  for (const required of anyOf) {
+    if (implied.has(required) || (!KNOWN.has(required) && granted.some((g) => implies(g, required)))) return true;
+  }
+  return false;
 }
 
 /** True when every requested scope is covered by the allowed set (an app's scopes). */

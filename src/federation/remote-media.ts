@@ -77,6 +77,8 @@ export async function fetchRemoteProfileImage(deps: FederationDeps, job: { accou
 
 /** A status read: its remote attachments and emoji images without a copy here are queued again (once an hour each at most). */
 export function refetchOnRead(deps: Pick<FederationDeps, "store" | "jobs">, statuses: readonly StatusRecord[], now = Date.now()): void {
+  // Most reads have nothing that could be remote: no lists are made for them (GET /api/v1/statuses/:id).
+  if (statuses.every((s) => !s.reblogOfId && s.mediaIds.length === 0 && !s.emojis?.length)) return;
   const shown = statuses.map((s) => (s.reblogOfId ? (getStatus(deps.store, s.reblogOfId) ?? s) : s));
   const due = shown.flatMap((s) => s.mediaIds).filter((id) => {
     const media = getMedia(deps.store, id);

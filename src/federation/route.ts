@@ -105,12 +105,24 @@ async function checkedInboxPost(deps: FederationDeps, request: Request): Promise
   return new Request(request.url, { method: "POST", headers: request.headers, body });
 }
 
-/** Fedify's answer, or undefined when the request is not one for it (Elysia answers it then). */
-export function federationResponse(deps: FederationDeps, request: Request): Promise<Response | undefined> | undefined {
+/**
+ * Fedify's answer, or undefined when the request is not one for it (Elysia answers it then). `refusal`: asked
+ * before Fedify reads anything of a request for it (an IP block's 403, src/app.ts), and answered as it is.
+ */
+export function federationResponse(
+  deps: FederationDeps,
+  request: Request,
+  refusal: () => Response | undefined = () => undefined,
+): Promise<Response | undefined> | Response | undefined {
   const start = request.url.indexOf("/", request.url.indexOf("//") + 2);
+  // Every path Fedify may answer starts /users/, /inbox, /@ or /emojis/: the rest (all of the API) goes on at once.
+  const first = request.url.charCodeAt(start + 1);
+  if (first !== 117 /* u */ && first !== 105 /* i */ && first !== 64 /* @ */ && first !== 101 /* e */) return undefined;
   const end = request.url.indexOf("?", start);
   const pathname = start < 0 ? "/" : request.url.slice(start, end < 0 ? undefined : end);
   if (!isFederationRequest(request, pathname)) return undefined;
+  const refused = refusal();
+  if (refused) return refused;
   request = asActorRequest(request, pathname);
   return (async () => {
     // Inbox POSTs: size and sender checked before Fedify reads anything (no key fetch for a blocked sender).

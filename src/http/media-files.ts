@@ -110,17 +110,21 @@ export const mediaFileRoutes = (deps: Deps) => {
     if (!stored) throw new NotFound();
     return answer(request, stored);
   };
+  const headAnswer = (request: Request): Response | undefined => {
+    if (deps.config.s3) return redirectToBucket(deps.config, request) ?? undefined;
+    const stored = mediaFileInfoSync(deps.config, new URL(request.url).pathname);
+    return stored ? answer(request, stored) : undefined;
+  };
   return (
     new Elysia({ name: "media-file-routes", seed: deps.store.dir })
       .use(cachePlugin)
       // Elysia answers HEAD on a wildcard path with the GET route, reading the whole body to count its
       // length (the HEAD route below is never reached): HEAD of a stored file is answered here first, from
       // its size. A missing file goes on to the GET route and its 404.
+      // (Its source returns no call's value: Elysia would take it for an async hook and await it on every request.)
       .onRequest(({ request }) => {
-        if (request.method !== "HEAD" || !request.url.includes(MEDIA_URL_PREFIX)) return undefined;
-        if (deps.config.s3) return redirectToBucket(deps.config, request) ?? undefined;
-        const stored = mediaFileInfoSync(deps.config, new URL(request.url).pathname);
-        return stored ? answer(request, stored) : undefined;
+        const head = request.method === "HEAD" && request.url.includes(MEDIA_URL_PREFIX) ? headAnswer(request) : undefined;
+        return head;
       })
       .get("/system/*", handler, { response, detail: detail("A stored media file (avatar, header, attachment)") })
       .head("/system/*", handler, { response, detail: detail("The headers of a stored media file, without its body") })

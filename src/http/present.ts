@@ -7,6 +7,7 @@ import { loadNotificationGroups, loadNotifications } from "../domain/notificatio
 import { loadStatuses, viewerAccountId } from "../domain/statuses/load.ts";
 import { presentGroupedNotifications, type GroupedNotifications } from "../entities/grouped-notification.ts";
 import { presentNotifications, type Notification } from "../entities/notification.ts";
+import { statusesJson } from "./cache/rendered-statuses.ts";
 import { presentDeletedStatus, presentStatus, presentStatuses, type DeletedStatus, type Status } from "../entities/status.ts";
 import type { FilterContext } from "../model/filters.ts";
 import type { NotificationRecord } from "../model/notifications.ts";
@@ -24,6 +25,22 @@ export function statusesFor(deps: Deps, viewer: StatusViewer, statuses: readonly
 
 export function statusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): Status {
   return presentStatus(deps.config, loadStatuses(deps, viewerAccountId(viewer), [status], { context }));
+}
+
+/** The content type of a status sent as text: the one Elysia's Response.json gave it as an object. */
+const STATUS_JSON_TYPE = "application/json;charset=utf-8";
+
+/**
+ * statusFor's answer as the UTF-8 JSON sent, rendered from the kept per-status parts as timeline pages are
+ * (http/cache/rendered-statuses.ts: the same bytes, checked against the objects under tests).
+ */
+export function statusJsonFor(deps: Deps, set: { headers: Record<string, unknown> }, viewer: StatusViewer, status: StatusRecord, context: FilterContext | null = null): Uint8Array {
+  const page = loadStatuses(deps, viewerAccountId(viewer), [status], { context });
+  if (page.statuses.length === 0) throw new Error("the status has no author");
+  set.headers["content-type"] = STATUS_JSON_TYPE;
+  const array = statusesJson(deps, page);
+  // The page of one, without its brackets (a view, not a copy).
+  return array.subarray(1, array.length - 1);
 }
 
 export function deletedStatusFor(deps: Deps, viewer: StatusViewer, status: StatusRecord): DeletedStatus {

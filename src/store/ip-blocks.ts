@@ -1,6 +1,6 @@
-// IP blocks (Mastodon's IpBlock) in the `moderation` keyspace: `["ip_block", id]`, the network index
-// `["ip_block_net", "network/prefix"]` and `["ip_block_generation"]`, a counter every change of a block moves
-// (the per-request check keeps the parsed list until it moves). No rules here: src/domain/admin/ip-blocks.ts.
+// IP blocks (Mastodon's IpBlock) in the `moderation` keyspace: `["ip_block", id]` and the network index
+// `["ip_block_net", "network/prefix"]`. Every write of a block bumps the version `ib:` (store/versions.ts): the
+// per-request check keeps the parsed list until it moves. No rules here: src/domain/admin/ip-blocks.ts.
 import { scanPage } from "./paging.ts";
 import type { PageQuery } from "../model/paging.ts";
 import { END, type Store } from "./handle.ts";
@@ -8,7 +8,6 @@ import type { IpBlockRecord } from "../model/moderation.ts";
 
 const IP_BLOCK = "ip_block";
 const IP_BLOCK_NET = "ip_block_net";
-const GENERATION = ["ip_block_generation"];
 /** Every block is read on each request (the no_access check): lists are short, and this bounds them. */
 export const MAX_IP_BLOCKS = 1000;
 
@@ -21,16 +20,8 @@ export function ipBlockByNetwork(store: Store, ip: string): IpBlockRecord | unde
   return id ? getIpBlock(store, id) : undefined;
 }
 
-/** Moved by every change of a block (read by any thread or process: a read, not a cache). */
-export function ipBlocksGeneration(store: Store): number {
-  return (store.db.moderation.get(GENERATION) as number | undefined) ?? 0;
-}
-
-const bump = (store: Store) => store.db.moderation.put(GENERATION, ipBlocksGeneration(store) + 1);
-
 /** Inside a write; `previousIp` when the network changed. */
 export function putIpBlock(store: Store, block: IpBlockRecord, previousIp?: string): void {
-  bump(store);
   if (previousIp && previousIp !== block.ip) store.db.moderation.remove([IP_BLOCK_NET, previousIp]);
   store.db.moderation.put([IP_BLOCK, block.id], block);
   store.db.moderation.put([IP_BLOCK_NET, block.ip], block.id);
@@ -38,7 +29,6 @@ export function putIpBlock(store: Store, block: IpBlockRecord, previousIp?: stri
 
 /** Inside a write. */
 export function removeIpBlock(store: Store, block: IpBlockRecord): void {
-  bump(store);
   store.db.moderation.remove([IP_BLOCK, block.id]);
   store.db.moderation.remove([IP_BLOCK_NET, block.ip]);
 }

@@ -37,6 +37,8 @@ export const versionName = {
   emojis: () => "e:",
   /** an instance setting changed at run time (store/settings.ts), e.g. who may read the public timelines */
   setting: (name: string) => `st:${name}`,
+  /** the IP blocks, all of them (every request checks them: domain/admin/ip-blocks.ts) */
+  ipBlocks: () => "ib:",
 };
 
 type KeyRule = (key: unknown) => string[];
@@ -86,6 +88,7 @@ const WRITE_RULES: Partial<Record<KeyspaceName, KeyRule>> = {
   accountChoices: byParts(versionName.viewer, 1),
   customEmojis: () => [versionName.emojis()],
   meta: (key) => (typeof key === "string" && key.startsWith("setting:") ? [versionName.setting(key.slice("setting:".length))] : []),
+  moderation: (key) => (Array.isArray(key) && key[0] === "ip_block" ? [versionName.ipBlocks()] : []),
 };
 
 /** Keyspaces whose point reads are noted while recording (see recordingReads). */

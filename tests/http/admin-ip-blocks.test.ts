@@ -68,6 +68,12 @@ describe("IP blocks", () => {
     const blockedAnswer = await t.request("/api/v2/instance", { headers: from("192.0.2.200") });
     expect(blockedAnswer.status).toBe(403);
     expect((await t.request("/api/v2/instance", { headers: from("192.0.2.100") })).status).toBe(200);
+    // ActivityPub requests too, before Fedify reads them (it would answer an unsigned inbox POST 401, the actor 200).
+    const inbox = await t.request("/inbox", { method: "POST", headers: { ...from("192.0.2.200"), "content-type": "application/activity+json" }, body: "{}" });
+    expect({ status: inbox.status, body: await inbox.json() }).toEqual({ status: 403, body: { error: "This action is not allowed" } });
+    const actor = await t.request(`/users/${admin.username}`, { headers: { ...from("192.0.2.200"), accept: "application/activity+json" } });
+    expect(actor.status).toBe(403);
+    expect((await t.request(`/users/${admin.username}`, { headers: { ...from("192.0.2.100"), accept: "application/activity+json" } })).status).toBe(200);
     await api(t, "DELETE", `${path}/${block.body.id}`, admin.token);
     expect((await t.request("/api/v2/instance", { headers: from("192.0.2.200") })).status).toBe(200);
   });

@@ -185,6 +185,16 @@ test("a timeline page sent from the page cache is counted under its route, as a 
   expect(value(after, hits) - value(before, hits)).toBe(1);
 });
 
+test("a thread sent from the thread cache is counted under its route", async () => {
+  const { token } = await signedInUser(t, "erin");
+  const status = (await (await t.request("/api/v1/statuses", { method: "POST", token, json: { status: "a thread" } })).json()) as { id: string };
+  const route = 'warren_http_requests_total{route="/api/v1/statuses/:id/context",status="200"}';
+  const before = await scrape();
+  // Kept from its second asking, as timeline pages: the third is sent before routing, by the kept-answer hook.
+  for (let i = 0; i < 3; i++) expect((await t.request(`/api/v1/statuses/${status.id}/context`, { token })).status).toBe(200);
+  await eventually(async () => value(await scrape(), route) - value(before, route) === 3);
+});
+
 test("requests refused by a rate limit before routing are counted as (throttled) 429s", async () => {
   const limited = await startTestApp({ WARREN_RATE_LIMITS: "on" });
   try {

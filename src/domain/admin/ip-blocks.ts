@@ -13,13 +13,13 @@ import {
   countIpBlocks,
   getIpBlock,
   ipBlockByNetwork,
-  ipBlocksGeneration,
   MAX_IP_BLOCKS,
   pageIpBlocks,
   putIpBlock,
   removeIpBlock,
 } from "../../store/ip-blocks.ts";
 import type { PageQuery } from "../../model/paging.ts";
+import { insideWrite, readVersions, versionName, versionsUnchanged, type Versions } from "../../store/versions.ts";
 import type { IpBlockRecord, IpBlockSeverity } from "../../model/moderation.ts";
 
 export const IP_BLOCKS_LIMIT = 100;
@@ -124,25 +124,41 @@ interface ParsedBlock {
   expiresAt: number | null;
 }
 
-/** Each store's blocks, parsed, with the generation they were read at (every request checks one key). */
-const parsedBlocks = new WeakMap<Store, { generation: number; blocks: ParsedBlock[] }>();
+/**
+ * Each store's blocks, parsed, with the version `ib:` they were read at. Every request checks it against the
+ * version log, whose head one read per synchronous run serves to every cache check of that run.
+ */
+const parsedBlocks = new WeakMap<Store, { read: Versions; blocks: ParsedBlock[] }>();
 
 function blocksOf(store: Store): ParsedBlock[] {
-  const generation = ipBlocksGeneration(store);
   const kept = parsedBlocks.get(store);
-  if (kept?.generation === generation) return kept.blocks;
+  if (kept && versionsUnchanged(store, kept.read)) return kept.blocks;
+  const read = readVersions(store, [versionName.ipBlocks()]);
   const blocks = allIpBlocks(store).map((block) => ({
     range: ipaddr.parseCIDR(block.ip),
     strictness: IP_BLOCK_SEVERITIES.indexOf(block.severity),
     expiresAt: block.expiresAt,
   }));
-  parsedBlocks.set(store, { generation, blocks });
+  // Read inside a write, the list may hold what that write has not committed yet: not kept.
+  if (!insideWrite(store)) parsedBlocks.set(store, { read, blocks });
   return blocks;
 }
 
 /** The strictest severity of the unexpired blocks covering `address`, or null (also for an unreadable one). */
 export function ipBlockSeverityFor(store: Store, address: string | null, now = Date.now()): IpBlockSeverity | null {
+  return severityAmong(blocksOf(store), address, now);
+}
+
+/**
+ * Whether every request from the client is refused (a `no_access` block covers it). `addressOf` is only asked
+ * when some block exists: with none, the check is a look at the blocks' version.
+ */
+export function refusedEverything(store: Store, addressOf: () => string | null, now = Date.now()): boolean {
   const blocks = blocksOf(store);
+  return blocks.length > 0 && severityAmong(blocks, addressOf(), now) === "no_access";
+}
+
+function severityAmong(blocks: ParsedBlock[], address: string | null, now: number): IpBlockSeverity | null {
   if (blocks.length === 0 || !address || !isIP(address)) return null;
   const parsed = ipaddr.process(address);
   let worst = -1;

@@ -25,15 +25,18 @@ export function statusOf(set: { status?: number | string }, answer: unknown, err
   return status === 200 && typeof failed === "number" ? failed : status;
 }
 
-const secondsSince = (context: Timed) => (performance.now() - (context[ARRIVED] ?? performance.now())) / 1000;
+const secondsSince = (arrived: number | undefined) => (performance.now() - (arrived ?? performance.now())) / 1000;
 
+// Hooks here and below never hand their whole context to a function: Elysia's Sucrose reads each hook's source,
+// and one that does is taken to read everything, so that every route then parses cookies, copies the headers
+// and parses the query of every request (tests/http/request-cost.test.ts keeps it so).
 export const requestMetricsPlugin = new Elysia({ name: "warren-request-metrics" })
   .onRequest((context) => {
     (context as Timed)[ARRIVED] = performance.now();
   })
   .onAfterResponse({ as: "global" }, (context) => {
     const { route, set, responseValue, error } = context as typeof context & { responseValue?: unknown; error?: unknown };
-    observeRequest(route || UNMATCHED_ROUTE, statusOf(set, responseValue, error), secondsSince(context as Timed));
+    observeRequest(route || UNMATCHED_ROUTE, statusOf(set, responseValue, error), secondsSince((context as Timed)[ARRIVED]));
   });
 
 /** The bounded pattern of an ActivityPub path (src/federation/route.ts admits only actor-shaped paths). */
@@ -50,16 +53,22 @@ export function activityPubRoute(url: string): string {
   );
 }
 
-/** Records Fedify's answer (when it gives one) as the request's; the request goes on to Elysia otherwise. */
-export function recordedEarly(
-  context: { request: Request },
-  answer: Promise<Response | undefined> | undefined,
-): Promise<Response | undefined> | undefined {
-  if (!answer) return undefined;
-  return answer.then((response) => {
-    if (response) observeRequest(activityPubRoute(context.request.url), response.status, secondsSince(context as Timed));
-    return response;
-  });
+/**
+ * The onRequest hook of an answer given before routing, when `answer` gives one (Fedify's, for ActivityPub
+ * requests): recorded under its ActivityPub path pattern; the request goes on to Elysia otherwise. A refusal
+ * given at once (a Response, not a promise: an IP block's) is not recorded, as other requests it refuses.
+ */
+export function answeredEarly(answer: (request: Request) => Promise<Response | undefined> | Response | undefined) {
+  return (context: { request: Request }) => {
+    const { request } = context;
+    const early = answer(request);
+    if (!early || early instanceof Response) return early;
+    const arrived = (context as Timed)[ARRIVED];
+    return early.then((response) => {
+      if (response) observeRequest(activityPubRoute(request.url), response.status, secondsSince(arrived));
+      return response;
+    });
+  };
 }
 
 /** The route pattern of a timeline path (a kept page is sent before routing: timeline-pages.ts). */
@@ -70,9 +79,19 @@ export function timelineRoute(url: string): string {
   return path.replace(/^(\/api\/v1\/timelines\/tag\/)[^/]+/, "$1:hashtag").replace(/^(\/api\/v1\/timelines\/list\/)[^/]+/, "$1:id");
 }
 
-/** A kept answer sent before routing, recorded under `route` with a 200. */
-export function recordKept(context: object, route: string): void {
-  observeRequest(route, 200, secondsSince(context as Timed));
+type Setter = { headers: Record<string, unknown> };
+
+/**
+ * The onRequest hook of a cache that answers before routing (a kept timeline page or thread): what it sends
+ * is recorded under `routeOf(url)` with a 200, as no route records it.
+ */
+export function keptAnswerHook<T>(kept: (request: Request, set: Setter) => T | undefined, routeOf: (url: string) => string) {
+  return (context: { request: Request; set: Setter }) => {
+    const { request, set } = context;
+    const body = kept(request, set);
+    if (body !== undefined) observeRequest(routeOf(request.url), 200, secondsSince((context as Timed)[ARRIVED]));
+    return body;
+  };
 }
 
 /** A request a throttle refused before routing (its duration is not measured: it did no work). */

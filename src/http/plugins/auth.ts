@@ -29,8 +29,7 @@ export function bearerToken(request: Request): string | null {
   return params.get("access_token") ?? params.get("bearer_token");
 }
 
-function authenticate(deps: Deps, request: Request, scopes: readonly string[]): Viewer {
-  const raw = bearerToken(request);
+function authenticate(deps: Deps, request: Request, scopes: readonly string[], raw = bearerToken(request)): Viewer {
   const viewer = raw ? viewerFromToken(deps.store, raw) : null;
   if (!viewer) throw new Unauthorized();
   if (!grants(viewer.scopes, scopes)) throw new Forbidden("This action is outside the authorized scopes");
@@ -90,8 +89,9 @@ export const authPlugin = (deps: Deps) =>
       transform: beforeBody((context) => {
         if ((context as Checked).checkedViewer !== undefined) return;
         const { request } = context;
-        const anonymous = !bearerToken(request) && !request.headers.has("authorization");
-        (context as Checked).checkedViewer = anonymous ? null : authenticate(deps, request, scopes);
+        const raw = bearerToken(request);
+        const anonymous = !raw && !request.headers.has("authorization");
+        (context as Checked).checkedViewer = anonymous ? null : authenticate(deps, request, scopes, raw);
       }),
       resolve(context): { viewer: Viewer | null } {
         return { viewer: (context as Checked).checkedViewer ?? null };

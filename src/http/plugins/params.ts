@@ -254,10 +254,16 @@ function undeclaredDropped(schema: TSchema | undefined, value: Bag): Bag {
 export const paramsPlugin = (config: BodyLimits) => {
   const routeSchemas = routeSchemasOf(config);
   return new Elysia({ name: "warren-params", seed: config.dataDir })
-    .onRequest(({ request }) => checkRequestHead(request))
+    // A block body without `return`: Elysia takes a hook that returns a call's value for an async one and
+    // awaits it on every request.
+    .onRequest(({ request }) => {
+      checkRequestHead(request);
+    })
     .onParse({ as: "global" }, async (ctx) => {
       const schemas = routeSchemas.get(`${ctx.request.method} ${(ctx as unknown as { route: string }).route}`);
-      for (const check of schemas?.checks ?? []) await check(ctx);
+      // Handed on inside an array: Elysia's Sucrose takes a hook that passes its context to a function for one
+      // that reads everything, and every route would then parse cookies, headers and query (instrument.ts).
+      for (const check of schemas?.checks ?? []) await check(...[ctx]);
       const limit = bodyLimitOf(schemas?.body, config.maxBodyBytes);
       return parseBody(ctx.request, ctx.request.headers.get("content-type") ?? "", limit, config);
     })
@@ -271,7 +277,7 @@ export const paramsPlugin = (config: BodyLimits) => {
       noteBodyLang(ctx.request, body.lang);
       ctx.body = undeclaredDropped(schemas?.body, body) as any;
     })
-    .onAfterResponse({ as: "global" }, (ctx) => {
-      if (uploadsOf.has(ctx.request)) void releaseUploads(ctx);
+    .onAfterResponse({ as: "global" }, ({ request }) => {
+      if (uploadsOf.has(request)) void releaseUploads({ request });
     });
 };

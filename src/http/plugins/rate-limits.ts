@@ -76,15 +76,18 @@ function mailFormAddress(method: string, path: string, body: unknown): string | 
   return (field(body, "email") ?? "").trim().toLowerCase();
 }
 
-export function rateLimitsPlugin(deps: Deps) {
+/** `serverOf`: the app's server (null in process), as in ip-blocks.ts. */
+export function rateLimitsPlugin(deps: Deps, serverOf: () => Server | null) {
   const plugin = new Elysia({ name: "warren-rate-limits", seed: deps.store.dir });
   if (!deps.config.rateLimits) return plugin;
   // Several server processes spend one budget, shared through their supervisor (src/cluster/rate-counts.ts).
   const windows = clusterLink()?.rateWindows(deps.config.rateLimitFactor) ?? new FixedWindows(deps.config.rateLimitFactor);
   const proxies = trustedRanges(deps.config.trustedProxies);
 
-  const clientOf = (request: Request, server: Server | null) =>
-    clientBucket(server ? (server.requestIP(request)?.address ?? null) : null, request.headers.get("x-forwarded-for"), proxies);
+  const clientOf = (request: Request) => {
+    const server = serverOf();
+    return clientBucket(server ? (server.requestIP(request)?.address ?? null) : null, request.headers.get("x-forwarded-for"), proxies);
+  };
 
   /** Counts the request against each throttle that applies, in order; a 429 Response at the first exceeded. */
   async function apply<Facts>(throttles: Throttle<Facts>[], facts: Facts, headers: Headers, request: Request): Promise<Response | undefined> {
@@ -103,7 +106,7 @@ export function rateLimitsPlugin(deps: Deps) {
   }
 
   return plugin
-    .onRequest(({ request, server, set }) => {
+    .onRequest(({ request, set }) => {
       const [path, query] = pathAndQuery(request.url);
       const token = bearerToken(request);
       const viewer = token ? viewerFromToken(deps.store, token) : null;
@@ -112,7 +115,7 @@ export function rateLimitsPlugin(deps: Deps) {
         method: request.method,
         path,
         paging: PAGING.test(query),
-        ip: () => (ip ??= clientOf(request, server)),
+        ip: () => (ip ??= clientOf(request)),
         tokenId: viewer?.token.id ?? null,
         userId: viewer?.account?.id ?? null,
       };
@@ -122,18 +125,18 @@ export function rateLimitsPlugin(deps: Deps) {
         return refused;
       });
     })
-    .onBeforeHandle({ as: "global" }, ({ request, server, body, set }) => {
+    .onBeforeHandle({ as: "global" }, ({ request, body, set }) => {
       const [path] = pathAndQuery(request.url);
       const email = mailFormAddress(request.method, path, body);
       if (email !== null) return apply(MAIL_THROTTLES, { path, email }, set.headers as Headers, request);
       if (request.method === "POST" && PASSWORD_FORMS.has(path)) {
         // Without a live session the form checks no password (it sends the browser to sign in): the address counts alone.
         const subject = findSession(deps.store, readCookie(request, SESSION_COOKIE))?.account.id ?? null;
-        return apply(SIGN_IN_THROTTLES, { ip: clientOf(request, server), subject }, set.headers as Headers, request);
+        return apply(SIGN_IN_THROTTLES, { ip: clientOf(request), subject }, set.headers as Headers, request);
       }
       const login = signInLogin(request.method, path, body);
       if (login === null) return;
-      const facts = { ip: clientOf(request, server), subject: signInSubject(deps.store, login) };
+      const facts = { ip: clientOf(request), subject: signInSubject(deps.store, login) };
       return apply(SIGN_IN_THROTTLES, facts, set.headers as Headers, request);
     });
 }

@@ -18,7 +18,7 @@ import { boundedPageQuery, type PagingParams } from "../../plugins/paging.ts";
 import { ErrorBody, Flag, pagingQuery, toBool, type FlagValue } from "../../schemas.ts";
 import { STATUS_LIST_LIMIT, StatusListSchema } from "./statuses/shared.ts";
 import { cachedStatusList, keptPage, PageCache } from "../../cache/timeline-pages.ts";
-import { recordKept, timelineRoute } from "../../metrics/instrument.ts";
+import { keptAnswerHook, timelineRoute } from "../../metrics/instrument.ts";
 import type { PageQuery } from "../../../model/paging.ts";
 
 const origins = {
@@ -62,12 +62,8 @@ const listResponse = { 200: StatusListSchema, 401: ErrorBody, 403: ErrorBody, 42
 export const timelineRoutes = (deps: Deps) => {
   const cache = new PageCache();
   return new Elysia({ name: "timeline-routes", seed: deps.store.dir })
-    .onRequest((context) => {
-      const kept = keptPage(deps, cache, context.request, context.set);
-      // Sent before routing, so no route records it: src/http/metrics.
-      if (kept) recordKept(context, timelineRoute(context.request.url));
-      return kept;
-    })
+    // Sent before routing, so no route records it: the hook does (src/http/metrics).
+    .onRequest(keptAnswerHook((request, set) => keptPage(deps, cache, request, set), timelineRoute))
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(

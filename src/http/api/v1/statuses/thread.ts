@@ -7,7 +7,7 @@ import { askForReplies } from "../../../../federation/background-asks.ts";
 import { StatusSchema } from "../../../../entities/status.ts";
 import { keptThread, threadAnswer } from "../../../cache/thread-answers.ts";
 import { PageCache } from "../../../cache/timeline-pages.ts";
-import { recordKept } from "../../../metrics/instrument.ts";
+import { keptAnswerHook } from "../../../metrics/instrument.ts";
 import { presentPreviewCard, PreviewCardSchema } from "../../../../entities/preview-card.ts";
 import { authPlugin } from "../../../plugins/auth.ts";
 import { cachePlugin } from "../../../plugins/cache.ts";
@@ -21,12 +21,8 @@ const ContextSchema = Object.assign(t.Object({ ancestors: t.Array(StatusSchema),
 export const statusThreadRoutes = (deps: Deps) => {
   const threads = new PageCache();
   return new Elysia({ name: "status-thread-routes", seed: deps.store.dir })
-    .onRequest((context) => {
-      const kept = keptThread(deps, threads, context.request, context.set);
-      // Sent before routing, so no route records it: src/http/metrics.
-      if (kept) recordKept(context, CONTEXT_ROUTE);
-      return kept;
-    })
+    // Sent before routing, so no route records it: the hook does (src/http/metrics).
+    .onRequest(keptAnswerHook((request, set) => keptThread(deps, threads, request, set), () => CONTEXT_ROUTE))
     .use(authPlugin(deps))
     .use(cachePlugin)
     .get(
