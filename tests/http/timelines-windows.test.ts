@@ -196,4 +196,16 @@ describe("row budget", () => {
     const rising = [ids[400]!, ids[300]!, ids[250]!, ids[249]!, ids[200]!, ids[130]!];
     expect(await sameAsBuilt(path, undefined, rising)).toBe(rising.length - 1);
   });
+
+  test("cursors that jump about a feed: a window that answered fewer than three pages is not replaced for a while", async () => {
+    const path = "/api/v1/timelines/public?remote=true&only_media=false";
+    const ids = await allIds(path);
+    const cache = async (maxId: string) => (await answer(`${path}&max_id=${maxId}`, undefined, true)).cache;
+    // Admitted, then a window below ids[600] (one answer), then a jump it does not hold: built, and for a while
+    // every page that window does not hold is built too (each window costs about five pages' builds).
+    expect([await cache(ids[900]!), await cache(ids[600]!), await cache(ids[300]!), await cache(ids[100]!)]).toEqual(["miss", "window", "miss", "miss"]);
+    // The pages the window holds are still cut from it.
+    expect(await cache(ids[601]!)).toBe("window");
+    expect(await sameAsBuilt(path, undefined, [ids[300]!, ids[620]!])).toBe(1);
+  });
 });

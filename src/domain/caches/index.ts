@@ -165,7 +165,7 @@ export const CACHE_TIERS = [
   {
     name: "page windows",
     key: "credentials, path and parameters but cursors and limit (a feed as one viewer pages it)",
-    invalidatedBy: "the same as a timeline page built by the window's scan (any change drops it; a window dropped before it answered twice: none for its key for 10 s)",
+    invalidatedBy: "the same as a timeline page built by the window's scan (any change drops it; a window dropped or replaced before it answered three pages: none for its key for 10 s)",
     mechanism: "versions",
     bound: "500 windows and 32 MiB, 100 shown statuses and 1,000 rows each",
     thread: "per thread and app",

@@ -29,7 +29,11 @@ const MAX_WINDOWS = 500;
 const MAX_BYTES = 32 * 1024 * 1024;
 /** Keys remembered as paged once (see PageWindows.admit). */
 const MAX_ASKED = 20_000;
-/** A window dropped before it answered twice: none for that key for this long (its feed changes faster than it is read). */
+/**
+ * A window costs about five pages' builds: one dropped (its feed changed) or replaced (the cursors jumped
+ * about the feed) before it answered this many pages did not pay, and its key gets none for COOL_DOWN_MS.
+ */
+const PAYING_ANSWERS = 3;
 const COOL_DOWN_MS = 10_000;
 registerCache("page windows");
 const counts = cacheCells("page windows");
@@ -192,6 +196,10 @@ export class PageWindows {
     }
     counts.misses.value++;
     if (!this.admit(key) || (this.coolingUntil.get(key) ?? 0) > now) return undefined;
+    if (kept && kept.answers < PAYING_ANSWERS) {
+      this.coolDown(key, now);
+      return undefined;
+    }
     // From the feed's newest row, unless the request pages below the window it has: clients ask for pages
     // just below the newest far more often than deep in the feed; when that does not hold it, below max_id.
     const deeper = kept && kept.rows.length > 0 && maxId < kept.rows.at(-1)!;
@@ -215,11 +223,13 @@ export class PageWindows {
     if (!window) return undefined;
     if (stillCurrent(deps, window, now)) return window;
     this.drop(key);
-    if (window.answers < 2) {
-      if (this.coolingUntil.size >= MAX_ASKED) this.coolingUntil.clear();
-      this.coolingUntil.set(key, now + COOL_DOWN_MS);
-    }
+    if (window.answers < PAYING_ANSWERS) this.coolDown(key, now);
     return undefined;
+  }
+
+  private coolDown(key: string, now: number): void {
+    if (this.coolingUntil.size >= MAX_ASKED) this.coolingUntil.clear();
+    this.coolingUntil.set(key, now + COOL_DOWN_MS);
   }
 
   private set(key: string, window: PageWindow): void {
