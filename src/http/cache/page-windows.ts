@@ -17,7 +17,8 @@ import type { FilterContext } from "../../model/filters.ts";
 import { RowBudget, type PageQuery } from "../../model/paging.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
 import { linkHeader } from "../plugins/paging.ts";
-import type { Setter } from "../api/v1/statuses/shared.ts";
+import { JSON_TYPE, type Setter } from "../api/v1/statuses/shared.ts";
+import { AskedBefore } from "./asked-before.ts";
 import { writeStatuses } from "./rendered-statuses.ts";
 import { pageStamp } from "./page-stamp.ts";
 
@@ -27,7 +28,7 @@ const WINDOW_SHOWN = 100;
 const WINDOW_ROWS = 1000;
 const MAX_WINDOWS = 500;
 const MAX_BYTES = 32 * 1024 * 1024;
-/** Keys remembered as paged once (see PageWindows.admit). */
+/** Keys remembered as paged once (a window is built for a key paged before). */
 const MAX_ASKED = 20_000;
 /**
  * A window costs about five pages' builds: one dropped (its feed changed) or replaced (the cursors jumped
@@ -149,7 +150,7 @@ export interface WindowedRead {
 export class PageWindows {
   private windows = new Map<string, PageWindow>();
   private bytes = 0;
-  private asked = new Set<string>();
+  private asked = new AskedBefore(MAX_ASKED);
   private coolingUntil = new Map<string, number>();
 
   /**
@@ -174,6 +175,7 @@ export class PageWindows {
       window.bytes += sent.body.length;
     }
     if (sent.link) set.headers["link"] = sent.link;
+    set.headers["content-type"] = JSON_TYPE;
     if (deps.config.cacheStatusHeader) set.headers["x-warren-cache"] = "window";
     return sent.body;
   }
@@ -195,7 +197,7 @@ export class PageWindows {
       if (grown && holds(kept, query)) return kept;
     }
     counts.misses.value++;
-    if (!this.admit(key) || (this.coolingUntil.get(key) ?? 0) > now) return undefined;
+    if (!this.asked.admit(key) || (this.coolingUntil.get(key) ?? 0) > now) return undefined;
     if (kept && kept.answers < PAYING_ANSWERS) {
       this.coolDown(key, now);
       return undefined;
@@ -208,14 +210,6 @@ export class PageWindows {
     if (!window || !holds(window, query)) return undefined;
     this.set(key, window);
     return window;
-  }
-
-  /** Has this key been paged before? The first time it is remembered and refused. */
-  private admit(key: string): boolean {
-    if (this.asked.has(key)) return true;
-    if (this.asked.size >= MAX_ASKED) this.asked.clear();
-    this.asked.add(key);
-    return false;
   }
 
   private current(deps: Deps, key: string, now: number): PageWindow | undefined {

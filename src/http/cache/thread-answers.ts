@@ -14,7 +14,7 @@ import type { LoadedStatuses } from "../../domain/statuses/loaded.ts";
 import type { StatusContext } from "../../domain/statuses/read.ts";
 import type { Status } from "../../entities/status.ts";
 import type { StatusRecord } from "../../model/statuses.ts";
-import type { Setter } from "../api/v1/statuses/shared.ts";
+import { JSON_TYPE, type Setter } from "../api/v1/statuses/shared.ts";
 import { writeStatuses } from "./rendered-statuses.ts";
 import { writeBytes } from "../../lib/byte-writer.ts";
 import { keptBody, type PageCache } from "./timeline-pages.ts";
@@ -26,7 +26,6 @@ export interface ContextAnswer {
   descendants: Status[];
 }
 
-const JSON_TYPE = "application/json; charset=utf-8";
 const STATUSES = "/api/v1/statuses/";
 const CONTEXT = "/context";
 

@@ -8,7 +8,7 @@ import { cachePlugin } from "../../plugins/cache.ts";
 import { boundedPageQuery } from "../../plugins/paging.ts";
 import { Flag, pagingQuery, toBool } from "../../schemas.ts";
 import type { Viewer } from "../../../domain/auth/viewer.ts";
-import { JSON_TYPE, readErrors, STATUS_LIST_LIMIT, statusList, StatusListSchema, type Setter } from "./statuses/shared.ts";
+import { readErrors, STATUS_LIST_LIMIT, statusList, StatusListSchema, type Setter } from "./statuses/shared.ts";
 import { PageWindows } from "../../cache/page-windows.ts";
 import type { Status } from "../../../entities/status.ts";
 import type { PageQuery } from "../../../model/paging.ts";
@@ -54,7 +54,6 @@ export const accountStatusesRoutes = (deps: Deps) => {
     const read = (p: PageQuery) => accountStatuses(deps.store, viewer?.account?.id ?? null, findVisibleAccount(deps, account.id), chosen, p);
     // Pinned statuses are read from the pins, which no window follows.
     if (!chosen.pinned) {
-      set.headers["content-type"] = JSON_TYPE;
       const cut = windows.answer(deps, request, set, viewer ?? null, page, { read, context: "account" });
       if (cut) return cut as unknown as Status[];
     }
